@@ -1,0 +1,9 @@
+// Package extract is the source side of etalake: the wire types of the
+// Shipping Schedule and Container ETA Service, validation of what we send it,
+// and the HTTP client with its per-key rate limiter, credit budgets and retry
+// policy.
+//
+// It returns decoded values together with the raw bytes they came from, so
+// that callers can land a response before they trust it. It knows nothing of
+// DuckDB, Arrow or the warehouse.
+package extract

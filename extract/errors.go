@@ -1,0 +1,139 @@
+package extract
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Sentinels for the service's statuses. An *APIError unwraps to exactly one
+// of them; callers use errors.Is and never look at HTTP codes.
+var (
+	ErrBadRequest   = errors.New("request rejected as invalid (400)")
+	ErrUnauthorized = errors.New("authentication failed (401): check the API key")
+	ErrForbidden    = errors.New("forbidden (403): credit quota reached or key without access to the product")
+	ErrNotFound     = errors.New("no data for the requested resource (404)")
+	ErrRateLimited  = errors.New("rate limit exceeded (429)")
+	ErrServer       = errors.New("server error (5xx)")
+	ErrUnexpected   = errors.New("unexpected response status")
+)
+
+// Sentinels raised before or instead of a request.
+var (
+	// ErrInvalidInput wraps every validation failure (*InputError).
+	ErrInvalidInput = errors.New("invalid input")
+	// ErrBudgetSpent: the run's credit cap for the product is reached; the
+	// request was not sent.
+	ErrBudgetSpent = errors.New("credit budget spent")
+	// ErrQuotaExhausted: the server answered 403 to a paid call of this
+	// product earlier in the run; the request was not sent.
+	ErrQuotaExhausted = errors.New("credit quota exhausted for this run")
+	// ErrDecode: the body arrived but does not have the documented shape.
+	ErrDecode = errors.New("response body does not decode")
+	// ErrTransport: the request failed without an HTTP response (timeout,
+	// connection reset) after every retry.
+	ErrTransport = errors.New("transport failure")
+)
+
+// ErrorBody is the body of every error response (service.md §7).
+type ErrorBody struct {
+	ErrorCode int               `json:"errorCode"`
+	Message   string            `json:"message"`
+	Details   []json.RawMessage `json:"details"`
+	Time      time.Time         `json:"time"`
+}
+
+// APIError is a non-2xx answer of the service.
+type APIError struct {
+	Status   int
+	Code     int    // errorCode of the body; 0 when the body was not an error body
+	Message  string // message of the body, or the HTTP status text
+	Details  []json.RawMessage
+	Time     time.Time // time of the body; zero when absent
+	Endpoint Endpoint
+	Request  string        // path and query, never the key
+	RetryIn  time.Duration // Retry-After of a 429, when given
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %d", e.Endpoint, e.Request, e.Status)
+	if e.Message != "" {
+		fmt.Fprintf(&b, " %s", e.Message)
+	}
+	if len(e.Details) > 0 {
+		var parts []string
+		for _, d := range e.Details {
+			parts = append(parts, clip(d))
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(parts, "; "))
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel of the status.
+func (e *APIError) Unwrap() error { return statusSentinel(e.Status) }
+
+func statusSentinel(status int) error {
+	switch {
+	case status == http.StatusBadRequest:
+		return ErrBadRequest
+	case status == http.StatusUnauthorized:
+		return ErrUnauthorized
+	case status == http.StatusForbidden:
+		return ErrForbidden
+	case status == http.StatusNotFound:
+		return ErrNotFound
+	case status == http.StatusTooManyRequests:
+		return ErrRateLimited
+	case status >= 500:
+		return ErrServer
+	}
+	return ErrUnexpected
+}
+
+// newAPIError builds the error of a non-2xx response, reading the documented
+// error body when there is one.
+func newAPIError(raw *Raw) *APIError {
+	e := &APIError{Status: raw.Status, Endpoint: raw.Endpoint, Request: raw.Request}
+	var body ErrorBody
+	if err := json.Unmarshal(raw.Body, &body); err == nil && (body.ErrorCode != 0 || body.Message != "") {
+		e.Code, e.Message, e.Details, e.Time = body.ErrorCode, body.Message, body.Details, body.Time
+	} else {
+		e.Message = http.StatusText(raw.Status)
+	}
+	return e
+}
+
+// InputError is a value we refuse to send.
+type InputError struct {
+	Field string // what the value is, e.g. "port code"
+	Value string
+	Want  string // what would have been accepted
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("invalid %s %q: want %s", e.Field, e.Value, e.Want)
+}
+
+// Unwrap makes every InputError match ErrInvalidInput.
+func (e *InputError) Unwrap() error { return ErrInvalidInput }
+
+// DecodeError is a body that did not decode.
+type DecodeError struct {
+	What string
+	Err  error
+}
+
+func (e *DecodeError) Error() string { return fmt.Sprintf("decode %s: %v", e.What, e.Err) }
+
+// Is makes every DecodeError match ErrDecode.
+func (e *DecodeError) Is(target error) bool { return target == ErrDecode }
+
+// Unwrap returns the cause.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+func decodeError(what string, err error) error { return &DecodeError{What: what, Err: err} }

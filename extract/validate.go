@@ -1,0 +1,173 @@
+package extract
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ParsePortCode normalises a UN/LOCODE port code: surrounding spaces are
+// dropped and letters upper-cased; what remains must be exactly 5 ASCII
+// letters or digits (service.md §2.3). Checked before any request, so a bad
+// code never costs a rate-limit slot.
+func ParsePortCode(s string) (string, error) {
+	code := strings.ToUpper(strings.TrimSpace(s))
+	if len(code) != 5 || !isAlnum(code) {
+		return "", &InputError{Field: "port code", Value: s, Want: "exactly 5 letters or digits (a UN/LOCODE such as NLRTM)"}
+	}
+	return code, nil
+}
+
+// ParseIMO parses an IMO ship identification number: 7 digits whose last is
+// the check digit, optionally written "IMO 9321483".
+func ParseIMO(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	if len(t) >= 3 && strings.EqualFold(t[:3], "IMO") {
+		t = strings.TrimSpace(t[3:])
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || len(t) != 7 || !ValidIMO(n) {
+		return 0, &InputError{Field: "IMO number", Value: s, Want: "7 digits with a valid check digit (e.g. 9321483)"}
+	}
+	return n, nil
+}
+
+// ValidIMO reports whether n is a 7-digit IMO number with a valid check
+// digit: the digits weighted 7,6,5,4,3,2 sum to a number whose last digit is
+// the seventh.
+func ValidIMO(n int) bool {
+	if n < 1000000 || n > 9999999 {
+		return false
+	}
+	check := n % 10
+	sum := 0
+	for w, rest := 2, n/10; w <= 7; w, rest = w+1, rest/10 {
+		sum += (rest % 10) * w
+	}
+	return sum%10 == check
+}
+
+// ShipmentType is how a shipment is identified to the tracking product.
+type ShipmentType string
+
+// The shipment types of the tracking API.
+const (
+	ShipmentContainer     ShipmentType = "CT"
+	ShipmentBillOfLading  ShipmentType = "BL"
+	ShipmentBookingNumber ShipmentType = "BK"
+)
+
+// ShipmentRef identifies a shipment to track.
+type ShipmentRef struct {
+	Number  string
+	Type    ShipmentType
+	Sealine string // SCAC of the shipping line; empty lets the service detect it
+}
+
+// String renders the reference as NUMBER/TYPE[/SEALINE].
+func (r ShipmentRef) String() string {
+	s := r.Number + "/" + string(r.Type)
+	if r.Sealine != "" {
+		s += "/" + r.Sealine
+	}
+	return s
+}
+
+// ParseShipmentRef validates and normalises a shipment reference. The type
+// defaults to CT. A container number must follow ISO 6346 (4 letters, 6
+// digits, check digit); bill of lading and booking numbers are 3 to 35
+// letters, digits or dashes; the sealine, when given, is a 2 to 4 letter
+// SCAC.
+func ParseShipmentRef(number, typ, sealine string) (ShipmentRef, error) {
+	ref := ShipmentRef{
+		Number:  strings.ToUpper(strings.TrimSpace(number)),
+		Type:    ShipmentType(strings.ToUpper(strings.TrimSpace(typ))),
+		Sealine: strings.ToUpper(strings.TrimSpace(sealine)),
+	}
+	if ref.Type == "" {
+		ref.Type = ShipmentContainer
+	}
+	switch ref.Type {
+	case ShipmentContainer:
+		if !ValidContainerNumber(ref.Number) {
+			return ShipmentRef{}, &InputError{Field: "container number", Value: number, Want: "ISO 6346: 4 letters, 6 digits and a valid check digit (e.g. MSCU1234566)"}
+		}
+	case ShipmentBillOfLading, ShipmentBookingNumber:
+		if len(ref.Number) < 3 || len(ref.Number) > 35 || !isAlnumDash(ref.Number) {
+			return ShipmentRef{}, &InputError{Field: "shipment number", Value: number, Want: "3 to 35 letters, digits or dashes"}
+		}
+	default:
+		return ShipmentRef{}, &InputError{Field: "shipment type", Value: typ, Want: "CT (container), BL (bill of lading) or BK (booking)"}
+	}
+	if ref.Sealine != "" && (len(ref.Sealine) < 2 || len(ref.Sealine) > 4 || !isUpperAlpha(ref.Sealine)) {
+		return ShipmentRef{}, &InputError{Field: "sealine", Value: sealine, Want: "a SCAC of 2 to 4 letters (e.g. MAEU) or nothing"}
+	}
+	return ref, nil
+}
+
+// ValidContainerNumber checks an ISO 6346 container number: owner code and
+// category (4 letters), serial (6 digits), check digit.
+func ValidContainerNumber(s string) bool {
+	if len(s) != 11 || !isUpperAlpha(s[:4]) {
+		return false
+	}
+	for i := 4; i < 11; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return ContainerCheckDigit(s[:10]) == int(s[10]-'0')
+}
+
+// ContainerCheckDigit computes the ISO 6346 check digit of the first 10
+// characters of a container number (4 upper-case letters, 6 digits). It
+// returns -1 when the input has another shape.
+func ContainerCheckDigit(s string) int {
+	if len(s) != 10 {
+		return -1
+	}
+	sum := 0
+	for i := 0; i < 10; i++ {
+		c := s[i]
+		var v int
+		switch {
+		case i < 4 && c >= 'A' && c <= 'Z':
+			// A=10, skipping multiples of 11: B=12 … K=21, L=23 … U=32, V=34 … Z=38.
+			v = int(c-'A') + 10
+			v += (v - 1) / 10
+		case i >= 4 && c >= '0' && c <= '9':
+			v = int(c - '0')
+		default:
+			return -1
+		}
+		sum += v << i
+	}
+	return sum % 11 % 10
+}
+
+func isAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnumDash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '-' && !isAlnum(s[i:i+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperAlpha(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,3 @@
+module github.com/etalake/etalake
+
+go 1.25.0
