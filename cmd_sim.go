@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+)
+
+// defaultSimStart is the simulator's default virtual start: fixed, so that a
+// seed names one world whatever the day it is run.
+const defaultSimStart = "2026-01-05T00:00:00Z"
+
+func worldFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the world and of the faults: the same seed gives the same answers"},
+		&cli.StringFlag{Name: "start", Value: defaultSimStart, Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
+		&cli.IntFlag{Name: "shipments", Value: 400, Usage: "number of shipments in the world"},
+		&cli.IntFlag{Name: "days", Value: 60, Usage: "days after --start the world keeps answering consistently"},
+	}
+}
+
+func worldConfig(c *cli.Context) (sim.WorldConfig, error) {
+	start, err := parseTime("start", c.String("start"))
+	if err != nil {
+		return sim.WorldConfig{}, err
+	}
+	cfg := sim.WorldConfig{Seed: c.Int64("seed"), Start: start, Shipments: c.Int("shipments"), Days: c.Int("days")}
+	if cfg.Shipments < 1 || cfg.Days < 1 {
+		return sim.WorldConfig{}, configError("--shipments and --days: want at least 1")
+	}
+	return cfg, nil
+}
+
+func simCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "sim",
+		Usage: "run the service simulator, or print its world",
+		Subcommands: []*cli.Command{
+			simServeCommand(),
+			simWorldCommand(),
+		},
+	}
+}
+
+func simServeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the simulated service over HTTP",
+		Description: "Serves both products of the service with all its rules: API_KEY authentication (401),\n" +
+			"product access and credit quota (403), input validation (400), no data (404), the per-key\n" +
+			"rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
+			"The first line on stdout gives the base URLs, ready for the shell:\n" +
+			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=…\n\n" +
+			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
+			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
+			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
+		Flags: append(worldFlags(),
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8089", Usage: "listen address (loopback by default; port 0 picks a free one)"},
+			&cli.StringSliceFlag{Name: "key", Usage: "accepted key as KEY:SCHEDULE_CREDITS:TRACKING_CREDITS[:EXPIRES]; credits \"-\" = no access to the product (403); repeatable"},
+			&cli.StringFlag{Name: "rate", Value: "10/10s", Usage: "rate limit per key, N/DURATION"},
+			&cli.Float64Flag{Name: "speed", Value: 1, Usage: "virtual seconds per real second (0 freezes the clock; use POST /_sim/clock?advance=…)"},
+			&cli.DurationFlag{Name: "latency-median", Usage: "median response time (log-normal)"},
+			&cli.DurationFlag{Name: "latency-p99", Usage: "99th percentile response time"},
+			&cli.Float64Flag{Name: "error-rate", Usage: "share of requests answered 500/503"},
+			&cli.Float64Flag{Name: "truncate-rate", Usage: "share of paid answers with a cut JSON body (still charged)"},
+			&cli.Float64Flag{Name: "burst-rate", Usage: "chance per request of a burst of 429s"},
+			&cli.IntFlag{Name: "burst-length", Value: 3, Usage: "429s per burst"},
+			&cli.BoolFlag{Name: "retry-after", Usage: "send Retry-After with every 429"},
+		),
+		OnUsageError: usageError,
+		Action:       simServe,
+	}
+}
+
+func simServe(c *cli.Context) error {
+	wcfg, err := worldConfig(c)
+	if err != nil {
+		return err
+	}
+	rate, err := extract.ParseRate(c.String("rate"))
+	if err != nil {
+		return configError("--rate: %v", err)
+	}
+	var keys []sim.KeySpec
+	specs := c.StringSlice("key")
+	if len(specs) == 0 {
+		specs = []string{"demo:1000:1000"}
+	}
+	for _, s := range specs {
+		k, err := sim.ParseKeySpec(s)
+		if err != nil {
+			return configError("--key: %v", err)
+		}
+		keys = append(keys, k)
+	}
+	if c.Float64("speed") < 0 {
+		return configError("--speed %v: want 0 or more", c.Float64("speed"))
+	}
+	faults := sim.Faults{
+		LatencyMedian: c.Duration("latency-median"),
+		LatencyP99:    c.Duration("latency-p99"),
+		ErrorRate:     c.Float64("error-rate"),
+		TruncateRate:  c.Float64("truncate-rate"),
+		BurstRate:     c.Float64("burst-rate"),
+		BurstLength:   c.Int("burst-length"),
+		RetryAfter:    c.Bool("retry-after"),
+		Seed:          wcfg.Seed,
+	}
+	if err := faults.Validate(); err != nil {
+		return configError("%v", err)
+	}
+	world := sim.NewWorld(wcfg)
+	svc, err := sim.New(sim.Config{
+		World:  world,
+		Keys:   keys,
+		Rate:   rate,
+		Clock:  sim.NewClock(wcfg.Start, c.Float64("speed"), nil),
+		Faults: faults,
+	})
+	if err != nil {
+		return configError("%v", err)
+	}
+	ln, err := net.Listen("tcp", c.String("addr"))
+	if err != nil {
+		return configError("--addr %s: %v", c.String("addr"), err)
+	}
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(c.App.Writer, "export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s\n", base, sim.SchedulePrefix, base, sim.TrackingPrefix)
+	fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
+		wcfg.Seed, len(world.Shipments()), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
+
+	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-c.Context.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shutdown); err != nil {
+			return err
+		}
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}
+
+func simWorldCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "world",
+		Usage: "print the simulated world: shipments to track, ports, lanes, vessels or ground truth",
+		Description: "Prints one list as CSV with a header, ready to feed the extractor:\n" +
+			"   etalake sim world --seed 7 > shipments.csv                 (shipment_number,shipment_type,sealine)\n" +
+			"   etalake sim world --seed 7 --list ports                    (locode,name,country_code,timezone,lat,lng)\n" +
+			"   etalake sim world --seed 7 --list lanes                    (pol,pod)\n" +
+			"   etalake sim world --seed 7 --list vessels                  (imo,name,carrier,service)\n" +
+			"   etalake sim world --seed 7 --list truth                    (JSON: the parameters analytics must recover)",
+		Flags: append(worldFlags(),
+			&cli.StringFlag{Name: "list", Value: "shipments", Usage: "shipments, ports, lanes, vessels or truth"},
+		),
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			wcfg, err := worldConfig(c)
+			if err != nil {
+				return err
+			}
+			list := c.String("list")
+			switch list {
+			case "shipments", "ports", "lanes", "vessels", "truth":
+			default:
+				return configError("--list %q: want shipments, ports, lanes, vessels or truth", list)
+			}
+			world := sim.NewWorld(wcfg)
+			if list == "truth" {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(world.Truth())
+			}
+			w := csv.NewWriter(c.App.Writer)
+			switch list {
+			case "shipments":
+				_ = w.Write([]string{"shipment_number", "shipment_type", "sealine"})
+				for _, s := range world.Shipments() {
+					_ = w.Write([]string{s.Number, string(s.Type), s.Sealine})
+				}
+			case "ports":
+				_ = w.Write([]string{"locode", "name", "country_code", "timezone", "lat", "lng"})
+				for _, p := range world.Ports() {
+					_ = w.Write([]string{p.Locode, p.Name, p.CountryCode, p.Timezone, ftoa(p.Lat), ftoa(p.Lng)})
+				}
+			case "lanes":
+				_ = w.Write([]string{"pol", "pod"})
+				for _, l := range world.Lanes() {
+					_ = w.Write([]string{l.POL, l.POD})
+				}
+			case "vessels":
+				_ = w.Write([]string{"imo", "name", "carrier", "service"})
+				for _, v := range world.Vessels() {
+					_ = w.Write([]string{strconv.Itoa(v.IMO), v.Name, v.Carrier, v.Service})
+				}
+			}
+			w.Flush()
+			return w.Error()
+		},
+	}
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/extract"
+)
+
+// Flags shared by every command that talks to the service. Each also reads
+// an ETALAKE_* variable. There is deliberately no flag for the key itself.
+var (
+	flagScheduleURL = &cli.StringFlag{Name: "schedule-url", EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product, ending in /schedule/api/v1"}
+	flagTrackingURL = &cli.StringFlag{Name: "tracking-url", EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"}
+	flagKeyFile     = &cli.StringFlag{Name: "api-key-file", EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"}
+	flagRate        = &cli.StringFlag{Name: "rate", EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"}
+	flagTimeout     = &cli.DurationFlag{Name: "timeout", EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"}
+	flagStateDir    = &cli.StringFlag{Name: "state-dir", EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"}
+	flagPaths       = &cli.StringSliceFlag{Name: "path", EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment); repeatable"}
+	flagLogFormat   = &cli.StringFlag{Name: "log-format", EnvVars: []string{"ETALAKE_LOG_FORMAT"}, Value: "text", Usage: "log format on stderr: text or json"}
+)
+
+func sourceFlags() []cli.Flag {
+	return []cli.Flag{flagScheduleURL, flagTrackingURL, flagKeyFile, flagRate, flagTimeout, flagStateDir, flagPaths, flagLogFormat}
+}
+
+// readKey reads the API key from --api-key-file or ETALAKE_API_KEY.
+func readKey(c *cli.Context) (extract.Key, error) {
+	if path := c.String(flagKeyFile.Name); path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return extract.Key{}, configError("--api-key-file: %v", err)
+		}
+		k, err := extract.NewKey(string(b))
+		if err != nil {
+			return extract.Key{}, configError("--api-key-file %s: %v", path, err)
+		}
+		return k, nil
+	}
+	v, ok := os.LookupEnv("ETALAKE_API_KEY")
+	if !ok {
+		return extract.Key{}, configError("no API key: set ETALAKE_API_KEY or pass --api-key-file FILE")
+	}
+	k, err := extract.NewKey(v)
+	if err != nil {
+		return extract.Key{}, configError("ETALAKE_API_KEY: %v", err)
+	}
+	return k, nil
+}
+
+// newClient builds the service client from the shared flags: URLs, key,
+// rate limiter shared across processes, paths and timeout.
+func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
+	cfg := extract.Config{
+		ScheduleURL: c.String(flagScheduleURL.Name),
+		TrackingURL: c.String(flagTrackingURL.Name),
+		Timeout:     c.Duration(flagTimeout.Name),
+		Paths:       extract.DefaultPaths(),
+		UserAgent:   "etalake/" + version,
+	}
+	for name, v := range map[string]string{"ETALAKE_SCHEDULE_URL (--schedule-url)": cfg.ScheduleURL, "ETALAKE_TRACKING_URL (--tracking-url)": cfg.TrackingURL} {
+		if strings.TrimSpace(v) == "" {
+			return nil, configError("%s is not set: want the service's base URL; try `etalake sim serve` for a local simulator", name)
+		}
+	}
+	if cfg.Timeout <= 0 {
+		return nil, configError("--timeout %s: want a positive duration such as 60s", cfg.Timeout)
+	}
+	var err error
+	if cfg.Key, err = readKey(c); err != nil {
+		return nil, err
+	}
+	for _, p := range c.StringSlice(flagPaths.Name) {
+		if err := cfg.Paths.Set(p); err != nil {
+			return nil, configError("--path: %v", err)
+		}
+	}
+	rate, err := extract.ParseRate(c.String(flagRate.Name))
+	if err != nil {
+		return nil, configError("ETALAKE_RATE (--rate): %v", err)
+	}
+	dir := c.String(flagStateDir.Name)
+	if dir == "" {
+		if dir, err = extract.DefaultStateDir(); err != nil {
+			return nil, configError("no state directory for the shared rate limit (%v): set ETALAKE_STATE_DIR", err)
+		}
+	}
+	if cfg.Limiter, err = extract.NewLimiter(extract.LimiterConfig{Rate: rate, Dir: dir, KeyID: cfg.Key.Fingerprint()}); err != nil {
+		return nil, fmt.Errorf("rate limiter: %w", err)
+	}
+	client, err := extract.NewClient(cfg)
+	if err != nil {
+		return nil, usageErr{err}
+	}
+	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "rate", rate.String(), "state_dir", dir)
+	return client, nil
+}
+
+// newLogger builds the stderr logger of --log-format.
+func newLogger(c *cli.Context) (*slog.Logger, error) {
+	switch f := c.String(flagLogFormat.Name); f {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(os.Stderr, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(os.Stderr, nil)), nil
+	default:
+		return nil, configError("--log-format %q: want text or json", f)
+	}
+}
+
+// parseTime reads a flag time: RFC 3339 or a date (UTC midnight).
+func parseTime(flag, s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, configError("--%s %q: want an RFC 3339 time (2026-01-05T00:00:00Z) or a date (2026-01-05)", flag, s)
+}

@@ -1,0 +1,125 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// get makes the request and decodes a 2xx body. The raw response comes back
+// whenever there was one, decoded or not, so the caller can land it.
+func get[T any](ctx context.Context, c *Client, r *request, decode func([]byte) (T, error)) (T, *Raw, error) {
+	var zero T
+	raw, err := c.do(ctx, r)
+	if err != nil {
+		return zero, raw, err
+	}
+	v, err := decode(raw.Body)
+	if err != nil {
+		return zero, raw, fmt.Errorf("%s %s: %w", r.endpoint, raw.Request, err)
+	}
+	return v, raw, nil
+}
+
+// PortSchedule fetches the schedule of a port (1 schedule credit). A code
+// that is not 5 letters or digits is refused before any request.
+func (c *Client) PortSchedule(ctx context.Context, port string) (*PortSchedule, *Raw, error) {
+	code, err := ParsePortCode(port)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := c.newRequest(ProductSchedule, EndpointPortSchedule, c.cfg.Paths.PortSchedule, map[string]string{"port": code}, nil)
+	return get(ctx, c, r, DecodePortSchedule)
+}
+
+// P2POptions narrow a port-to-port query; the zero value asks the service's
+// defaults.
+type P2POptions struct {
+	// DepartureStart and DepartureEnd are sent as dates (YYYY-MM-DD, UTC).
+	DepartureStart, DepartureEnd time.Time
+	// MaxTranshipment, when not nil, bounds the number of transhipments.
+	MaxTranshipment *int
+}
+
+// PointToPoint fetches the routes from pol to pod (1 schedule credit).
+func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) (*PointToPoint, *Raw, error) {
+	from, err := ParsePortCode(pol)
+	if err != nil {
+		return nil, nil, err
+	}
+	to, err := ParsePortCode(pod)
+	if err != nil {
+		return nil, nil, err
+	}
+	if from == to {
+		return nil, nil, &InputError{Field: "port pair", Value: from + "-" + to, Want: "two different ports"}
+	}
+	q := url.Values{}
+	if !opt.DepartureStart.IsZero() {
+		q.Set("departureStartDate", opt.DepartureStart.UTC().Format(time.DateOnly))
+	}
+	if !opt.DepartureEnd.IsZero() {
+		q.Set("departureEndDate", opt.DepartureEnd.UTC().Format(time.DateOnly))
+	}
+	if !opt.DepartureStart.IsZero() && !opt.DepartureEnd.IsZero() && opt.DepartureEnd.Before(opt.DepartureStart) {
+		return nil, nil, &InputError{Field: "departure window", Value: q.Get("departureStartDate") + ".." + q.Get("departureEndDate"), Want: "an end on or after the start"}
+	}
+	if opt.MaxTranshipment != nil {
+		if *opt.MaxTranshipment < 0 {
+			return nil, nil, &InputError{Field: "maxTranshipment", Value: strconv.Itoa(*opt.MaxTranshipment), Want: "0 or more"}
+		}
+		q.Set("maxTranshipment", strconv.Itoa(*opt.MaxTranshipment))
+	}
+	r := c.newRequest(ProductSchedule, EndpointP2PSchedule, c.cfg.Paths.P2PSchedule, map[string]string{"pol": from, "pod": to}, q)
+	return get(ctx, c, r, DecodePointToPoint)
+}
+
+// VesselSchedule fetches a vessel's schedule by IMO number (1 schedule
+// credit). An IMO number with a bad check digit is refused before any
+// request.
+func (c *Client) VesselSchedule(ctx context.Context, imo int) (*VesselSchedule, *Raw, error) {
+	if !ValidIMO(imo) {
+		return nil, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
+	}
+	r := c.newRequest(ProductSchedule, EndpointVesselSchedule, c.cfg.Paths.VesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
+	return get(ctx, c, r, DecodeVesselSchedule)
+}
+
+// Shipment fetches a shipment's tracking (1 tracking credit).
+func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*Shipment, *Raw, error) {
+	ref, err := ParseShipmentRef(ref.Number, string(ref.Type), ref.Sealine)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := url.Values{}
+	q.Set("shipmentNumber", ref.Number)
+	q.Set("shipmentType", string(ref.Type))
+	if ref.Sealine != "" {
+		q.Set("sealine", ref.Sealine)
+	}
+	q.Set("route", "true")
+	q.Set("ais", "false")
+	r := c.newRequest(ProductTracking, EndpointShipment, c.cfg.Paths.Shipment, nil, q)
+	return get(ctx, c, r, DecodeShipment)
+}
+
+// CurrentPeriod fetches the current consumption period of product p (free,
+// but it takes a rate-limit slot). A successful answer with a credit count
+// also lowers the product's budget cap to what the server says remains.
+func (c *Client) CurrentPeriod(ctx context.Context, p Product) (*ConsumptionPeriod, *Raw, error) {
+	r := c.newRequest(p, EndpointCurrentPeriod, c.cfg.Paths.CurrentPeriod, nil, nil)
+	period, raw, err := get(ctx, c, r, DecodeCurrentPeriod)
+	if err == nil && period.Credits != nil {
+		c.Budget(p).SetServerRemaining(max(*period.Credits, 0))
+	}
+	return period, raw, err
+}
+
+// Periods fetches the history of consumption periods of product p, oldest
+// first (free).
+func (c *Client) Periods(ctx context.Context, p Product) ([]ConsumptionPeriod, *Raw, error) {
+	r := c.newRequest(p, EndpointPeriods, c.cfg.Paths.Periods, nil, nil)
+	return get(ctx, c, r, DecodePeriods)
+}

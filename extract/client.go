@@ -1,0 +1,353 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultRate is the service's limit: 10 requests per 10 seconds per key.
+var DefaultRate = Rate{N: 10, Window: 10 * time.Second}
+
+// DefaultTimeout bounds one attempt, from sending to the end of the body.
+const DefaultTimeout = 60 * time.Second
+
+// maxBody bounds a response body; a larger one is refused, not buffered.
+const maxBody = 256 << 20
+
+// Config configures a Client. ScheduleURL, TrackingURL and Key are required;
+// every other member has a working zero value.
+type Config struct {
+	// ScheduleURL is the schedule product's base URL, ending in
+	// /schedule/api/v1; TrackingURL the tracking product's, ending in
+	// /container-tracking/api/v2.
+	ScheduleURL, TrackingURL string
+	Key                      Key
+	// Paths default to DefaultPaths().
+	Paths Paths
+	// HTTP defaults to a client with Timeout that refuses redirects to
+	// another host (they would carry the API key away).
+	HTTP    *http.Client
+	Timeout time.Duration
+	// Limiter defaults to a process-local limiter at DefaultRate. Share one
+	// Limiter between every Client of the same key.
+	Limiter *Limiter
+	// ScheduleBudget and TrackingBudget default to unlimited budgets.
+	ScheduleBudget, TrackingBudget *Budget
+	// Retry defaults to DefaultRetryPolicy().
+	Retry RetryPolicy
+	// Clock defaults to SystemClock{}.
+	Clock Clock
+	// Observe, when set, sees every complete response, including the
+	// attempts that are retried and the error responses, before the client
+	// decodes anything: the place to land raw bodies. An error from Observe
+	// ends the call with that error.
+	Observe   func(*Raw) error
+	UserAgent string
+}
+
+// Client calls the service. It is safe for concurrent use; every request,
+// free or paid, first or retried, waits for the limiter, and every paid
+// request holds a credit of its product's budget while it is in flight.
+type Client struct {
+	cfg      Config
+	schedule *url.URL
+	tracking *url.URL
+	http     *http.Client
+	limiter  *Limiter
+	clock    Clock
+	retry    RetryPolicy
+}
+
+// NewClient validates cfg and fills in its defaults.
+func NewClient(cfg Config) (*Client, error) {
+	c := &Client{cfg: cfg}
+	var err error
+	if c.schedule, err = parseBase("schedule URL", cfg.ScheduleURL); err != nil {
+		return nil, err
+	}
+	if c.tracking, err = parseBase("tracking URL", cfg.TrackingURL); err != nil {
+		return nil, err
+	}
+	if cfg.Key.IsZero() {
+		return nil, errors.New("no API key: set ETALAKE_API_KEY or use --api-key-file")
+	}
+	if c.cfg.Paths == (Paths{}) {
+		c.cfg.Paths = DefaultPaths()
+	}
+	if err := c.cfg.Paths.Validate(); err != nil {
+		return nil, err
+	}
+	if c.cfg.Timeout == 0 {
+		c.cfg.Timeout = DefaultTimeout
+	}
+	c.http = cfg.HTTP
+	if c.http == nil {
+		c.http = &http.Client{Timeout: c.cfg.Timeout, CheckRedirect: sameHostRedirects}
+	}
+	c.clock = cfg.Clock
+	if c.clock == nil {
+		c.clock = SystemClock{}
+	}
+	c.limiter = cfg.Limiter
+	if c.limiter == nil {
+		if c.limiter, err = NewLimiter(LimiterConfig{Rate: DefaultRate, Clock: c.clock}); err != nil {
+			return nil, err
+		}
+	}
+	if c.cfg.ScheduleBudget == nil {
+		c.cfg.ScheduleBudget = NewBudget(ProductSchedule, Unlimited)
+	}
+	if c.cfg.TrackingBudget == nil {
+		c.cfg.TrackingBudget = NewBudget(ProductTracking, Unlimited)
+	}
+	c.retry = cfg.Retry
+	if c.retry == (RetryPolicy{}) {
+		c.retry = DefaultRetryPolicy()
+	}
+	if err := c.retry.Validate(); err != nil {
+		return nil, err
+	}
+	if c.cfg.UserAgent == "" {
+		c.cfg.UserAgent = "etalake"
+	}
+	return c, nil
+}
+
+func parseBase(name, s string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("invalid %s %q: want an absolute http(s) URL such as https://api.example.com/schedule/api/v1", name, s)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("invalid %s %q: want no credentials, query or fragment in a base URL", name, u.Redacted())
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	return u, nil
+}
+
+// sameHostRedirects follows a redirect only on the original host: the
+// API_KEY header would otherwise be sent to a stranger.
+func sameHostRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 5 {
+		return errors.New("stopped after 5 redirects")
+	}
+	if req.URL.Host != via[0].URL.Host {
+		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", via[0].URL.Host, req.URL.Host)
+	}
+	return nil
+}
+
+// Budget returns the credit budget of product p.
+func (c *Client) Budget(p Product) *Budget {
+	if p == ProductTracking {
+		return c.cfg.TrackingBudget
+	}
+	return c.cfg.ScheduleBudget
+}
+
+// Limiter returns the client's rate limiter.
+func (c *Client) Limiter() *Limiter { return c.limiter }
+
+// request is one call to make.
+type request struct {
+	product  Product
+	endpoint Endpoint
+	url      *url.URL
+}
+
+func (c *Client) newRequest(p Product, e Endpoint, tmpl string, vars map[string]string, q url.Values) *request {
+	base := c.schedule
+	if p == ProductTracking {
+		base = c.tracking
+	}
+	escaped := tmpl
+	for k, v := range vars {
+		escaped = strings.ReplaceAll(escaped, "{"+k+"}", url.PathEscape(v))
+	}
+	u := *base
+	u.RawPath = base.EscapedPath() + escaped
+	u.Path, _ = url.PathUnescape(u.RawPath) // escaped by us: cannot fail
+	u.RawQuery = q.Encode()
+	return &request{product: p, endpoint: e, url: &u}
+}
+
+// do sends r with the limiter, the budget and the retry policy, and returns
+// the final response. A non-2xx final response comes back with its *APIError.
+func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
+	var budget *Budget
+	if r.endpoint.Paid() {
+		budget = c.Budget(r.product)
+	}
+	start := c.clock.Now()
+	for attempt := 1; ; attempt++ {
+		var res *Reservation
+		if budget != nil {
+			var err error
+			if res, err = budget.Reserve(); err != nil {
+				return nil, err
+			}
+		}
+		if err := c.limiter.Wait(ctx); err != nil {
+			settle(res, outcomeNotSent)
+			return nil, err
+		}
+		raw, err := c.send(ctx, r, attempt)
+		if raw != nil {
+			if raw.Status >= 200 && raw.Status < 300 {
+				settle(res, outcomeCharged)
+				return raw, c.observe(raw)
+			}
+			settle(res, outcomeNotCharged)
+			if oerr := c.observe(raw); oerr != nil {
+				return raw, oerr
+			}
+			apiErr := newAPIError(raw)
+			apiErr.RetryIn = raw.retryIn
+			err = apiErr
+			if raw.Status == http.StatusForbidden && budget != nil {
+				budget.Exhaust(apiErr.Error())
+			}
+		} else {
+			settle(res, transportOutcome(err))
+		}
+		if ctx.Err() != nil || !Retryable(err) || attempt >= c.retry.MaxAttempts {
+			return raw.public(), giveUp(err, attempt)
+		}
+		wait := c.retry.Backoff(attempt)
+		if raw != nil && raw.Status == http.StatusTooManyRequests {
+			wait = c.pauseAfter429(raw, attempt)
+		}
+		if c.clock.Now().Add(wait).Sub(start) > c.retry.MaxElapsed {
+			return raw.public(), giveUp(err, attempt)
+		}
+		if err := c.clock.Sleep(ctx, wait); err != nil {
+			return raw.public(), giveUp(err, attempt)
+		}
+	}
+}
+
+// pauseAfter429 pauses the whole key — in every goroutine and every process
+// sharing the limiter — until the server's Retry-After, or else until our
+// window frees or the backoff elapses, whichever is later. The wait happens
+// in the limiter, so the caller need not sleep.
+func (c *Client) pauseAfter429(raw *rawResponse, attempt int) time.Duration {
+	now := c.clock.Now()
+	until := now.Add(raw.retryIn)
+	if raw.retryIn <= 0 {
+		until = c.limiter.WindowFreesAt()
+		if b := now.Add(c.retry.Backoff(attempt)); b.After(until) {
+			until = b
+		}
+	}
+	// A failure to persist the pause only weakens the sharing with other
+	// processes; this process still waits below.
+	_ = c.limiter.Pause(until)
+	return until.Sub(now)
+}
+
+func giveUp(err error, attempt int) error {
+	if attempt > 1 {
+		return fmt.Errorf("%w (gave up after %d attempts)", err, attempt)
+	}
+	return err
+}
+
+func (c *Client) observe(raw *rawResponse) error {
+	if c.cfg.Observe == nil {
+		return nil
+	}
+	if err := c.cfg.Observe(raw.public()); err != nil {
+		return fmt.Errorf("observing %s response: %w", raw.Endpoint, err)
+	}
+	return nil
+}
+
+// rawResponse is a Raw plus what only the retry loop needs.
+type rawResponse struct {
+	Raw
+	retryIn time.Duration
+}
+
+func (r *rawResponse) public() *Raw {
+	if r == nil {
+		return nil
+	}
+	raw := r.Raw
+	return &raw
+}
+
+// send makes one attempt. It returns a response, or an error when there is
+// none (nothing arrived, or the body could not be read whole).
+func (c *Client) send(ctx context.Context, r *request, attempt int) (*rawResponse, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	// Set directly: the canonical form would be "Api_key".
+	req.Header["API_KEY"] = []string{c.cfg.Key.secret}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: stripURL(err)}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: err, Sent: true}
+	}
+	if len(body) > maxBody {
+		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: fmt.Errorf("body larger than %d bytes refused", maxBody), Sent: true}
+	}
+	now := c.clock.Now()
+	raw := &rawResponse{Raw: Raw{
+		Product:    r.product,
+		Endpoint:   r.endpoint,
+		Request:    r.url.RequestURI(),
+		Status:     resp.StatusCode,
+		ReceivedAt: now,
+		Body:       c.cfg.Key.redact(body),
+		Attempt:    attempt,
+	}}
+	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		raw.Date = d.UTC()
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		raw.retryIn = parseRetryAfter(resp.Header.Get("Retry-After"), raw.Date, now)
+	}
+	return raw, nil
+}
+
+// parseRetryAfter reads Retry-After as delay-seconds or an HTTP date
+// (relative to the response's Date when present); 0 when absent or invalid.
+func parseRetryAfter(h string, date, now time.Time) time.Duration {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(h); err == nil {
+		if s < 0 {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	t, err := http.ParseTime(h)
+	if err != nil {
+		return 0
+	}
+	ref := now
+	if !date.IsZero() {
+		ref = date
+	}
+	if d := t.Sub(ref); d > 0 {
+		return d
+	}
+	return 0
+}

@@ -1,0 +1,459 @@
+package extract_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/internal/fakeclock"
+)
+
+// rig is the real client against the simulator over loopback, both on one
+// fake clock: the limiter's waits and the retry backoffs cost no real time.
+type rig struct {
+	env    *simtest.Env
+	clock  *fakeclock.Clock
+	client *extract.Client
+	raws   []*extract.Raw // every response the client observed
+}
+
+func newRig(t *testing.T, opt simtest.Options, key string, mod func(*extract.Config)) *rig {
+	t.Helper()
+	r := &rig{clock: fakeclock.New(time.Date(2026, 1, 5, 3, 0, 0, 0, time.UTC))}
+	opt.Now = r.clock.Now
+	r.env = simtest.Start(t, opt)
+	cfg := r.env.Config(t, key)
+	cfg.Clock = r.clock
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: extract.DefaultRate, Clock: r.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Limiter = lim
+	cfg.Retry = extract.DefaultRetryPolicy()
+	cfg.Retry.Rand = func() float64 { return 0.5 }
+	cfg.Observe = func(raw *extract.Raw) error {
+		r.raws = append(r.raws, raw)
+		return nil
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	if r.client, err = extract.NewClient(cfg); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (r *rig) ledger() []sim.LedgerEntry { return r.env.Service.Ledger() }
+
+func (r *rig) balance(t *testing.T, key string, p extract.Product) int64 {
+	t.Helper()
+	n, ok := r.env.Service.Balance(key, p)
+	if !ok {
+		t.Fatalf("no balance for %s", p)
+	}
+	return n
+}
+
+// Known answers of the default world at its start, found by asking it.
+func findPort(t *testing.T, w *sim.World, at time.Time) string {
+	t.Helper()
+	for _, p := range w.Ports() {
+		if _, err := w.PortSchedule(p.Locode, at); err == nil {
+			return p.Locode
+		}
+	}
+	t.Fatal("no port with a schedule")
+	return ""
+}
+
+func findVessel(t *testing.T, w *sim.World, at time.Time) int {
+	t.Helper()
+	for _, v := range w.Vessels() {
+		if _, err := w.VesselSchedule(v.IMO, at); err == nil {
+			return v.IMO
+		}
+	}
+	t.Fatal("no vessel with a schedule")
+	return 0
+}
+
+func findShipment(t *testing.T, w *sim.World, at time.Time) extract.ShipmentRef {
+	t.Helper()
+	for _, s := range w.Shipments() {
+		if _, err := w.Shipment(s, at); err == nil {
+			return s
+		}
+	}
+	t.Fatal("no shipment visible")
+	return extract.ShipmentRef{}
+}
+
+func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
+	r := newRig(t, simtest.Options{}, "test", nil)
+	ctx := context.Background()
+	w, at := r.env.Service.World(), r.env.Service.Clock().Now()
+
+	port := findPort(t, w, at)
+	ps, raw, err := r.client.PortSchedule(ctx, strings.ToLower(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps.Location == nil || ps.Location.Locode != port || len(ps.VesselSchedules) == 0 {
+		t.Errorf("port schedule of %s = %+v", port, ps)
+	}
+	if raw.Request != sim.SchedulePrefix+"/schedule/"+port || raw.Status != 200 || raw.Product != extract.ProductSchedule || raw.Endpoint != extract.EndpointPortSchedule {
+		t.Errorf("raw = %+v", raw)
+	}
+	if !raw.Date.Equal(at.Truncate(time.Second)) || !raw.ObservedAt().Equal(raw.Date) {
+		t.Errorf("Date = %v, want the virtual clock %v", raw.Date, at)
+	}
+	if !raw.ReceivedAt.Equal(r.clock.Now()) {
+		t.Errorf("ReceivedAt = %v, want our clock %v", raw.ReceivedAt, r.clock.Now())
+	}
+
+	lane := w.Lanes()[0]
+	p2p, raw, err := r.client.PointToPoint(ctx, lane.POL, lane.POD, extract.P2POptions{})
+	if err != nil {
+		t.Fatalf("p2p %v: %v", lane, err)
+	}
+	if len(p2p.Routes) == 0 || raw.Endpoint != extract.EndpointP2PSchedule {
+		t.Errorf("p2p = %+v", p2p)
+	}
+
+	imo := findVessel(t, w, at)
+	vs, _, err := r.client.VesselSchedule(ctx, imo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs.Vessel == nil || *vs.Vessel.IMO != imo || len(vs.TransportCalls) == 0 {
+		t.Errorf("vessel schedule = %+v", vs)
+	}
+
+	ref := findShipment(t, w, at)
+	sh, raw, err := r.client.Shipment(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.Metadata.ShipmentNumber != ref.Number || len(sh.Containers) == 0 || raw.Product != extract.ProductTracking {
+		t.Errorf("shipment = %+v", sh.Metadata)
+	}
+	if !strings.HasPrefix(raw.Request, sim.TrackingPrefix+"/shipment?") || !strings.Contains(raw.Request, "shipmentNumber="+ref.Number) {
+		t.Errorf("request = %q", raw.Request)
+	}
+
+	for _, p := range extract.Products {
+		cur, _, err := r.client.CurrentPeriod(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		periods, _, err := r.client.Periods(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := periods[len(periods)-1]
+		if *cur.Credits != *last.Credits || !cur.PeriodStart.Equal(*last.PeriodStart) {
+			t.Errorf("%s: current %+v disagrees with history %+v", p, cur, last)
+		}
+	}
+	// Three schedule calls and one shipment call were charged; the rest free.
+	if got := r.balance(t, "test", extract.ProductSchedule); got != 997 {
+		t.Errorf("schedule balance = %d, want 997", got)
+	}
+	if got := r.balance(t, "test", extract.ProductTracking); got != 999 {
+		t.Errorf("tracking balance = %d, want 999", got)
+	}
+	if st := r.client.Budget(extract.ProductSchedule).State(); st.Spent != 3 || st.Cap != 997+3 {
+		t.Errorf("schedule budget = %+v, want 3 spent and the cap lowered to what the server reported", st)
+	}
+	if len(r.raws) != len(r.ledger()) {
+		t.Errorf("observed %d responses, the server saw %d requests", len(r.raws), len(r.ledger()))
+	}
+}
+
+func TestClientStatuses(t *testing.T) {
+	ctx := context.Background()
+	zero, three := simtest.Credits(0), simtest.Credits(3)
+	keys := []sim.KeySpec{
+		{Key: "good", Schedule: three, Tracking: three},
+		{Key: "broke", Schedule: zero, Tracking: three},
+		{Key: "notrack", Schedule: three},
+	}
+	cases := []struct {
+		name     string
+		key      string
+		call     func(c *extract.Client) error
+		sentinel error
+		requests int // as seen by the server: none of these is retried
+	}{
+		{"400 bad maxTranshipment", "good", func(c *extract.Client) error {
+			n := 9
+			_, _, err := c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{MaxTranshipment: &n})
+			return err
+		}, extract.ErrBadRequest, 1},
+		{"401 unknown key", "stranger", func(c *extract.Client) error {
+			_, _, err := c.CurrentPeriod(ctx, extract.ProductSchedule)
+			return err
+		}, extract.ErrUnauthorized, 1},
+		{"403 quota", "broke", func(c *extract.Client) error {
+			_, _, err := c.PortSchedule(ctx, "NLRTM")
+			return err
+		}, extract.ErrForbidden, 1},
+		{"403 no access to the product", "notrack", func(c *extract.Client) error {
+			_, _, err := c.Shipment(ctx, extract.ShipmentRef{Number: "CSQU3054383", Type: "CT"})
+			return err
+		}, extract.ErrForbidden, 1},
+		{"404 no data", "good", func(c *extract.Client) error {
+			_, _, err := c.PortSchedule(ctx, "ZZ999")
+			return err
+		}, extract.ErrNotFound, 1},
+		{"refused before sending: bad port", "good", func(c *extract.Client) error {
+			_, _, err := c.PortSchedule(ctx, "NLRT")
+			return err
+		}, extract.ErrInvalidInput, 0},
+		{"refused before sending: bad IMO", "good", func(c *extract.Client) error {
+			_, _, err := c.VesselSchedule(ctx, 9074728)
+			return err
+		}, extract.ErrInvalidInput, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, simtest.Options{Keys: keys}, tc.key, nil)
+			err := tc.call(r.client)
+			if !errors.Is(err, tc.sentinel) {
+				t.Fatalf("err = %v, want %v", err, tc.sentinel)
+			}
+			var apiErr *extract.APIError
+			if tc.requests > 0 && (!errors.As(err, &apiErr) || apiErr.Message == "" || apiErr.Time.IsZero()) {
+				t.Errorf("err %v does not carry the error body", err)
+			}
+			if got := len(r.ledger()); got != tc.requests {
+				t.Errorf("server saw %d requests, want %d", got, tc.requests)
+			}
+			for _, e := range r.ledger() {
+				if e.Charged {
+					t.Errorf("failed call charged: %+v", e)
+				}
+			}
+		})
+	}
+}
+
+func TestClientStopsAProductAfter403(t *testing.T) {
+	r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: "k", Schedule: simtest.Credits(1), Tracking: simtest.Credits(5)}}}, "k", nil)
+	ctx := context.Background()
+	port := findPort(t, r.env.Service.World(), r.env.Service.Clock().Now())
+	if _, _, err := r.client.PortSchedule(ctx, port); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.client.PortSchedule(ctx, port); !errors.Is(err, extract.ErrForbidden) {
+		t.Fatalf("second call: %v, want 403", err)
+	}
+	seen := len(r.ledger())
+	if _, _, err := r.client.PortSchedule(ctx, port); !errors.Is(err, extract.ErrQuotaExhausted) {
+		t.Fatalf("third call: %v, want ErrQuotaExhausted", err)
+	}
+	if len(r.ledger()) != seen {
+		t.Errorf("a request was sent after the quota 403")
+	}
+	// The other product is unaffected, and free calls still go.
+	if _, _, err := r.client.CurrentPeriod(ctx, extract.ProductTracking); err != nil {
+		t.Errorf("free call after 403: %v", err)
+	}
+}
+
+func TestClientCapStopsBeforeSending(t *testing.T) {
+	r := newRig(t, simtest.Options{}, "test", func(c *extract.Config) {
+		c.ScheduleBudget = extract.NewBudget(extract.ProductSchedule, 2)
+	})
+	ctx := context.Background()
+	port := findPort(t, r.env.Service.World(), r.env.Service.Clock().Now())
+	for i := 0; i < 2; i++ {
+		if _, _, err := r.client.PortSchedule(ctx, port); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := r.client.PortSchedule(ctx, port); !errors.Is(err, extract.ErrBudgetSpent) {
+		t.Fatalf("third call: %v, want ErrBudgetSpent", err)
+	}
+	if n := len(r.ledger()); n != 2 {
+		t.Errorf("server saw %d requests, want 2", n)
+	}
+}
+
+func TestClientRetries(t *testing.T) {
+	ctx := context.Background()
+	t.Run("5xx retried until the attempts run out, never charged", func(t *testing.T) {
+		r := newRig(t, simtest.Options{Faults: sim.Faults{ErrorRate: 1}}, "test", nil)
+		_, raw, err := r.client.PortSchedule(ctx, "NLRTM")
+		if !errors.Is(err, extract.ErrServer) || !strings.Contains(err.Error(), "gave up after 6 attempts") {
+			t.Fatalf("err = %v", err)
+		}
+		if raw == nil || raw.Status < 500 || raw.Attempt != 6 {
+			t.Errorf("final raw = %+v", raw)
+		}
+		if n := len(r.ledger()); n != 6 {
+			t.Errorf("server saw %d requests, want 6", n)
+		}
+		if st := r.client.Budget(extract.ProductSchedule).State(); st.Spent != 0 || st.Reserved != 0 || st.Uncertain != 0 {
+			t.Errorf("budget after free failures = %+v", st)
+		}
+		if len(r.raws) != 6 {
+			t.Errorf("observed %d responses, want every attempt (6)", len(r.raws))
+		}
+	})
+	t.Run("429 bursts pause the key and succeed, honouring Retry-After", func(t *testing.T) {
+		r := newRig(t, simtest.Options{Faults: sim.Faults{BurstRate: 1, BurstLength: 2, RetryAfter: true, Seed: 3}}, "test", nil)
+		before := r.clock.Now()
+		// BurstRate 1 starts a burst on every admitted request: two 429s,
+		// then the dice start another. Free calls show the pause mechanics.
+		_, _, err := r.client.CurrentPeriod(ctx, extract.ProductSchedule)
+		if !errors.Is(err, extract.ErrRateLimited) {
+			t.Fatalf("err = %v, want 429 after retries", err)
+		}
+		if waited := r.clock.Now().Sub(before); waited < 5*time.Second {
+			t.Errorf("waited %v in total, want at least Retry-After (1 s) per 429", waited)
+		}
+	})
+	t.Run("429 then success", func(t *testing.T) {
+		r := newRig(t, simtest.Options{Faults: sim.Faults{BurstRate: 0.5, BurstLength: 1, Seed: 11}}, "test", nil)
+		for i := 0; i < 20; i++ {
+			if _, _, err := r.client.CurrentPeriod(ctx, extract.ProductSchedule); err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+		}
+		limited := 0
+		for _, e := range r.ledger() {
+			if e.Status == http.StatusTooManyRequests {
+				limited++
+			}
+		}
+		if limited == 0 {
+			t.Fatal("the fault never fired: the test proves nothing")
+		}
+	})
+	t.Run("a truncated body is charged and not retried", func(t *testing.T) {
+		r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", nil)
+		port := findPort(t, r.env.Service.World(), r.env.Service.Clock().Now())
+		_, raw, err := r.client.PortSchedule(ctx, port)
+		if !errors.Is(err, extract.ErrDecode) {
+			t.Fatalf("err = %v, want ErrDecode", err)
+		}
+		if raw == nil || raw.Status != 200 || json.Valid(raw.Body) {
+			t.Errorf("raw = %+v, want the cut 200 body for the dead letters", raw)
+		}
+		if n := len(r.ledger()); n != 1 {
+			t.Errorf("server saw %d requests, want 1", n)
+		}
+		if st := r.client.Budget(extract.ProductSchedule).State(); st.Spent != 1 {
+			t.Errorf("budget = %+v, want the credit counted", st)
+		}
+	})
+}
+
+func TestClientTimeoutCountsAsPossiblyCharged(t *testing.T) {
+	// Real time, but short: the simulator answers after 300 ms, the client
+	// gives up after 20 ms, twice.
+	r := newRig(t, simtest.Options{Faults: sim.Faults{LatencyMedian: 300 * time.Millisecond}}, "test", func(c *extract.Config) {
+		c.Timeout = 20 * time.Millisecond
+		c.Retry.MaxAttempts = 2
+	})
+	_, _, err := r.client.PortSchedule(context.Background(), "NLRTM")
+	if !errors.Is(err, extract.ErrTransport) {
+		t.Fatalf("err = %v, want a transport error", err)
+	}
+	st := r.client.Budget(extract.ProductSchedule).State()
+	if st.Uncertain != 2 || st.Reserved != 0 {
+		t.Errorf("budget = %+v, want both timed-out attempts counted as possibly charged", st)
+	}
+}
+
+func TestClientRefusesRedirectToAnotherHost(t *testing.T) {
+	stranger := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the stranger received a request with API_KEY=%v", r.Header.Get("API_KEY") != "")
+	}))
+	defer stranger.Close()
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, stranger.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer redirector.Close()
+	k, _ := extract.NewKey("redirect-secret-1")
+	c, err := extract.NewClient(extract.Config{ScheduleURL: redirector.URL + sim.SchedulePrefix, TrackingURL: redirector.URL, Key: k,
+		Retry: extract.RetryPolicy{MaxAttempts: 1, MaxElapsed: time.Second, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = c.CurrentPeriod(context.Background(), extract.ProductSchedule)
+	if err == nil || !strings.Contains(err.Error(), "another host") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestClientConfigErrorsNameTheSetting(t *testing.T) {
+	k, _ := extract.NewKey("k")
+	cases := []struct {
+		cfg  extract.Config
+		want string
+	}{
+		{extract.Config{TrackingURL: "http://x", Key: k}, "schedule URL"},
+		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "http://x", Key: k}, "schedule URL"},
+		{extract.Config{ScheduleURL: "http://x", TrackingURL: "x/y", Key: k}, "tracking URL"},
+		{extract.Config{ScheduleURL: "http://x", TrackingURL: "http://x"}, "API key"},
+		{extract.Config{ScheduleURL: "http://u:p@x", TrackingURL: "http://x", Key: k}, "credentials"},
+	}
+	for _, tc := range cases {
+		if _, err := extract.NewClient(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewClient(%+v) err = %v, want mention of %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+// The key appears in no error, no raw response and no request line, even
+// when the server echoes it back.
+func TestClientNeverLeaksTheKey(t *testing.T) {
+	const key = "sk-live-LEAKCHECK-0001"
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"errorCode":400,"message":"bad key ` + r.Header.Get("API_KEY") + `","details":["` + r.Header.Get("API_KEY") + `"],"time":"2026-01-01T00:00:00Z"}`))
+	}))
+	defer echo.Close()
+	var seen []string
+	k, _ := extract.NewKey(key)
+	c, err := extract.NewClient(extract.Config{ScheduleURL: echo.URL, TrackingURL: echo.URL, Key: k,
+		Observe: func(raw *extract.Raw) error { seen = append(seen, string(raw.Body), raw.Request); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, raw, err := c.PortSchedule(context.Background(), "NLRTM")
+	seen = append(seen, err.Error(), string(raw.Body), raw.Request)
+
+	r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(0), Tracking: simtest.Credits(1)}}}, key, nil)
+	for _, call := range []func() error{
+		func() error { _, _, err := r.client.PortSchedule(context.Background(), "NLRTM"); return err },
+		func() error { _, _, err := r.client.PortSchedule(context.Background(), "bad"); return err },
+		func() error {
+			_, _, err := r.client.CurrentPeriod(context.Background(), extract.ProductTracking)
+			return err
+		},
+	} {
+		if err := call(); err != nil {
+			seen = append(seen, err.Error())
+		}
+	}
+	for _, raw := range r.raws {
+		seen = append(seen, string(raw.Body), raw.Request)
+	}
+	b, _ := json.Marshal(r.ledger())
+	seen = append(seen, string(b))
+	if all := strings.Join(seen, "\n"); strings.Contains(all, key) {
+		t.Fatalf("the key leaked:\n%s", all)
+	}
+}

@@ -1,0 +1,35 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/etalake/etalake/extract"
+)
+
+// window is the server side of the rate limit: the arrival times of one
+// key's recent requests, in real time (a request is counted when it
+// arrives, before any processing or latency).
+type window struct {
+	rate     extract.Rate
+	arrivals []time.Time
+	// peak is the most requests ever seen inside one window.
+	peak int
+}
+
+// admit records an arrival at now and reports whether it is within the
+// limit; a refused request is not counted (it is answered 429 at once). It
+// also returns how long until a slot frees.
+func (w *window) admit(now time.Time) (ok bool, retryIn time.Duration) {
+	cutoff := now.Add(-w.rate.Window)
+	i := 0
+	for i < len(w.arrivals) && !w.arrivals[i].After(cutoff) {
+		i++
+	}
+	w.arrivals = w.arrivals[i:]
+	if len(w.arrivals) >= w.rate.N {
+		return false, w.arrivals[0].Add(w.rate.Window).Sub(now)
+	}
+	w.arrivals = append(w.arrivals, now)
+	w.peak = max(w.peak, len(w.arrivals))
+	return true, 0
+}

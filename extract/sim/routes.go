@@ -1,0 +1,168 @@
+package sim
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+)
+
+// route is a request understood: which product and endpoint, with its raw
+// parameters (validated separately, after authentication).
+type route struct {
+	product  extract.Product
+	endpoint extract.Endpoint
+	segs     []string // path parameters as sent
+	query    url.Values
+
+	// filled by validate
+	ports []string
+	imo   int
+	ref   extract.ShipmentRef
+	p2p   P2PQuery
+}
+
+// apiFault is an error answer decided before any data is read.
+type apiFault struct {
+	status  int
+	message string
+	details []any
+}
+
+type detail struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+	Issue string `json:"issue"`
+}
+
+// parseRoute maps a method and path to a route.
+func parseRoute(r *http.Request) (*route, *apiFault) {
+	if r.Method != http.MethodGet {
+		return nil, &apiFault{status: http.StatusMethodNotAllowed, message: "only GET is supported"}
+	}
+	path := r.URL.Path
+	var p extract.Product
+	switch {
+	case strings.HasPrefix(path, SchedulePrefix+"/"):
+		p, path = extract.ProductSchedule, strings.TrimPrefix(path, SchedulePrefix)
+	case strings.HasPrefix(path, TrackingPrefix+"/"):
+		p, path = extract.ProductTracking, strings.TrimPrefix(path, TrackingPrefix)
+	default:
+		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: paths start with " + SchedulePrefix + " or " + TrackingPrefix}
+	}
+	rt := &route{product: p, query: r.URL.Query()}
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case path == "/consumption/current-period":
+		rt.endpoint = extract.EndpointCurrentPeriod
+	case path == "/consumption/periods":
+		rt.endpoint = extract.EndpointPeriods
+	case p == extract.ProductTracking && path == "/shipment":
+		rt.endpoint = extract.EndpointShipment
+	case p == extract.ProductSchedule && len(segs) == 3 && segs[0] == "schedule" && segs[1] == "vessel":
+		rt.endpoint, rt.segs = extract.EndpointVesselSchedule, segs[2:]
+	case p == extract.ProductSchedule && len(segs) == 3 && segs[0] == "schedule":
+		rt.endpoint, rt.segs = extract.EndpointP2PSchedule, segs[1:]
+	case p == extract.ProductSchedule && len(segs) == 2 && segs[0] == "schedule":
+		rt.endpoint, rt.segs = extract.EndpointPortSchedule, segs[1:]
+	default:
+		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource"}
+	}
+	return rt, nil
+}
+
+func badRequest(field, value, issue string) *apiFault {
+	return &apiFault{status: http.StatusBadRequest, message: "invalid " + field, details: []any{detail{field, value, issue}}}
+}
+
+// validPort is the service's own rule: exactly 5 alphanumeric characters.
+func validPort(s string) (string, bool) {
+	if len(s) != 5 {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return "", false
+		}
+	}
+	return strings.ToUpper(s), true
+}
+
+// validate checks the parameters; a failure is a free 400.
+func (rt *route) validate() *apiFault {
+	switch rt.endpoint {
+	case extract.EndpointPortSchedule, extract.EndpointP2PSchedule:
+		for _, s := range rt.segs {
+			code, ok := validPort(s)
+			if !ok {
+				return badRequest("port_code", s, "must be exactly 5 alphanumeric characters")
+			}
+			rt.ports = append(rt.ports, code)
+		}
+		if rt.endpoint == extract.EndpointP2PSchedule {
+			return rt.validateP2P()
+		}
+	case extract.EndpointVesselSchedule:
+		n, err := strconv.Atoi(rt.segs[0])
+		if err != nil || !extract.ValidIMO(n) {
+			return badRequest("imo", rt.segs[0], "must be a 7-digit IMO number with a valid check digit")
+		}
+		rt.imo = n
+	case extract.EndpointShipment:
+		number := rt.query.Get("shipmentNumber")
+		if number == "" {
+			return badRequest("shipmentNumber", "", "is required")
+		}
+		ref, err := extract.ParseShipmentRef(number, rt.query.Get("shipmentType"), rt.query.Get("sealine"))
+		if err != nil {
+			return badRequest("shipmentNumber", number, err.Error())
+		}
+		rt.ref = ref
+	}
+	return nil
+}
+
+func (rt *route) validateP2P() *apiFault {
+	rt.p2p.MaxTranshipment = -1
+	for _, name := range []string{"departureStartDate", "departureEndDate"} {
+		v := rt.query.Get(name)
+		if v == "" {
+			continue
+		}
+		t, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			return badRequest(name, v, "must be a date YYYY-MM-DD")
+		}
+		if name == "departureStartDate" {
+			rt.p2p.DepartureStart = t
+		} else {
+			rt.p2p.DepartureEnd = t.Add(24*time.Hour - time.Second)
+		}
+	}
+	if v := rt.query.Get("maxTranshipment"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 3 {
+			return badRequest("maxTranshipment", v, "must be an integer from 0 to 3")
+		}
+		rt.p2p.MaxTranshipment = n
+	}
+	return nil
+}
+
+// answer reads the world for a data endpoint.
+func (rt *route) answer(w *World, at time.Time) (any, error) {
+	switch rt.endpoint {
+	case extract.EndpointPortSchedule:
+		return w.PortSchedule(rt.ports[0], at)
+	case extract.EndpointP2PSchedule:
+		return w.PointToPoint(rt.ports[0], rt.ports[1], rt.p2p, at)
+	case extract.EndpointVesselSchedule:
+		return w.VesselSchedule(rt.imo, at)
+	default:
+		return w.Shipment(rt.ref, at)
+	}
+}

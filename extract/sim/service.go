@@ -1,0 +1,315 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+)
+
+// URL prefixes of the two products and of the simulator's own controls.
+const (
+	SchedulePrefix = "/schedule/api/v1"
+	TrackingPrefix = "/container-tracking/api/v2"
+	AdminPrefix    = "/_sim/"
+)
+
+// Config configures a Service.
+type Config struct {
+	// World answers the queries; nil builds NewWorld(WorldConfig{}).
+	World *World
+	// Keys the service accepts. Keys may not contain ':' or white space.
+	Keys []KeySpec
+	// Rate is the per-key limit; zero means extract.DefaultRate (10/10s).
+	Rate extract.Rate
+	// Clock is the virtual clock; nil starts one at the world's start,
+	// frozen (only Advance moves it).
+	Clock  *Clock
+	Faults Faults
+	// Now is the real clock of the rate window and the ledger; nil: time.Now.
+	Now func() time.Time
+	// Sleep spends the simulated latency; nil waits on a real timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Service is the simulated Shipping Schedule and Container ETA Service, an
+// http.Handler serving both products (under SchedulePrefix and
+// TrackingPrefix) and its controls (under AdminPrefix). It is safe for
+// concurrent use.
+type Service struct {
+	world *World
+	clock *Clock
+	rate  extract.Rate
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+	retry bool
+
+	mu       sync.Mutex
+	accounts map[string]*account // by key
+	windows  map[string]*window  // by key
+	bursts   map[string]int      // 429s left in a key's fault burst
+	dice     *faultDice
+	ledger   []LedgerEntry
+}
+
+// New validates cfg and builds the service.
+func New(cfg Config) (*Service, error) {
+	if err := cfg.Faults.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Service{
+		world:    cfg.World,
+		clock:    cfg.Clock,
+		rate:     cfg.Rate,
+		now:      cfg.Now,
+		sleep:    cfg.Sleep,
+		retry:    cfg.Faults.RetryAfter,
+		accounts: map[string]*account{},
+		windows:  map[string]*window{},
+		bursts:   map[string]int{},
+		dice:     newFaultDice(cfg.Faults),
+	}
+	if s.world == nil {
+		s.world = NewWorld(WorldConfig{})
+	}
+	if s.clock == nil {
+		s.clock = NewClock(s.world.Start(), 0, nil)
+	}
+	if s.rate == (extract.Rate{}) {
+		s.rate = extract.DefaultRate
+	}
+	if s.rate.N < 1 || s.rate.Window <= 0 {
+		return nil, fmt.Errorf("invalid rate %s: want N ≥ 1 per positive window", s.rate)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.sleep == nil {
+		s.sleep = extract.SystemClock{}.Sleep
+	}
+	for _, k := range cfg.Keys {
+		if err := s.AddKey(k); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// AddKey makes the service accept another key.
+func (s *Service) AddKey(k KeySpec) error {
+	if k.Key == "" {
+		return errors.New("sim: empty key")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.accounts[k.Key]; dup {
+		return errors.New("sim: key added twice")
+	}
+	s.accounts[k.Key] = newAccount(k, s.clock.Now())
+	s.windows[k.Key] = &window{rate: s.rate}
+	return nil
+}
+
+// World returns the world the service answers from.
+func (s *Service) World() *World { return s.world }
+
+// Clock returns the virtual clock.
+func (s *Service) Clock() *Clock { return s.clock }
+
+// Balance is the remaining credits of a key's product in the current
+// period; ok is false for an unknown key or a product it cannot use.
+func (s *Service) Balance(key string, p extract.Product) (n int64, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.accounts[key]
+	if a == nil || a.allocation(p) == nil {
+		return 0, false
+	}
+	return a.remaining(p, s.clock.Now()), true
+}
+
+// Ledger returns a copy of every request seen, in arrival order.
+func (s *Service) Ledger() []LedgerEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]LedgerEntry(nil), s.ledger...)
+}
+
+// Stats sums the ledger up.
+func (s *Service) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Stats{ByStatus: map[int]int64{}, Charged: map[string]int64{}, PeakInWindow: map[string]int{}}
+	for _, e := range s.ledger {
+		st.Requests++
+		st.ByStatus[e.Status]++
+		if e.Charged {
+			st.Charged[e.Product]++
+		}
+		if e.Status == http.StatusTooManyRequests {
+			st.RateLimited++
+		}
+	}
+	for key, w := range s.windows {
+		if w.peak > 0 {
+			st.PeakInWindow[s.accounts[key].keyID] = w.peak
+		}
+	}
+	return st
+}
+
+// reply is what the service decided to answer.
+type reply struct {
+	status  int
+	body    any
+	raw     []byte // overrides body (a truncated answer)
+	retryIn time.Duration
+}
+
+// ServeHTTP answers one request as of the virtual clock.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(r.URL.Path) >= len(AdminPrefix) && r.URL.Path[:len(AdminPrefix)] == AdminPrefix {
+		s.serveAdmin(w, r)
+		return
+	}
+	arrived := s.now()
+	virt := s.clock.Now()
+	entry := LedgerEntry{At: arrived, VirtualAt: virt, Request: r.URL.RequestURI()}
+	rt, routeErr := parseRoute(r)
+	if routeErr == nil {
+		entry.Product, entry.Endpoint = string(rt.product), string(rt.endpoint)
+	}
+
+	s.mu.Lock()
+	entry.Seq = int64(len(s.ledger)) + 1
+	rep := s.decide(r.Header.Get("API_KEY"), rt, routeErr, arrived, virt, &entry)
+	latency := s.dice.latency()
+	entry.Status = rep.status
+	s.ledger = append(s.ledger, entry)
+	s.mu.Unlock()
+
+	if err := s.sleep(r.Context(), latency); err != nil {
+		return // the client went away
+	}
+	body := rep.raw
+	if body == nil {
+		var err error
+		if body, err = json.Marshal(rep.body); err != nil {
+			body, rep.status = errorJSON(http.StatusInternalServerError, "encoding the answer failed", virt), http.StatusInternalServerError
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Date", virt.UTC().Format(http.TimeFormat))
+	if rep.status == http.StatusTooManyRequests && s.retry {
+		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(max(rep.retryIn, time.Second).Seconds()))))
+	}
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(body)
+}
+
+// decide applies the service's rules in order — authentication, rate limit,
+// route, product access, input validation, faults, quota, data — and charges
+// a credit for a successful paid answer. The caller holds s.mu.
+func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, virt time.Time, entry *LedgerEntry) reply {
+	fail := func(status int, msg string, details ...any) reply {
+		return reply{status: status, body: errorBody(status, msg, virt, details...)}
+	}
+	a := s.accounts[key]
+	switch {
+	case key == "":
+		return fail(http.StatusUnauthorized, "missing API_KEY header")
+	case a == nil:
+		return fail(http.StatusUnauthorized, "invalid API key")
+	case a.expired(virt):
+		return fail(http.StatusUnauthorized, "API key expired")
+	}
+	entry.KeyID = a.keyID
+
+	if left := s.bursts[key]; left > 0 {
+		s.bursts[key] = left - 1
+		entry.Fault = "429 burst"
+		return reply{status: http.StatusTooManyRequests, body: errorBody(http.StatusTooManyRequests, "rate limit exceeded", virt), retryIn: time.Second}
+	}
+	if s.dice.chance(s.dice.f.BurstRate) {
+		s.bursts[key] = s.dice.f.BurstLength - 1
+		entry.Fault = "429 burst"
+		return reply{status: http.StatusTooManyRequests, body: errorBody(http.StatusTooManyRequests, "rate limit exceeded", virt), retryIn: time.Second}
+	}
+	if ok, retryIn := s.windows[key].admit(arrived); !ok {
+		return reply{status: http.StatusTooManyRequests, body: errorBody(http.StatusTooManyRequests, fmt.Sprintf("rate limit exceeded: %d requests per %s", s.rate.N, s.rate.Window), virt), retryIn: retryIn}
+	}
+
+	if routeErr != nil {
+		return fail(routeErr.status, routeErr.message, routeErr.details...)
+	}
+	if a.allocation(rt.product) == nil {
+		return fail(http.StatusForbidden, fmt.Sprintf("API key has no access to the %s product", rt.product))
+	}
+	if bad := rt.validate(); bad != nil {
+		return fail(bad.status, bad.message, bad.details...)
+	}
+	if s.dice.chance(s.dice.f.ErrorRate) {
+		entry.Fault = "5xx"
+		status := http.StatusInternalServerError
+		if s.dice.chance(0.5) {
+			status = http.StatusServiceUnavailable
+		}
+		return fail(status, "internal server error")
+	}
+	paid := rt.endpoint.Paid()
+	if paid && a.remaining(rt.product, virt) <= 0 {
+		return fail(http.StatusForbidden, fmt.Sprintf("usage limit reached: no %s credits left in the current period", rt.product))
+	}
+
+	var body any
+	var err error
+	switch rt.endpoint {
+	case extract.EndpointCurrentPeriod:
+		start, _ := periodOf(virt)
+		body = a.period(rt.product, start, virt)
+	case extract.EndpointPeriods:
+		body = a.periods(rt.product, virt)
+	default:
+		body, err = rt.answer(s.world, virt)
+	}
+	if errors.Is(err, ErrNoData) {
+		return fail(http.StatusNotFound, "no data found for the requested resource")
+	}
+	if err != nil {
+		return fail(http.StatusInternalServerError, "internal server error")
+	}
+	rep := reply{status: http.StatusOK, body: body}
+	if paid {
+		a.charge(rt.product, virt)
+		entry.Charged = true
+		if s.dice.chance(s.dice.f.TruncateRate) {
+			full, _ := json.Marshal(body)
+			rep.raw = full[:len(full)/2]
+			entry.Fault = "truncated"
+		}
+	}
+	return rep
+}
+
+// errorBody is the documented error body: errorCode, message, details, time.
+func errorBody(status int, msg string, at time.Time, details ...any) extract.ErrorBody {
+	b := extract.ErrorBody{ErrorCode: status, Message: msg, Details: []json.RawMessage{}, Time: at.UTC().Truncate(time.Second)}
+	for _, d := range details {
+		raw, _ := json.Marshal(d)
+		b.Details = append(b.Details, raw)
+	}
+	return b
+}
+
+func errorJSON(status int, msg string, at time.Time) []byte {
+	b, _ := json.Marshal(errorBody(status, msg, at))
+	return b
+}

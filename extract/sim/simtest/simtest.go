@@ -1,0 +1,95 @@
+// Package simtest starts the service simulator behind httptest for tests of
+// the client and the jobs: the real client against the real handler over a
+// real loopback connection, with no sleeping through rate windows.
+package simtest
+
+import (
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+)
+
+// Options configure an Env; the zero value is a default world, the key
+// "test" with 1000 credits of each product, the default rate and no faults.
+type Options struct {
+	World  sim.WorldConfig
+	Keys   []sim.KeySpec
+	Rate   extract.Rate
+	Faults sim.Faults
+	// Now is the real clock of the rate window (e.g. a fake clock's Now);
+	// nil: time.Now.
+	Now func() time.Time
+	// Clock is the virtual clock; nil: frozen at the world's start.
+	Clock *sim.Clock
+}
+
+// Env is a running simulator.
+type Env struct {
+	Service     *sim.Service
+	Server      *httptest.Server
+	ScheduleURL string
+	TrackingURL string
+}
+
+var (
+	worldsMu sync.Mutex
+	worlds   = map[sim.WorldConfig]*sim.World{}
+)
+
+// World returns the world of cfg, built once per test binary: worlds are
+// immutable and safe to share.
+func World(cfg sim.WorldConfig) *sim.World {
+	worldsMu.Lock()
+	defer worldsMu.Unlock()
+	w, ok := worlds[cfg]
+	if !ok {
+		w = sim.NewWorld(cfg)
+		worlds[cfg] = w
+	}
+	return w
+}
+
+// Credits returns a pointer to n, for KeySpec literals.
+func Credits(n int64) *int64 { return &n }
+
+// Start runs a simulator until the test ends.
+func Start(t testing.TB, opt Options) *Env {
+	t.Helper()
+	keys := opt.Keys
+	if keys == nil {
+		keys = []sim.KeySpec{{Key: "test", Schedule: Credits(1000), Tracking: Credits(1000)}}
+	}
+	svc, err := sim.New(sim.Config{
+		World:  World(opt.World),
+		Keys:   keys,
+		Rate:   opt.Rate,
+		Clock:  opt.Clock,
+		Faults: opt.Faults,
+		Now:    opt.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(svc)
+	t.Cleanup(srv.Close)
+	return &Env{
+		Service:     svc,
+		Server:      srv,
+		ScheduleURL: srv.URL + sim.SchedulePrefix,
+		TrackingURL: srv.URL + sim.TrackingPrefix,
+	}
+}
+
+// Config is a client configuration for this simulator and key.
+func (e *Env) Config(t testing.TB, key string) extract.Config {
+	t.Helper()
+	k, err := extract.NewKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return extract.Config{ScheduleURL: e.ScheduleURL, TrackingURL: e.TrackingURL, Key: k}
+}

@@ -1,0 +1,93 @@
+// Command etalake turns a rate-limited, credit-metered shipping API into a
+// warehouse of ETA history. See README.md, or run `etalake help`.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/extract"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// Exit codes, documented in --help and the README.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2 // usage, configuration, authentication (401)
+	exitPartial = 3 // cap, quota, failures after retries
+)
+
+const exitCodesHelp = `EXIT CODES:
+   0  ok
+   1  failure
+   2  usage, configuration or authentication (401) error
+   3  partial: a credit cap or quota was reached, or requests failed after retries`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newApp().RunContext(ctx, os.Args)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "etalake:", err)
+	}
+	os.Exit(exitCode(err))
+}
+
+func newApp() *cli.App {
+	cli.AppHelpTemplate += "\n" + exitCodesHelp + "\n"
+	return &cli.App{
+		Name:    "etalake",
+		Usage:   "a warehouse of shipping ETAs from a rate-limited, credit-metered API",
+		Version: version,
+		Description: "etalake extracts port schedules and container tracking from the Shipping Schedule and\n" +
+			"Container ETA Service within its limits (10 requests per 10 s per key, one credit per\n" +
+			"successful call), lands every response, and builds a DuckDB + Parquet warehouse.\n\n" +
+			"The API key is read from ETALAKE_API_KEY or --api-key-file, never from the command line.\n" +
+			"Every flag can also be set from the ETALAKE_* variable shown next to it.",
+		HideHelpCommand: true,
+		OnUsageError:    usageError,
+		Commands: []*cli.Command{
+			creditsCommand(),
+			simCommand(),
+		},
+	}
+}
+
+// usageErr marks a command line the user must fix (exit 2).
+type usageErr struct{ err error }
+
+func (e usageErr) Error() string { return e.err.Error() }
+func (e usageErr) Unwrap() error { return e.err }
+
+func usageError(_ *cli.Context, err error, _ bool) error { return usageErr{err} }
+
+// configError is a missing or malformed setting (exit 2).
+func configError(format string, args ...any) error {
+	return usageErr{fmt.Errorf(format, args...)}
+}
+
+// exitCode maps an error to the documented exit codes.
+func exitCode(err error) int {
+	var ue usageErr
+	var ec cli.ExitCoder
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput):
+		return exitUsage
+	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted):
+		return exitPartial
+	case errors.As(err, &ec):
+		return ec.ExitCode()
+	}
+	return exitFailure
+}
