@@ -1,0 +1,221 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Unlimited is the cap of a budget that has none.
+const Unlimited int64 = -1
+
+// Budget is the credit budget of one product for one run: it guarantees,
+// under any concurrency, that the paid requests sent never exceed its cap.
+//
+// A paid request reserves a credit before it is sent, then settles the
+// Reservation once its outcome is known: Commit when it succeeded (it was
+// charged), Release when it definitely failed (an HTTP error status: the
+// service charges nothing, service.md §7), Uncertain when the outcome is
+// unknown (a timeout or a connection reset after sending: it may have been
+// charged, so it stays spent, tallied apart).
+//
+// The cap is the smaller of the user's cap and the server's: see
+// SetServerRemaining. A Reserve succeeds only while spent + uncertain +
+// reserved is below the cap.
+type Budget struct {
+	product Product
+
+	mu        sync.Mutex
+	userCap   int64 // Unlimited when none
+	serverCap int64 // Unlimited until SetServerRemaining
+	remaining int64 // last value given to SetServerRemaining; -1 unknown
+	spent     int64
+	uncertain int64
+	reserved  int64
+	exhausted bool
+	reason    string
+}
+
+// NewBudget returns the budget of product p with the user's cap; a negative
+// userCap (Unlimited) means no user cap.
+func NewBudget(p Product, userCap int64) *Budget {
+	if userCap < 0 {
+		userCap = Unlimited
+	}
+	return &Budget{product: p, userCap: userCap, serverCap: Unlimited, remaining: -1}
+}
+
+// SetServerRemaining records the server's remaining credits n, as read from
+// the consumption period (a negative n counts as 0). It sets the server's
+// cap to Spent + Uncertain + n, the credits this run has (possibly) used so
+// far plus those the server still grants, and the budget's cap to the
+// smaller of that and the user's cap. It may be called again later with a
+// fresher n; the new server cap replaces the old one, so the cap may rise as
+// well as fall. Requests in flight are not added: they count against n, as
+// the server may not have charged them yet.
+func (b *Budget) SetServerRemaining(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n = max(n, 0)
+	b.remaining = n
+	b.serverCap = b.spent + b.uncertain + n
+}
+
+// Reserve takes a credit for a paid request about to be sent. It fails with
+// an error matching ErrQuotaExhausted after Exhaust, or ErrBudgetSpent when
+// Spent + Uncertain + Reserved has reached the cap; the request must then
+// not be sent. The caller settles the reservation exactly once.
+func (b *Budget) Reserve() (*Reservation, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.exhausted {
+		return nil, fmt.Errorf("%s: quota exhausted (%s): %w", b.label(), b.reason, ErrQuotaExhausted)
+	}
+	limit := b.capLocked()
+	if limit != Unlimited && b.spent+b.uncertain+b.reserved >= limit {
+		return nil, fmt.Errorf("%s: cap %d reached (%s): %w", b.label(), limit, b.tallyLocked(), ErrBudgetSpent)
+	}
+	b.reserved++
+	return &Reservation{b: b}, nil
+}
+
+// Exhaust stops the product for the rest of the run, after the server
+// answered 403 to a paid call: every later Reserve fails with
+// ErrQuotaExhausted. The first reason is kept; reservations already taken
+// still settle normally.
+func (b *Budget) Exhaust(reason string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.exhausted {
+		b.exhausted, b.reason = true, reason
+	}
+}
+
+// State returns a consistent snapshot of the budget.
+func (b *Budget) State() BudgetState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return BudgetState{
+		Product:         b.product,
+		Cap:             b.capLocked(),
+		UserCap:         b.userCap,
+		ServerRemaining: b.remaining,
+		Spent:           b.spent,
+		Uncertain:       b.uncertain,
+		Reserved:        b.reserved,
+		Exhausted:       b.exhausted,
+		Reason:          b.reason,
+	}
+}
+
+func (b *Budget) capLocked() int64 {
+	switch {
+	case b.userCap == Unlimited:
+		return b.serverCap
+	case b.serverCap == Unlimited:
+		return b.userCap
+	}
+	return min(b.userCap, b.serverCap)
+}
+
+// tallyLocked describes the counts behind a spent budget, e.g.
+// "48 spent, 1 uncertain, 1 in flight; cap from the server's remaining credits".
+func (b *Budget) tallyLocked() string {
+	parts := []string{fmt.Sprintf("%d spent", b.spent)}
+	if b.uncertain > 0 {
+		parts = append(parts, fmt.Sprintf("%d uncertain", b.uncertain))
+	}
+	if b.reserved > 0 {
+		parts = append(parts, fmt.Sprintf("%d in flight", b.reserved))
+	}
+	s := strings.Join(parts, ", ")
+	if b.serverCap != Unlimited && (b.userCap == Unlimited || b.serverCap < b.userCap) {
+		s += "; cap from the server's remaining credits"
+	}
+	return s
+}
+
+func (b *Budget) label() string {
+	switch b.product {
+	case ProductSchedule:
+		return "schedule credits"
+	case ProductTracking:
+		return "tracking calls"
+	}
+	return string(b.product) + " credits"
+}
+
+// Reservation is one credit taken by Reserve. Only the first of Commit,
+// Release and Uncertain has an effect; later calls, and calls on a nil
+// Reservation (a free request), do nothing.
+type Reservation struct {
+	b    *Budget
+	done bool // guarded by b.mu
+}
+
+// Commit settles the reservation as charged: the request succeeded.
+func (r *Reservation) Commit() { r.settle(settleCommit) }
+
+// Release returns the credit: the request definitely failed and was not
+// charged.
+func (r *Reservation) Release() { r.settle(settleRelease) }
+
+// Uncertain settles the reservation as possibly charged: the request's
+// outcome is unknown. It counts as spent, tallied as Uncertain.
+func (r *Reservation) Uncertain() { r.settle(settleUncertain) }
+
+// How a reservation settles.
+const (
+	settleCommit = iota
+	settleRelease
+	settleUncertain
+)
+
+func (r *Reservation) settle(how int) {
+	if r == nil {
+		return
+	}
+	r.b.mu.Lock()
+	defer r.b.mu.Unlock()
+	if r.done {
+		return
+	}
+	r.done = true
+	r.b.reserved--
+	switch how {
+	case settleCommit:
+		r.b.spent++
+	case settleUncertain:
+		r.b.uncertain++
+	}
+}
+
+// BudgetState is a snapshot of a Budget.
+type BudgetState struct {
+	Product Product
+	// Cap is the effective cap, the smaller of UserCap and the server's
+	// cap (see Budget.SetServerRemaining); Unlimited when neither is set.
+	Cap     int64
+	UserCap int64 // Unlimited when none
+	// ServerRemaining is the last value given to SetServerRemaining; -1
+	// when the server was not asked.
+	ServerRemaining int64
+	Spent           int64 // committed: charged
+	Uncertain       int64 // outcome unknown: possibly charged
+	Reserved        int64 // in flight
+	Exhausted       bool  // Exhaust was called: the server's quota is reached
+	Reason          string
+}
+
+// Remaining is how many more credits may be reserved: 0 when exhausted,
+// Unlimited when there is no cap, else Cap - Spent - Uncertain - Reserved
+// (never negative).
+func (s BudgetState) Remaining() int64 {
+	switch {
+	case s.Exhausted:
+		return 0
+	case s.Cap == Unlimited:
+		return Unlimited
+	}
+	return max(0, s.Cap-s.Spent-s.Uncertain-s.Reserved)
+}
