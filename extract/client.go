@@ -12,9 +12,6 @@ import (
 	"time"
 )
 
-// DefaultRate is the service's limit: 10 requests per 10 seconds per key.
-var DefaultRate = Rate{N: 10, Window: 10 * time.Second}
-
 // DefaultTimeout bounds one attempt, from sending to the end of the body.
 const DefaultTimeout = 60 * time.Second
 
@@ -107,10 +104,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if c.cfg.TrackingBudget == nil {
 		c.cfg.TrackingBudget = NewBudget(ProductTracking, Unlimited)
 	}
-	c.retry = cfg.Retry
-	if c.retry == (RetryPolicy{}) {
-		c.retry = DefaultRetryPolicy()
-	}
+	c.retry = withRetryDefaults(cfg.Retry)
 	if err := c.retry.Validate(); err != nil {
 		return nil, err
 	}
@@ -118,6 +112,24 @@ func NewClient(cfg Config) (*Client, error) {
 		c.cfg.UserAgent = "etalake"
 	}
 	return c, nil
+}
+
+// withRetryDefaults fills the zero members of p from DefaultRetryPolicy.
+func withRetryDefaults(p RetryPolicy) RetryPolicy {
+	d := DefaultRetryPolicy()
+	if p.MaxAttempts == 0 {
+		p.MaxAttempts = d.MaxAttempts
+	}
+	if p.MaxElapsed == 0 {
+		p.MaxElapsed = d.MaxElapsed
+	}
+	if p.BaseDelay == 0 {
+		p.BaseDelay = d.BaseDelay
+	}
+	if p.MaxDelay == 0 {
+		p.MaxDelay = max(d.MaxDelay, p.BaseDelay)
+	}
+	return p
 }
 
 func parseBase(name, s string) (*url.URL, error) {
@@ -198,45 +210,51 @@ func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
 			settle(res, outcomeNotSent)
 			return nil, err
 		}
-		raw, err := c.send(ctx, r, attempt)
-		if raw != nil {
-			if raw.Status >= 200 && raw.Status < 300 {
+		resp, err := c.send(ctx, r, attempt)
+		if resp != nil {
+			if resp.Status >= 200 && resp.Status < 300 {
 				settle(res, outcomeCharged)
-				return raw, c.observe(raw)
+				return resp.public(), c.observe(resp)
 			}
 			settle(res, outcomeNotCharged)
-			if oerr := c.observe(raw); oerr != nil {
-				return raw, oerr
+			if oerr := c.observe(resp); oerr != nil {
+				return resp.public(), oerr
 			}
-			apiErr := newAPIError(raw)
-			apiErr.RetryIn = raw.retryIn
+			apiErr := newAPIError(&resp.Raw)
+			apiErr.RetryIn = resp.retryIn
 			err = apiErr
-			if raw.Status == http.StatusForbidden && budget != nil {
+			if resp.Status == http.StatusForbidden && budget != nil {
 				budget.Exhaust(apiErr.Error())
 			}
 		} else {
 			settle(res, transportOutcome(err))
 		}
-		if ctx.Err() != nil || !Retryable(err) || attempt >= c.retry.MaxAttempts {
-			return raw.public(), giveUp(err, attempt)
+		if ctx.Err() != nil || !Retryable(err) {
+			return resp.public(), giveUp(err, attempt)
+		}
+		if resp != nil && resp.Status == http.StatusTooManyRequests {
+			// The limiter holds every request of the key until the pause
+			// ends, this one included: no sleep here.
+			wait := c.pauseAfter429(resp, attempt)
+			if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
+				return resp.public(), giveUp(err, attempt)
+			}
+			continue
 		}
 		wait := c.retry.Backoff(attempt)
-		if raw != nil && raw.Status == http.StatusTooManyRequests {
-			wait = c.pauseAfter429(raw, attempt)
-		}
-		if c.clock.Now().Add(wait).Sub(start) > c.retry.MaxElapsed {
-			return raw.public(), giveUp(err, attempt)
+		if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
+			return resp.public(), giveUp(err, attempt)
 		}
 		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return raw.public(), giveUp(err, attempt)
+			return resp.public(), giveUp(err, attempt)
 		}
 	}
 }
 
 // pauseAfter429 pauses the whole key — in every goroutine and every process
 // sharing the limiter — until the server's Retry-After, or else until our
-// window frees or the backoff elapses, whichever is later. The wait happens
-// in the limiter, so the caller need not sleep.
+// window frees or the backoff elapses, whichever is later, and returns how
+// long that is.
 func (c *Client) pauseAfter429(raw *rawResponse, attempt int) time.Duration {
 	now := c.clock.Now()
 	until := now.Add(raw.retryIn)
