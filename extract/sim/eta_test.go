@@ -32,7 +32,8 @@ func TestCarrierErrorAtThreeDays(t *testing.T) {
 		if math.Abs(mean-c.ETABias3dHours) > 2 {
 			t.Errorf("%s: mean error %.2f h at 3–4 d, truth %.2f h", c.SCAC, mean, c.ETABias3dHours)
 		}
-		if want := c.ETABiasHours * 0.6; c.ETABias3dHours != want || tr.ExpectedCarrierError(c.SCAC, 80*time.Hour) != want {
+		want := c.ETABiasHours * 0.6
+		if math.Abs(c.ETABias3dHours-want) > 1e-9 || math.Abs(tr.ExpectedCarrierError(c.SCAC, 80*time.Hour)-want) > 1e-9 {
 			t.Errorf("%s: eta_bias_3d_hours %.2f, ExpectedCarrierError %.2f, want bias·0.6 = %.2f", c.SCAC,
 				c.ETABias3dHours, tr.ExpectedCarrierError(c.SCAC, 80*time.Hour), want)
 		}

@@ -56,24 +56,3 @@ func TestTemplateTransits(t *testing.T) {
 		}
 	}
 }
-
-// A vessel never arrives before its previous departure plus 80 % of the
-// planned sea leg, and every call arrives before it departs.
-func TestVesselsArePhysicallyCoherent(t *testing.T) {
-	w := NewWorld(WorldConfig{Seed: 5, Shipments: 10})
-	for vi, calls := range w.vesselCalls {
-		for n, ci := range calls {
-			c := &w.calls[ci]
-			if c.actDep <= c.actArr || c.plnDep <= c.plnArr {
-				t.Fatalf("vessel %d: call %d departs before it arrives", vi, ci)
-			}
-			if n == 0 {
-				continue
-			}
-			p := &w.calls[calls[n-1]]
-			if c.actArr < p.actDep+w.services[p.svc].minSea[p.pos] {
-				t.Fatalf("vessel %d: arrives %d s after leaving, planned sea leg %d s", vi, c.actArr-p.actDep, w.services[p.svc].minSea[p.pos])
-			}
-		}
-	}
-}

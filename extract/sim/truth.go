@@ -124,7 +124,7 @@ func (w *World) Truth() Truth {
 	t := Truth{
 		Seed: w.seed, Start: w.start, Days: w.cfg.Days,
 		Predictive: PredictiveTruth{
-			SpreadHours: predictiveSpreadH, Spread3dHours: predictiveSpreadH * stepAt(horizonScale, 3),
+			SpreadHours: predictiveSpreadH, Spread3dHours: round(predictiveSpreadH*stepAt(horizonScale, 3), 3),
 			WindowHours: predictiveWindow.Hours(), RevisionHours: float64(predictiveEvery) / 3600, AfterArrival: "null",
 		},
 		HorizonScale:        exportSteps(horizonScale),
@@ -135,13 +135,13 @@ func (w *World) Truth() Truth {
 		c := &w.carriers[ci]
 		ct := CarrierTruth{
 			SCAC: c.scac, Name: c.name, ETABiasHours: c.biasH, ETASpreadHours: c.spreadH,
-			ETABias3dHours:  c.biasH * stepAt(horizonScale, 3),
+			ETABias3dHours:  round(c.biasH*stepAt(horizonScale, 3), 3),
 			RevisionTimeUTC: fmt.Sprintf("%02d:%02d", c.revMinute/60, c.revMinute%60),
-			OnTimeShare:     c.onTime, RealisedOnTimeShare: c.realisedOnTime, RealisedCalls: c.realisedCalls,
-			OnTimeDrawProbability: c.pDraw, LateMeanDays: c.lateMeanDays, RealisedLateMeanDays: c.realisedLate,
-			MeanArrivalDelayHours: c.meanDelayH,
-			Supports:              Supports{Port: c.byPort, P2P: true, Vessel: c.byVessel},
-			Services:              []string{},
+			OnTimeShare:     c.onTime, RealisedOnTimeShare: round(c.realisedOnTime, 4), RealisedCalls: c.realisedCalls,
+			OnTimeDrawProbability: round(c.pDraw, 4), LateMeanDays: c.lateMeanDays,
+			RealisedLateMeanDays: round(c.realisedLate, 3), MeanArrivalDelayHours: round(c.meanDelayH, 3),
+			Supports: Supports{Port: c.byPort, P2P: true, Vessel: c.byVessel},
+			Services: []string{},
 		}
 		for si := range w.services {
 			if w.services[si].carrier == ci {
@@ -223,9 +223,15 @@ func (t Truth) ExpectedCarrierError(scac string, horizon time.Duration) float64 
 		if h >= 5 {
 			e += stepFromTable(t.ScheduleWeight, h) * c.MeanArrivalDelayHours
 		}
-		return e
+		return round(e, 3)
 	}
 	return math.NaN()
+}
+
+// round rounds x to the given number of decimals, for readable truth.
+func round(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p) / p
 }
 
 func stepFromTable(tbl []HorizonStep, h float64) float64 {

@@ -23,7 +23,10 @@ type WorldConfig struct {
 	// Days is how many days after Start the world keeps producing consistent
 	// answers (default 60).
 	Days int
-	// Shipments is the number of shipments to generate (default 400).
+	// Shipments is the number of shipments to generate (default 400). They
+	// leave their port of loading between 62 days before and 34 days after
+	// Start, so a 30-day demo sees every stage: delivered before Start, at
+	// sea, and booked during the run.
 	Shipments int
 }
 
@@ -205,7 +208,7 @@ func (w *World) Ports() []Port {
 	return out
 }
 
-// Vessels lists every ship, ordered by carrier, service and slot.
+// Vessels lists every ship in a stable order (by service, then slot).
 func (w *World) Vessels() []VesselInfo {
 	out := make([]VesselInfo, len(w.vessels))
 	for i := range w.vessels {
