@@ -1,0 +1,64 @@
+package sim_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+)
+
+var (
+	defaultOnce  sync.Once
+	defaultW     *sim.World
+	defaultTruth sim.Truth
+)
+
+// defaultWorld is the default world (seed 1), built once for the package.
+func defaultWorld(t testing.TB) (*sim.World, sim.Truth) {
+	t.Helper()
+	defaultOnce.Do(func() {
+		defaultW = sim.NewWorld(sim.WorldConfig{Seed: 1})
+		defaultTruth = defaultW.Truth()
+	})
+	return defaultW, defaultTruth
+}
+
+var start = sim.DefaultStart
+
+// refOf finds the reference of a shipment of the truth.
+func refOf(s sim.ShipmentTruth) extract.ShipmentRef {
+	return extract.ShipmentRef{Number: s.Number, Type: extract.ShipmentType(s.Type), Sealine: s.Sealine}
+}
+
+// carrierTruth finds a carrier of the truth.
+func carrierTruth(t testing.TB, tr sim.Truth, scac string) sim.CarrierTruth {
+	t.Helper()
+	for _, c := range tr.Carriers {
+		if c.SCAC == scac {
+			return c
+		}
+	}
+	t.Fatalf("carrier %s not in truth", scac)
+	return sim.CarrierTruth{}
+}
+
+// mustShipment fetches a shipment that must exist at at.
+func mustShipment(t testing.TB, w *sim.World, ref extract.ShipmentRef, at time.Time) *extract.Shipment {
+	t.Helper()
+	s, err := w.Shipment(ref, at)
+	if err != nil {
+		t.Fatalf("Shipment(%s, %s): %v", ref, at.Format(time.RFC3339), err)
+	}
+	return s
+}
+
+// podArrival is the last leg's actual arrival.
+func podArrival(s sim.ShipmentTruth) time.Time { return s.Legs[len(s.Legs)-1].ActualArrival }
+
+// polDeparture is the first leg's actual departure.
+func polDeparture(s sim.ShipmentTruth) time.Time { return s.Legs[0].ActualDeparture }
+
+// hours is a duration in hours as a float.
+func hours(d time.Duration) float64 { return d.Hours() }

@@ -1,0 +1,126 @@
+package sim
+
+import (
+	"sort"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+)
+
+// Schedule windows.
+const (
+	portBefore   = 7 * day  // port schedules: PLN arrival from at − 7 d …
+	portAfter    = 28 * day // … to at + 28 d
+	vesselBefore = 14 * day // vessel schedules: from at − 14 d …
+	vesselAfter  = 42 * day // … to at + 42 d
+)
+
+// svcPos is a position of a service's loop.
+type svcPos struct{ s, pos int }
+
+// timestamps are the DCSA timestamps of a call at at: PLN arrival and
+// departure always, then arrival and departure each ACT once it happened,
+// else the carrier's current EST.
+func (w *World) timestamps(ci int, ct callTimes) []extract.Timestamp {
+	c := &w.calls[ci]
+	ts := []extract.Timestamp{
+		{EventTypeCode: "ARRI", EventClassifierCode: "PLN", EventDateTime: unixUTC(c.plnArr)},
+		{EventTypeCode: "DEPA", EventClassifierCode: "PLN", EventDateTime: unixUTC(c.plnDep)},
+	}
+	ts = append(ts, extract.Timestamp{EventTypeCode: "ARRI", EventClassifierCode: classifier(ct.arrAct), EventDateTime: unixUTC(ct.arr)})
+	ts = append(ts, extract.Timestamp{EventTypeCode: "DEPA", EventClassifierCode: classifier(ct.depAct), EventDateTime: unixUTC(ct.dep)})
+	return ts
+}
+
+func classifier(actual bool) string {
+	if actual {
+		return "ACT"
+	}
+	return "EST"
+}
+
+func unixUTC(t int64) time.Time { return time.Unix(t, 0).UTC() }
+
+// callsBetween returns the calls of a sorted list with planned arrival in
+// [from, to].
+func (w *World) callsBetween(list []int32, from, to int64) []int32 {
+	lo := sort.Search(len(list), func(i int) bool { return w.calls[list[i]].plnArr >= from })
+	hi := sort.Search(len(list), func(i int) bool { return w.calls[list[i]].plnArr > to })
+	return list[lo:hi]
+}
+
+// seaport looks up a seaport by UN/LOCODE.
+func (w *World) seaport(locode string) (int, bool) {
+	pi, ok := w.placeIdx[locode]
+	if !ok || w.places[pi].inland {
+		return 0, false
+	}
+	return pi, true
+}
+
+// PortSchedule answers the by-port query: the calls at the port of carriers
+// that support by-port schedules, with PLN arrival in [at − 7 d, at + 28 d],
+// ordered by planned arrival. ErrNoData for an unknown port or no call.
+func (w *World) PortSchedule(locode string, at time.Time) (*extract.PortSchedule, error) {
+	pi, ok := w.seaport(locode)
+	if !ok {
+		return nil, ErrNoData
+	}
+	a := at.Unix()
+	out := &extract.PortSchedule{Location: w.places[pi].location(), VesselSchedules: []extract.PortVesselSchedule{}}
+	for _, ci32 := range w.callsBetween(w.portCalls[pi], a-portBefore, a+portAfter) {
+		ci := int(ci32)
+		c := &w.calls[ci]
+		s := &w.services[c.svc]
+		car := &w.carriers[s.carrier]
+		if !car.byPort {
+			continue
+		}
+		imp, exp := w.voyages(ci)
+		code, name := s.code, s.name
+		out.VesselSchedules = append(out.VesselSchedules, extract.PortVesselSchedule{
+			CarrierCode: car.scac, CarrierServiceCode: &code, CarrierServiceName: &name,
+			Vessel: w.vessels[c.vessel].wire(), CarrierImportVoyageNumber: &imp, CarrierExportVoyageNumber: &exp,
+			Facility: w.places[pi].facilityWire(w.callFacility(ci)), Timestamps: w.timestamps(ci, w.callAt(ci, a)),
+		})
+	}
+	if len(out.VesselSchedules) == 0 {
+		return nil, ErrNoData
+	}
+	return out, nil
+}
+
+// VesselSchedule answers the by-vessel query: the vessel's calls with PLN
+// arrival in [at − 14 d, at + 42 d], if its carrier supports by-vessel
+// schedules. ErrNoData for an unknown vessel, an unsupported carrier or no
+// call.
+func (w *World) VesselSchedule(imo int, at time.Time) (*extract.VesselSchedule, error) {
+	vi, ok := w.imoIdx[imo]
+	if !ok {
+		return nil, ErrNoData
+	}
+	v := &w.vessels[vi]
+	car := &w.carriers[v.carrier]
+	if !car.byVessel {
+		return nil, ErrNoData
+	}
+	a := at.Unix()
+	calls := w.callsBetween(w.vesselCalls[vi], a-vesselBefore, a+vesselAfter)
+	if len(calls) == 0 {
+		return nil, ErrNoData
+	}
+	code := w.services[v.service].code
+	out := &extract.VesselSchedule{Vessel: v.wire(), CarrierCode: car.scac, CarrierServiceCode: &code}
+	for n, ci32 := range calls {
+		ci := int(ci32)
+		c := &w.calls[ci]
+		imp, exp := w.voyages(ci)
+		out.TransportCalls = append(out.TransportCalls, extract.TransportCall{
+			SequenceNumber: n + 1, Location: w.places[c.port].location(),
+			Facility:                  w.places[c.port].facilityWire(w.callFacility(ci)),
+			CarrierImportVoyageNumber: &imp, CarrierExportVoyageNumber: &exp,
+			Timestamps: w.timestamps(ci, w.callAt(ci, a)),
+		})
+	}
+	return out, nil
+}
