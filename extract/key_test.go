@@ -46,7 +46,7 @@ func TestNewKeyRefusesBadKeys(t *testing.T) {
 	for _, s := range []string{"", "  \n", "two words", "tab\there"} {
 		if _, err := extract.NewKey(s); err == nil {
 			t.Errorf("NewKey(%q) accepted", s)
-		} else if s != "" && strings.Contains(err.Error(), strings.TrimSpace(s)) {
+		} else if strings.TrimSpace(s) != "" && strings.Contains(err.Error(), strings.TrimSpace(s)) {
 			t.Errorf("NewKey error %q echoes the key", err)
 		}
 	}

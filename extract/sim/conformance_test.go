@@ -75,7 +75,7 @@ func checkErrorBody(t *testing.T, a answer) {
 
 func TestServiceRules(t *testing.T) {
 	world := simtest.World(sim.WorldConfig{})
-	start := world.Start()
+	start := world.Config().Start
 	port := ""
 	for _, p := range world.Ports() {
 		if _, err := world.PortSchedule(p.Locode, start); err == nil {
@@ -155,7 +155,7 @@ func TestServiceRules(t *testing.T) {
 
 func TestServiceChargesOneCreditPerSuccessfulPaidCall(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: "k", Schedule: simtest.Credits(3), Tracking: simtest.Credits(3)}}})
-	world, start := env.Service.World(), env.Service.World().Start()
+	world, start := env.Service.World(), env.Service.World().Config().Start
 	port := ""
 	for _, p := range world.Ports() {
 		if _, err := world.PortSchedule(p.Locode, start); err == nil {
@@ -228,7 +228,7 @@ func TestServiceRateLimitPerKey(t *testing.T) {
 		t.Errorf("other key: %d, want 200", a.status)
 	}
 	// and once the first request leaves the window, one more goes.
-	clk.Advance(10*time.Second - 900*time.Millisecond)
+	clk.Advance(10*time.Second - 950*time.Millisecond)
 	if a := get(t, env, "a", path); a.status != 200 {
 		t.Errorf("after the window: %d, want 200", a.status)
 	}

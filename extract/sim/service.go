@@ -80,7 +80,7 @@ func New(cfg Config) (*Service, error) {
 		s.world = NewWorld(WorldConfig{})
 	}
 	if s.clock == nil {
-		s.clock = NewClock(s.world.Start(), 0, nil)
+		s.clock = NewClock(s.world.Config().Start, 0, nil)
 	}
 	if s.rate == (extract.Rate{}) {
 		s.rate = extract.DefaultRate
