@@ -12,26 +12,44 @@ import (
 	"github.com/etalake/etalake/extract"
 )
 
-// Flags shared by every command that talks to the service. Each also reads
-// an ETALAKE_* variable. There is deliberately no flag for the key itself.
-var (
-	flagScheduleURL = &cli.StringFlag{Name: "schedule-url", EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product, ending in /schedule/api/v1"}
-	flagTrackingURL = &cli.StringFlag{Name: "tracking-url", EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"}
-	flagKeyFile     = &cli.StringFlag{Name: "api-key-file", EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"}
-	flagRate        = &cli.StringFlag{Name: "rate", EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"}
-	flagTimeout     = &cli.DurationFlag{Name: "timeout", EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"}
-	flagStateDir    = &cli.StringFlag{Name: "state-dir", EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"}
-	flagPaths       = &cli.StringSliceFlag{Name: "path", EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment); repeatable"}
-	flagLogFormat   = &cli.StringFlag{Name: "log-format", EnvVars: []string{"ETALAKE_LOG_FORMAT"}, Value: "text", Usage: "log format on stderr: text or json"}
+// Names of the flags shared by every command that talks to the service.
+const (
+	flagScheduleURL = "schedule-url"
+	flagTrackingURL = "tracking-url"
+	flagKeyFile     = "api-key-file"
+	flagRate        = "rate"
+	flagTimeout     = "timeout"
+	flagStateDir    = "state-dir"
+	flagPaths       = "path"
+	flagLogFormat   = "log-format"
+	flagKeyRefused  = "api-key"
 )
 
+// sourceFlags are the flags of every command that talks to the service,
+// each also read from an ETALAKE_* variable. They are built afresh for each
+// command: cli stores parsed values in the flag values. There is
+// deliberately no flag for the key itself: --api-key exists, hidden, only
+// to explain why it is refused.
 func sourceFlags() []cli.Flag {
-	return []cli.Flag{flagScheduleURL, flagTrackingURL, flagKeyFile, flagRate, flagTimeout, flagStateDir, flagPaths, flagLogFormat}
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product, ending in /schedule/api/v1"},
+		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"},
+		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"},
+		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"},
+		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
+		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
+		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment); repeatable"},
+		&cli.StringFlag{Name: flagLogFormat, EnvVars: []string{"ETALAKE_LOG_FORMAT"}, Value: "text", Usage: "log format on stderr: text or json"},
+		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
+	}
 }
 
 // readKey reads the API key from --api-key-file or ETALAKE_API_KEY.
 func readKey(c *cli.Context) (extract.Key, error) {
-	if path := c.String(flagKeyFile.Name); path != "" {
+	if c.IsSet(flagKeyRefused) {
+		return extract.Key{}, configError("--api-key refused: a key on the command line is visible to every user of the machine (ps, shell history); set ETALAKE_API_KEY or pass --api-key-file FILE")
+	}
+	if path := c.String(flagKeyFile); path != "" {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return extract.Key{}, configError("--api-key-file: %v", err)
@@ -57,9 +75,9 @@ func readKey(c *cli.Context) (extract.Key, error) {
 // rate limiter shared across processes, paths and timeout.
 func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
 	cfg := extract.Config{
-		ScheduleURL: c.String(flagScheduleURL.Name),
-		TrackingURL: c.String(flagTrackingURL.Name),
-		Timeout:     c.Duration(flagTimeout.Name),
+		ScheduleURL: c.String(flagScheduleURL),
+		TrackingURL: c.String(flagTrackingURL),
+		Timeout:     c.Duration(flagTimeout),
 		Paths:       extract.DefaultPaths(),
 		UserAgent:   "etalake/" + version,
 	}
@@ -75,16 +93,16 @@ func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
 	if cfg.Key, err = readKey(c); err != nil {
 		return nil, err
 	}
-	for _, p := range c.StringSlice(flagPaths.Name) {
+	for _, p := range c.StringSlice(flagPaths) {
 		if err := cfg.Paths.Set(p); err != nil {
 			return nil, configError("--path: %v", err)
 		}
 	}
-	rate, err := extract.ParseRate(c.String(flagRate.Name))
+	rate, err := extract.ParseRate(c.String(flagRate))
 	if err != nil {
 		return nil, configError("ETALAKE_RATE (--rate): %v", err)
 	}
-	dir := c.String(flagStateDir.Name)
+	dir := c.String(flagStateDir)
 	if dir == "" {
 		if dir, err = extract.DefaultStateDir(); err != nil {
 			return nil, configError("no state directory for the shared rate limit (%v): set ETALAKE_STATE_DIR", err)
@@ -103,11 +121,11 @@ func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
 
 // newLogger builds the stderr logger of --log-format.
 func newLogger(c *cli.Context) (*slog.Logger, error) {
-	switch f := c.String(flagLogFormat.Name); f {
+	switch f := c.String(flagLogFormat); f {
 	case "text", "":
-		return slog.New(slog.NewTextHandler(os.Stderr, nil)), nil
+		return slog.New(slog.NewTextHandler(c.App.ErrWriter, nil)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(os.Stderr, nil)), nil
+		return slog.New(slog.NewJSONHandler(c.App.ErrWriter, nil)), nil
 	default:
 		return nil, configError("--log-format %q: want text or json", f)
 	}

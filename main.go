@@ -43,7 +43,6 @@ func main() {
 }
 
 func newApp() *cli.App {
-	cli.AppHelpTemplate += "\n" + exitCodesHelp + "\n"
 	return &cli.App{
 		Name:    "etalake",
 		Usage:   "a warehouse of shipping ETAs from a rate-limited, credit-metered API",
@@ -53,8 +52,11 @@ func newApp() *cli.App {
 			"successful call), lands every response, and builds a DuckDB + Parquet warehouse.\n\n" +
 			"The API key is read from ETALAKE_API_KEY or --api-key-file, never from the command line.\n" +
 			"Every flag can also be set from the ETALAKE_* variable shown next to it.",
-		HideHelpCommand: true,
-		OnUsageError:    usageError,
+		HideHelpCommand:       true,
+		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		OnUsageError:          usageError,
+		// main maps errors to exit codes; cli must never exit by itself.
+		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
 			creditsCommand(),
 			simCommand(),

@@ -63,46 +63,12 @@ func (r *rig) balance(t *testing.T, key string, p extract.Product) int64 {
 	return n
 }
 
-// Known answers of the default world at its start, found by asking it.
-func findPort(t *testing.T, w *sim.World, at time.Time) string {
-	t.Helper()
-	for _, p := range w.Ports() {
-		if _, err := w.PortSchedule(p.Locode, at); err == nil {
-			return p.Locode
-		}
-	}
-	t.Fatal("no port with a schedule")
-	return ""
-}
-
-func findVessel(t *testing.T, w *sim.World, at time.Time) int {
-	t.Helper()
-	for _, v := range w.Vessels() {
-		if _, err := w.VesselSchedule(v.IMO, at); err == nil {
-			return v.IMO
-		}
-	}
-	t.Fatal("no vessel with a schedule")
-	return 0
-}
-
-func findShipment(t *testing.T, w *sim.World, at time.Time) extract.ShipmentRef {
-	t.Helper()
-	for _, s := range w.Shipments() {
-		if _, err := w.Shipment(s, at); err == nil {
-			return s
-		}
-	}
-	t.Fatal("no shipment visible")
-	return extract.ShipmentRef{}
-}
-
 func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	r := newRig(t, simtest.Options{}, "test", nil)
 	ctx := context.Background()
 	w, at := r.env.Service.World(), r.env.Service.Clock().Now()
 
-	port := findPort(t, w, at)
+	port := simtest.Port(t, w, at)
 	ps, raw, err := r.client.PortSchedule(ctx, strings.ToLower(port))
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +95,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 		t.Errorf("p2p = %+v", p2p)
 	}
 
-	imo := findVessel(t, w, at)
+	imo := simtest.Vessel(t, w, at)
 	vs, _, err := r.client.VesselSchedule(ctx, imo)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +104,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 		t.Errorf("vessel schedule = %+v", vs)
 	}
 
-	ref := findShipment(t, w, at)
+	ref := simtest.Shipment(t, w, at)
 	sh, raw, err := r.client.Shipment(ctx, ref)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +216,7 @@ func TestClientStatuses(t *testing.T) {
 func TestClientStopsAProductAfter403(t *testing.T) {
 	r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: "k", Schedule: simtest.Credits(1), Tracking: simtest.Credits(5)}}}, "k", nil)
 	ctx := context.Background()
-	port := findPort(t, r.env.Service.World(), r.env.Service.Clock().Now())
+	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
 	if _, _, err := r.client.PortSchedule(ctx, port); err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +241,7 @@ func TestClientCapStopsBeforeSending(t *testing.T) {
 		c.ScheduleBudget = extract.NewBudget(extract.ProductSchedule, 2)
 	})
 	ctx := context.Background()
-	port := findPort(t, r.env.Service.World(), r.env.Service.Clock().Now())
+	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
 	for i := 0; i < 2; i++ {
 		if _, _, err := r.client.PortSchedule(ctx, port); err != nil {
 			t.Fatal(err)
@@ -342,7 +308,7 @@ func TestClientRetries(t *testing.T) {
 	})
 	t.Run("a truncated body is charged and not retried", func(t *testing.T) {
 		r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", nil)
-		port := findPort(t, r.env.Service.World(), r.env.Service.Clock().Now())
+		port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
 		_, raw, err := r.client.PortSchedule(ctx, port)
 		if !errors.Is(err, extract.ErrDecode) {
 			t.Fatalf("err = %v, want ErrDecode", err)
@@ -455,5 +421,30 @@ func TestClientNeverLeaksTheKey(t *testing.T) {
 	seen = append(seen, string(b))
 	if all := strings.Join(seen, "\n"); strings.Contains(all, key) {
 		t.Fatalf("the key leaked:\n%s", all)
+	}
+}
+
+// On the injected clock, 250 requests through the client reach the server
+// at the full rate and never more than N inside any of its windows.
+func TestClientKeepsTheServerWithinItsWindow(t *testing.T) {
+	r := newRig(t, simtest.Options{}, "test", nil)
+	start := r.clock.Now()
+	for i := 0; i < 250; i++ {
+		if _, _, err := r.client.CurrentPeriod(context.Background(), extract.ProductSchedule); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	st := r.env.Service.Stats()
+	if st.RateLimited != 0 || st.Requests != 250 {
+		t.Fatalf("server: %d requests, %d refused", st.Requests, st.RateLimited)
+	}
+	for _, peak := range st.PeakInWindow {
+		if peak != extract.DefaultRate.N {
+			t.Errorf("peak %d in a window, want exactly %d (full use, never more)", peak, extract.DefaultRate.N)
+		}
+	}
+	// 25 windows of 10 requests, each slot held window + margin (10.1 s).
+	if elapsed, want := r.clock.Now().Sub(start), 24*(10*time.Second+100*time.Millisecond); elapsed != want {
+		t.Errorf("250 requests took %v of virtual time, want %v", elapsed, want)
 	}
 }

@@ -76,13 +76,7 @@ func checkErrorBody(t *testing.T, a answer) {
 func TestServiceRules(t *testing.T) {
 	world := simtest.World(sim.WorldConfig{})
 	start := world.Config().Start
-	port := ""
-	for _, p := range world.Ports() {
-		if _, err := world.PortSchedule(p.Locode, start); err == nil {
-			port = p.Locode
-			break
-		}
-	}
+	port := simtest.Port(t, world, start)
 	ref := world.Shipments()[0]
 	keys := []sim.KeySpec{
 		{Key: "good", Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)},
@@ -156,13 +150,7 @@ func TestServiceRules(t *testing.T) {
 func TestServiceChargesOneCreditPerSuccessfulPaidCall(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: "k", Schedule: simtest.Credits(3), Tracking: simtest.Credits(3)}}})
 	world, start := env.Service.World(), env.Service.World().Config().Start
-	port := ""
-	for _, p := range world.Ports() {
-		if _, err := world.PortSchedule(p.Locode, start); err == nil {
-			port = p.Locode
-			break
-		}
-	}
+	port := simtest.Port(t, world, start)
 	for i := 1; i <= 3; i++ {
 		if a := get(t, env, "k", sim.SchedulePrefix+"/schedule/"+port); a.status != 200 {
 			t.Fatalf("call %d: %d %s", i, a.status, a.body)

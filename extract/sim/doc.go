@@ -1,12 +1,21 @@
-// Package sim is the service simulator: an http.Handler, a world generator
-// and a virtual clock.
+// Package sim is the service simulator: an http.Handler (Service), a world
+// generator (World) and a virtual clock (Clock). Tests, `etalake demo` and
+// `etalake sim serve` use it; no production path needs it.
 //
-// The world part (World, built by NewWorld) is a deterministic, seeded model
-// of real ports, carriers, weekly services, vessels, voyages and shipments
-// that answers "what would the service say at virtual time at" for the port,
-// port-to-port, vessel and shipment queries, with a Truth of the parameters
-// it drew (schedule reliability, carrier ETA bias, predictive ETA spread) for
-// checking what the warehouse measures. Every answer is a pure function of
-// the configuration, the request and at; the world never reads a clock and
+// Service applies every rule of the service spec in order — API_KEY
+// authentication (401), the per-key rate window (429), product access
+// (403), input validation (400), quota (403, before processing), no data
+// (404) — charges one credit per successful paid call in monthly periods,
+// answers the consumption endpoints for free, and can misbehave on purpose
+// (Faults: latency, 5xx, cut bodies, 429 bursts), seeded. Every request is
+// kept in a ledger that names keys by fingerprint only.
+//
+// World is a deterministic, seeded model of real ports, carriers, weekly
+// services, vessels, voyages and shipments that answers "what would the
+// service say at virtual time at" for the port, port-to-port, vessel and
+// shipment queries, with a Truth of the parameters it drew (schedule
+// reliability, carrier ETA bias, predictive ETA spread) for checking what
+// the warehouse measures. Every answer is a pure function of the
+// configuration, the request and at; the world never reads a clock and
 // holds no mutable state, so it is safe for concurrent use.
 package sim

@@ -93,3 +93,39 @@ func (e *Env) Config(t testing.TB, key string) extract.Config {
 	}
 	return extract.Config{ScheduleURL: e.ScheduleURL, TrackingURL: e.TrackingURL, Key: k}
 }
+
+// Port returns a port that has a by-port schedule at time at.
+func Port(t testing.TB, w *sim.World, at time.Time) string {
+	t.Helper()
+	for _, p := range w.Ports() {
+		if _, err := w.PortSchedule(p.Locode, at); err == nil {
+			return p.Locode
+		}
+	}
+	t.Fatal("simtest: no port has a schedule")
+	return ""
+}
+
+// Vessel returns a vessel that has a by-vessel schedule at time at.
+func Vessel(t testing.TB, w *sim.World, at time.Time) int {
+	t.Helper()
+	for _, v := range w.Vessels() {
+		if _, err := w.VesselSchedule(v.IMO, at); err == nil {
+			return v.IMO
+		}
+	}
+	t.Fatal("simtest: no vessel has a schedule")
+	return 0
+}
+
+// Shipment returns a shipment that can be tracked at time at.
+func Shipment(t testing.TB, w *sim.World, at time.Time) extract.ShipmentRef {
+	t.Helper()
+	for _, s := range w.Shipments() {
+		if _, err := w.Shipment(s, at); err == nil {
+			return s
+		}
+	}
+	t.Fatal("simtest: no shipment is visible")
+	return extract.ShipmentRef{}
+}

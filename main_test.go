@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+)
+
+const cliKey = "cli-secret-KEY-9c1d"
+
+// run runs the command line in-process and returns its exit code and
+// outputs, the error message included as main would print it.
+func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	for _, name := range []string{"ETALAKE_API_KEY", "ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_RATE", "ETALAKE_API_KEY_FILE", "ETALAKE_TIMEOUT", "ETALAKE_PATHS", "ETALAKE_LOG_FORMAT"} {
+		// t.Setenv restores the variable after the test; then unset it for
+		// real, as an empty variable still counts as set.
+		t.Setenv(name, "")
+		if err := os.Unsetenv(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("ETALAKE_STATE_DIR", t.TempDir())
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	var out, errb bytes.Buffer
+	app := newApp()
+	app.Writer, app.ErrWriter = &out, &errb
+	err := app.RunContext(context.Background(), append([]string{"etalake"}, args...))
+	if err != nil {
+		fmt.Fprintln(&errb, "etalake:", err)
+	}
+	return exitCode(err), out.String(), errb.String()
+}
+
+func TestCLICredits(t *testing.T) {
+	// A fast rate on both sides: every case starts a fresh limiter, which
+	// knows nothing of the requests of the cases before it.
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(7), Tracking: simtest.Credits(5)}},
+		Rate: extract.Rate{N: 1000, Window: time.Second},
+	})
+	good := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range good {
+			m[a] = b
+		}
+		if v == "" {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+		return m
+	}
+	cases := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		code    int
+		mention string
+	}{
+		{"table", good, []string{"credits"}, 0, "schedule"},
+		{"json", good, []string{"credits", "--format", "json"}, 0, `"creditsInitial": 7`},
+		{"bad format", good, []string{"credits", "--format", "xml"}, 2, "want table or json"},
+		{"wrong key", with("ETALAKE_API_KEY", "not-the-key"), []string{"credits"}, 2, "401"},
+		{"no key", with("ETALAKE_API_KEY", ""), []string{"credits"}, 2, "ETALAKE_API_KEY"},
+		{"key on the command line", good, []string{"credits", "--api-key", cliKey}, 2, "--api-key refused"},
+		{"missing key file", good, []string{"credits", "--api-key-file", "/nonexistent/key"}, 2, "--api-key-file"},
+		{"no schedule URL", with("ETALAKE_SCHEDULE_URL", ""), []string{"credits"}, 2, "ETALAKE_SCHEDULE_URL"},
+		{"malformed URL", with("ETALAKE_TRACKING_URL", "localhost:1"), []string{"credits"}, 2, "tracking URL"},
+		{"malformed rate", with("ETALAKE_RATE", "ten per second"), []string{"credits"}, 2, "ETALAKE_RATE"},
+		{"unknown flag", good, []string{"credits", "--bogus"}, 2, "bogus"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tc.env, tc.args...)
+			if code != tc.code || !strings.Contains(stdout+stderr, tc.mention) {
+				t.Fatalf("exit %d (want %d), output lacks %q:\n%s%s", code, tc.code, tc.mention, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, cliKey) && tc.name != "key on the command line" {
+				t.Fatalf("the key leaked:\n%s%s", stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestCLISimWorld(t *testing.T) {
+	code, out, stderr := run(t, nil, "sim", "world", "--seed", "3", "--shipments", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "shipment_number,shipment_type,sealine" || len(lines) != 21 {
+		t.Fatalf("shipments CSV:\n%s", out)
+	}
+	for _, list := range []string{"ports", "lanes", "vessels", "truth"} {
+		if code, out, stderr := run(t, nil, "sim", "world", "--list", list); code != 0 || len(out) < 100 {
+			t.Errorf("--list %s: exit %d, %d bytes: %s", list, code, len(out), stderr)
+		}
+	}
+	if code, _, stderr := run(t, nil, "sim", "world", "--list", "planets"); code != 2 || !strings.Contains(stderr, "want shipments, ports") {
+		t.Errorf("bad --list: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run(t, nil, "sim", "world", "--start", "soon"); code != 2 || !strings.Contains(stderr, "--start") {
+		t.Errorf("bad --start: exit %d: %s", code, stderr)
+	}
+}
+
+func TestHelpDocumentsExitCodes(t *testing.T) {
+	_, out, _ := run(t, nil, "--help")
+	if !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "3  partial") {
+		t.Fatalf("help:\n%s", out)
+	}
+}
