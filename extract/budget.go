@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // Unlimited is the cap of a budget that has none.
@@ -23,7 +25,7 @@ const Unlimited int64 = -1
 // SetServerRemaining. A Reserve succeeds only while spent + uncertain +
 // reserved is below the cap.
 type Budget struct {
-	product Product
+	product wire.Product
 
 	mu        sync.Mutex
 	userCap   int64 // Unlimited when none
@@ -38,7 +40,7 @@ type Budget struct {
 
 // NewBudget returns the budget of product p with the user's cap; a negative
 // userCap (Unlimited) means no user cap.
-func NewBudget(p Product, userCap int64) *Budget {
+func NewBudget(p wire.Product, userCap int64) *Budget {
 	if userCap < 0 {
 		userCap = Unlimited
 	}
@@ -137,9 +139,9 @@ func (b *Budget) tallyLocked() string {
 
 func (b *Budget) label() string {
 	switch b.product {
-	case ProductSchedule:
+	case wire.ProductSchedule:
 		return "schedule credits"
-	case ProductTracking:
+	case wire.ProductTracking:
 		return "tracking calls"
 	}
 	return string(b.product) + " credits"
@@ -192,7 +194,7 @@ func (r *Reservation) settle(how int) {
 
 // BudgetState is a snapshot of a Budget.
 type BudgetState struct {
-	Product Product
+	Product wire.Product
 	// Cap is the effective cap, the smaller of UserCap and the server's
 	// cap (see Budget.SetServerRemaining); Unlimited when neither is set.
 	Cap     int64

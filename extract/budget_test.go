@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 func mustReserve(t *testing.T, b *extract.Budget) *extract.Reservation {
@@ -21,7 +22,7 @@ func mustReserve(t *testing.T, b *extract.Budget) *extract.Reservation {
 }
 
 func TestBudgetCap(t *testing.T) {
-	b := extract.NewBudget(extract.ProductSchedule, 50)
+	b := extract.NewBudget(wire.ProductSchedule, 50)
 	for range 50 {
 		mustReserve(t, b).Commit()
 	}
@@ -33,7 +34,7 @@ func TestBudgetCap(t *testing.T) {
 		t.Errorf("error %q; want %q", err, want)
 	}
 	st := b.State()
-	want := extract.BudgetState{Product: extract.ProductSchedule, Cap: 50, UserCap: 50, ServerRemaining: -1, Spent: 50}
+	want := extract.BudgetState{Product: wire.ProductSchedule, Cap: 50, UserCap: 50, ServerRemaining: -1, Spent: 50}
 	if st != want {
 		t.Errorf("State() = %+v; want %+v", st, want)
 	}
@@ -43,7 +44,7 @@ func TestBudgetCap(t *testing.T) {
 }
 
 func TestBudgetCountsInFlightAndUncertain(t *testing.T) {
-	b := extract.NewBudget(extract.ProductTracking, 4)
+	b := extract.NewBudget(wire.ProductTracking, 4)
 	mustReserve(t, b).Commit()
 	mustReserve(t, b).Uncertain()
 	inFlight := mustReserve(t, b)
@@ -65,14 +66,14 @@ func TestBudgetCountsInFlightAndUncertain(t *testing.T) {
 }
 
 func TestBudgetZeroCap(t *testing.T) {
-	b := extract.NewBudget(extract.ProductSchedule, 0)
+	b := extract.NewBudget(wire.ProductSchedule, 0)
 	if _, err := b.Reserve(); !errors.Is(err, extract.ErrBudgetSpent) {
 		t.Errorf("Reserve with cap 0 = %v; want ErrBudgetSpent", err)
 	}
 }
 
 func TestBudgetUnlimited(t *testing.T) {
-	b := extract.NewBudget(extract.ProductSchedule, extract.Unlimited)
+	b := extract.NewBudget(wire.ProductSchedule, extract.Unlimited)
 	for range 1000 {
 		mustReserve(t, b).Commit()
 	}
@@ -80,13 +81,13 @@ func TestBudgetUnlimited(t *testing.T) {
 	if st.Cap != extract.Unlimited || st.UserCap != extract.Unlimited || st.Remaining() != extract.Unlimited || st.Spent != 1000 {
 		t.Errorf("State() = %+v, Remaining %d; want unlimited with 1000 spent", st, st.Remaining())
 	}
-	if got := extract.NewBudget(extract.ProductSchedule, -7).State().UserCap; got != extract.Unlimited {
+	if got := extract.NewBudget(wire.ProductSchedule, -7).State().UserCap; got != extract.Unlimited {
 		t.Errorf("UserCap of a negative cap = %d; want Unlimited", got)
 	}
 }
 
 func TestBudgetServerRemaining(t *testing.T) {
-	b := extract.NewBudget(extract.ProductSchedule, 50)
+	b := extract.NewBudget(wire.ProductSchedule, 50)
 	b.SetServerRemaining(20)
 	if st := b.State(); st.Cap != 20 || st.ServerRemaining != 20 || st.UserCap != 50 {
 		t.Fatalf("State() = %+v; want cap 20 (server) under user cap 50", st)
@@ -124,7 +125,7 @@ func TestBudgetServerRemaining(t *testing.T) {
 		t.Errorf("State() = %+v after a negative report; want cap 7", st)
 	}
 
-	u := extract.NewBudget(extract.ProductTracking, extract.Unlimited)
+	u := extract.NewBudget(wire.ProductTracking, extract.Unlimited)
 	u.SetServerRemaining(3)
 	if st := u.State(); st.Cap != 3 || st.Remaining() != 3 {
 		t.Errorf("State() = %+v; want the server's 3 as cap without a user cap", st)
@@ -132,7 +133,7 @@ func TestBudgetServerRemaining(t *testing.T) {
 }
 
 func TestBudgetExhaust(t *testing.T) {
-	b := extract.NewBudget(extract.ProductSchedule, extract.Unlimited)
+	b := extract.NewBudget(wire.ProductSchedule, extract.Unlimited)
 	inFlight := mustReserve(t, b)
 	b.Exhaust("403 on schedule_port /schedule/NLRTM")
 	b.Exhaust("a later 403")
@@ -151,7 +152,7 @@ func TestBudgetExhaust(t *testing.T) {
 }
 
 func TestReservationSettlesOnce(t *testing.T) {
-	b := extract.NewBudget(extract.ProductSchedule, 10)
+	b := extract.NewBudget(wire.ProductSchedule, 10)
 	r := mustReserve(t, b)
 	r.Commit()
 	r.Commit()
@@ -175,7 +176,7 @@ func TestReservationSettlesOnce(t *testing.T) {
 
 func TestBudgetConcurrent(t *testing.T) {
 	const goroutines, attempts, limit = 64, 200, 500
-	b := extract.NewBudget(extract.ProductSchedule, limit)
+	b := extract.NewBudget(wire.ProductSchedule, limit)
 	var commits, uncertains, releases, refused atomic.Int64
 	var wg sync.WaitGroup
 	for g := range goroutines {
@@ -218,7 +219,7 @@ func TestBudgetConcurrent(t *testing.T) {
 
 func BenchmarkBudget(b *testing.B) {
 	b.Run("ReserveCommit", func(b *testing.B) {
-		budget := extract.NewBudget(extract.ProductSchedule, extract.Unlimited)
+		budget := extract.NewBudget(wire.ProductSchedule, extract.Unlimited)
 		for b.Loop() {
 			r, err := budget.Reserve()
 			if err != nil {
@@ -228,7 +229,7 @@ func BenchmarkBudget(b *testing.B) {
 		}
 	})
 	b.Run("ReserveCommitParallel", func(b *testing.B) {
-		budget := extract.NewBudget(extract.ProductSchedule, extract.Unlimited)
+		budget := extract.NewBudget(wire.ProductSchedule, extract.Unlimited)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				r, err := budget.Reserve()

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // get makes the request and decodes a 2xx body. The raw response comes back
@@ -25,13 +27,13 @@ func get[T any](ctx context.Context, c *Client, r *request, decode func([]byte) 
 
 // PortSchedule fetches the schedule of a port (1 schedule credit). A code
 // that is not 5 letters or digits is refused before any request.
-func (c *Client) PortSchedule(ctx context.Context, port string) (*PortSchedule, *Raw, error) {
+func (c *Client) PortSchedule(ctx context.Context, port string) (*wire.PortSchedule, *Raw, error) {
 	code, err := ParsePortCode(port)
 	if err != nil {
 		return nil, nil, err
 	}
-	r := c.newRequest(ProductSchedule, EndpointPortSchedule, c.cfg.Paths.PortSchedule, map[string]string{"port": code}, nil)
-	return get(ctx, c, r, DecodePortSchedule)
+	r := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, c.cfg.Paths.PortSchedule, map[string]string{"port": code}, nil)
+	return get(ctx, c, r, wire.DecodePortSchedule)
 }
 
 // P2POptions narrow a port-to-port query; the zero value asks the service's
@@ -44,7 +46,7 @@ type P2POptions struct {
 }
 
 // PointToPoint fetches the routes from pol to pod (1 schedule credit).
-func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) (*PointToPoint, *Raw, error) {
+func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) (*wire.PointToPoint, *Raw, error) {
 	from, err := ParsePortCode(pol)
 	if err != nil {
 		return nil, nil, err
@@ -72,23 +74,23 @@ func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptio
 		}
 		q.Set("maxTranshipment", strconv.Itoa(*opt.MaxTranshipment))
 	}
-	r := c.newRequest(ProductSchedule, EndpointP2PSchedule, c.cfg.Paths.P2PSchedule, map[string]string{"pol": from, "pod": to}, q)
-	return get(ctx, c, r, DecodePointToPoint)
+	r := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, c.cfg.Paths.P2PSchedule, map[string]string{"pol": from, "pod": to}, q)
+	return get(ctx, c, r, wire.DecodePointToPoint)
 }
 
 // VesselSchedule fetches a vessel's schedule by IMO number (1 schedule
 // credit). An IMO number with a bad check digit is refused before any
 // request.
-func (c *Client) VesselSchedule(ctx context.Context, imo int) (*VesselSchedule, *Raw, error) {
+func (c *Client) VesselSchedule(ctx context.Context, imo int) (*wire.VesselSchedule, *Raw, error) {
 	if !ValidIMO(imo) {
 		return nil, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
 	}
-	r := c.newRequest(ProductSchedule, EndpointVesselSchedule, c.cfg.Paths.VesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
-	return get(ctx, c, r, DecodeVesselSchedule)
+	r := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, c.cfg.Paths.VesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
+	return get(ctx, c, r, wire.DecodeVesselSchedule)
 }
 
 // Shipment fetches a shipment's tracking (1 tracking credit).
-func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*Shipment, *Raw, error) {
+func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment, *Raw, error) {
 	ref, err := ParseShipmentRef(ref.Number, string(ref.Type), ref.Sealine)
 	if err != nil {
 		return nil, nil, err
@@ -101,16 +103,16 @@ func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*Shipment, *Raw
 	}
 	q.Set("route", "true")
 	q.Set("ais", "false")
-	r := c.newRequest(ProductTracking, EndpointShipment, c.cfg.Paths.Shipment, nil, q)
-	return get(ctx, c, r, DecodeShipment)
+	r := c.newRequest(wire.ProductTracking, wire.EndpointShipment, c.cfg.Paths.Shipment, nil, q)
+	return get(ctx, c, r, wire.DecodeShipment)
 }
 
 // CurrentPeriod fetches the current consumption period of product p (free,
 // but it takes a rate-limit slot). A successful answer with a credit count
 // also lowers the product's budget cap to what the server says remains.
-func (c *Client) CurrentPeriod(ctx context.Context, p Product) (*ConsumptionPeriod, *Raw, error) {
-	r := c.newRequest(p, EndpointCurrentPeriod, c.cfg.Paths.CurrentPeriod, nil, nil)
-	period, raw, err := get(ctx, c, r, DecodeCurrentPeriod)
+func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.ConsumptionPeriod, *Raw, error) {
+	r := c.newRequest(p, wire.EndpointCurrentPeriod, c.cfg.Paths.CurrentPeriod, nil, nil)
+	period, raw, err := get(ctx, c, r, wire.DecodeCurrentPeriod)
 	if err == nil && period.Credits != nil {
 		c.Budget(p).SetServerRemaining(max(*period.Credits, 0))
 	}
@@ -119,7 +121,7 @@ func (c *Client) CurrentPeriod(ctx context.Context, p Product) (*ConsumptionPeri
 
 // Periods fetches the history of consumption periods of product p, oldest
 // first (free).
-func (c *Client) Periods(ctx context.Context, p Product) ([]ConsumptionPeriod, *Raw, error) {
-	r := c.newRequest(p, EndpointPeriods, c.cfg.Paths.Periods, nil, nil)
-	return get(ctx, c, r, DecodePeriods)
+func (c *Client) Periods(ctx context.Context, p wire.Product) ([]wire.ConsumptionPeriod, *Raw, error) {
+	r := c.newRequest(p, wire.EndpointPeriods, c.cfg.Paths.Periods, nil, nil)
+	return get(ctx, c, r, wire.DecodePeriods)
 }

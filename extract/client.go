@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // DefaultTimeout bounds one attempt, from sending to the end of the body.
@@ -99,10 +101,10 @@ func NewClient(cfg Config) (*Client, error) {
 		}
 	}
 	if c.cfg.ScheduleBudget == nil {
-		c.cfg.ScheduleBudget = NewBudget(ProductSchedule, Unlimited)
+		c.cfg.ScheduleBudget = NewBudget(wire.ProductSchedule, Unlimited)
 	}
 	if c.cfg.TrackingBudget == nil {
-		c.cfg.TrackingBudget = NewBudget(ProductTracking, Unlimited)
+		c.cfg.TrackingBudget = NewBudget(wire.ProductTracking, Unlimited)
 	}
 	c.retry = withRetryDefaults(cfg.Retry)
 	if err := c.retry.Validate(); err != nil {
@@ -157,8 +159,8 @@ func sameHostRedirects(req *http.Request, via []*http.Request) error {
 }
 
 // Budget returns the credit budget of product p.
-func (c *Client) Budget(p Product) *Budget {
-	if p == ProductTracking {
+func (c *Client) Budget(p wire.Product) *Budget {
+	if p == wire.ProductTracking {
 		return c.cfg.TrackingBudget
 	}
 	return c.cfg.ScheduleBudget
@@ -169,14 +171,14 @@ func (c *Client) Limiter() *Limiter { return c.limiter }
 
 // request is one call to make.
 type request struct {
-	product  Product
-	endpoint Endpoint
+	product  wire.Product
+	endpoint wire.Endpoint
 	url      *url.URL
 }
 
-func (c *Client) newRequest(p Product, e Endpoint, tmpl string, vars map[string]string, q url.Values) *request {
+func (c *Client) newRequest(p wire.Product, e wire.Endpoint, tmpl string, vars map[string]string, q url.Values) *request {
 	base := c.schedule
-	if p == ProductTracking {
+	if p == wire.ProductTracking {
 		base = c.tracking
 	}
 	escaped := tmpl

@@ -13,6 +13,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/internal/fakeclock"
 )
 
@@ -54,7 +55,7 @@ func newRig(t *testing.T, opt simtest.Options, key string, mod func(*extract.Con
 
 func (r *rig) ledger() []sim.LedgerEntry { return r.env.Service.Ledger() }
 
-func (r *rig) balance(t *testing.T, key string, p extract.Product) int64 {
+func (r *rig) balance(t *testing.T, key string, p wire.Product) int64 {
 	t.Helper()
 	n, ok := r.env.Service.Balance(key, p)
 	if !ok {
@@ -76,7 +77,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	if ps.Location == nil || ps.Location.Locode != port || len(ps.VesselSchedules) == 0 {
 		t.Errorf("port schedule of %s = %+v", port, ps)
 	}
-	if raw.Request != sim.SchedulePrefix+"/schedule/"+port || raw.Status != 200 || raw.Product != extract.ProductSchedule || raw.Endpoint != extract.EndpointPortSchedule {
+	if raw.Request != sim.SchedulePrefix+"/schedule/"+port || raw.Status != 200 || raw.Product != wire.ProductSchedule || raw.Endpoint != wire.EndpointPortSchedule {
 		t.Errorf("raw = %+v", raw)
 	}
 	if !raw.Date.Equal(at.Truncate(time.Second)) || !raw.ObservedAt().Equal(raw.Date) {
@@ -91,7 +92,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatalf("p2p %v: %v", lane, err)
 	}
-	if len(p2p.Routes) == 0 || raw.Endpoint != extract.EndpointP2PSchedule {
+	if len(p2p.Routes) == 0 || raw.Endpoint != wire.EndpointP2PSchedule {
 		t.Errorf("p2p = %+v", p2p)
 	}
 
@@ -109,14 +110,14 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sh.Metadata.ShipmentNumber != ref.Number || len(sh.Containers) == 0 || raw.Product != extract.ProductTracking {
+	if sh.Metadata.ShipmentNumber != ref.Number || len(sh.Containers) == 0 || raw.Product != wire.ProductTracking {
 		t.Errorf("shipment = %+v", sh.Metadata)
 	}
 	if !strings.HasPrefix(raw.Request, sim.TrackingPrefix+"/shipment?") || !strings.Contains(raw.Request, "shipmentNumber="+ref.Number) {
 		t.Errorf("request = %q", raw.Request)
 	}
 
-	for _, p := range extract.Products {
+	for _, p := range wire.Products {
 		cur, _, err := r.client.CurrentPeriod(ctx, p)
 		if err != nil {
 			t.Fatal(err)
@@ -131,13 +132,13 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 		}
 	}
 	// Three schedule calls and one shipment call were charged; the rest free.
-	if got := r.balance(t, "test", extract.ProductSchedule); got != 997 {
+	if got := r.balance(t, "test", wire.ProductSchedule); got != 997 {
 		t.Errorf("schedule balance = %d, want 997", got)
 	}
-	if got := r.balance(t, "test", extract.ProductTracking); got != 999 {
+	if got := r.balance(t, "test", wire.ProductTracking); got != 999 {
 		t.Errorf("tracking balance = %d, want 999", got)
 	}
-	if st := r.client.Budget(extract.ProductSchedule).State(); st.Spent != 3 || st.Cap != 997+3 {
+	if st := r.client.Budget(wire.ProductSchedule).State(); st.Spent != 3 || st.Cap != 997+3 {
 		t.Errorf("schedule budget = %+v, want 3 spent and the cap lowered to what the server reported", st)
 	}
 	if len(r.raws) != len(r.ledger()) {
@@ -166,7 +167,7 @@ func TestClientStatuses(t *testing.T) {
 			return err
 		}, extract.ErrBadRequest, 1},
 		{"401 unknown key", "stranger", func(c *extract.Client) error {
-			_, _, err := c.CurrentPeriod(ctx, extract.ProductSchedule)
+			_, _, err := c.CurrentPeriod(ctx, wire.ProductSchedule)
 			return err
 		}, extract.ErrUnauthorized, 1},
 		{"403 quota", "broke", func(c *extract.Client) error {
@@ -231,14 +232,14 @@ func TestClientStopsAProductAfter403(t *testing.T) {
 		t.Errorf("a request was sent after the quota 403")
 	}
 	// The other product is unaffected, and free calls still go.
-	if _, _, err := r.client.CurrentPeriod(ctx, extract.ProductTracking); err != nil {
+	if _, _, err := r.client.CurrentPeriod(ctx, wire.ProductTracking); err != nil {
 		t.Errorf("free call after 403: %v", err)
 	}
 }
 
 func TestClientCapStopsBeforeSending(t *testing.T) {
 	r := newRig(t, simtest.Options{}, "test", func(c *extract.Config) {
-		c.ScheduleBudget = extract.NewBudget(extract.ProductSchedule, 2)
+		c.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, 2)
 	})
 	ctx := context.Background()
 	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
@@ -269,7 +270,7 @@ func TestClientRetries(t *testing.T) {
 		if n := len(r.ledger()); n != 6 {
 			t.Errorf("server saw %d requests, want 6", n)
 		}
-		if st := r.client.Budget(extract.ProductSchedule).State(); st.Spent != 0 || st.Reserved != 0 || st.Uncertain != 0 {
+		if st := r.client.Budget(wire.ProductSchedule).State(); st.Spent != 0 || st.Reserved != 0 || st.Uncertain != 0 {
 			t.Errorf("budget after free failures = %+v", st)
 		}
 		if len(r.raws) != 6 {
@@ -281,7 +282,7 @@ func TestClientRetries(t *testing.T) {
 		before := r.clock.Now()
 		// BurstRate 1 starts a burst on every admitted request: two 429s,
 		// then the dice start another. Free calls show the pause mechanics.
-		_, _, err := r.client.CurrentPeriod(ctx, extract.ProductSchedule)
+		_, _, err := r.client.CurrentPeriod(ctx, wire.ProductSchedule)
 		if !errors.Is(err, extract.ErrRateLimited) {
 			t.Fatalf("err = %v, want 429 after retries", err)
 		}
@@ -292,7 +293,7 @@ func TestClientRetries(t *testing.T) {
 	t.Run("429 then success", func(t *testing.T) {
 		r := newRig(t, simtest.Options{Faults: sim.Faults{BurstRate: 0.5, BurstLength: 1, Seed: 11}}, "test", nil)
 		for i := 0; i < 20; i++ {
-			if _, _, err := r.client.CurrentPeriod(ctx, extract.ProductSchedule); err != nil {
+			if _, _, err := r.client.CurrentPeriod(ctx, wire.ProductSchedule); err != nil {
 				t.Fatalf("call %d: %v", i, err)
 			}
 		}
@@ -319,7 +320,7 @@ func TestClientRetries(t *testing.T) {
 		if n := len(r.ledger()); n != 1 {
 			t.Errorf("server saw %d requests, want 1", n)
 		}
-		if st := r.client.Budget(extract.ProductSchedule).State(); st.Spent != 1 {
+		if st := r.client.Budget(wire.ProductSchedule).State(); st.Spent != 1 {
 			t.Errorf("budget = %+v, want the credit counted", st)
 		}
 	})
@@ -336,7 +337,7 @@ func TestClientTimeoutCountsAsPossiblyCharged(t *testing.T) {
 	if !errors.Is(err, extract.ErrTransport) {
 		t.Fatalf("err = %v, want a transport error", err)
 	}
-	st := r.client.Budget(extract.ProductSchedule).State()
+	st := r.client.Budget(wire.ProductSchedule).State()
 	if st.Uncertain != 2 || st.Reserved != 0 {
 		t.Errorf("budget = %+v, want both timed-out attempts counted as possibly charged", st)
 	}
@@ -357,7 +358,7 @@ func TestClientRefusesRedirectToAnotherHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = c.CurrentPeriod(context.Background(), extract.ProductSchedule)
+	_, _, err = c.CurrentPeriod(context.Background(), wire.ProductSchedule)
 	if err == nil || !strings.Contains(err.Error(), "another host") {
 		t.Fatalf("err = %v", err)
 	}
@@ -406,7 +407,7 @@ func TestClientNeverLeaksTheKey(t *testing.T) {
 		func() error { _, _, err := r.client.PortSchedule(context.Background(), "NLRTM"); return err },
 		func() error { _, _, err := r.client.PortSchedule(context.Background(), "bad"); return err },
 		func() error {
-			_, _, err := r.client.CurrentPeriod(context.Background(), extract.ProductTracking)
+			_, _, err := r.client.CurrentPeriod(context.Background(), wire.ProductTracking)
 			return err
 		},
 	} {
@@ -430,7 +431,7 @@ func TestClientKeepsTheServerWithinItsWindow(t *testing.T) {
 	r := newRig(t, simtest.Options{}, "test", nil)
 	start := r.clock.Now()
 	for i := 0; i < 250; i++ {
-		if _, _, err := r.client.CurrentPeriod(context.Background(), extract.ProductSchedule); err != nil {
+		if _, _, err := r.client.CurrentPeriod(context.Background(), wire.ProductSchedule); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
 	}

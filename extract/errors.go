@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // Sentinels for the service's statuses. An *APIError unwraps to exactly one
@@ -31,20 +33,14 @@ var (
 	// ErrQuotaExhausted: the server answered 403 to a paid call of this
 	// product earlier in the run; the request was not sent.
 	ErrQuotaExhausted = errors.New("credit quota exhausted for this run")
-	// ErrDecode: the body arrived but does not have the documented shape.
-	ErrDecode = errors.New("response body does not decode")
+	// ErrDecode is wire.ErrDecode: the body arrived but does not have the
+	// documented shape. Re-exported so callers of the client need not
+	// import wire.
+	ErrDecode = wire.ErrDecode
 	// ErrTransport: the request failed without an HTTP response (timeout,
 	// connection reset) after every retry.
 	ErrTransport = errors.New("transport failure")
 )
-
-// ErrorBody is the body of every error response (service.md §7).
-type ErrorBody struct {
-	ErrorCode int               `json:"errorCode"`
-	Message   string            `json:"message"`
-	Details   []json.RawMessage `json:"details"`
-	Time      time.Time         `json:"time"`
-}
 
 // APIError is a non-2xx answer of the service.
 type APIError struct {
@@ -53,7 +49,7 @@ type APIError struct {
 	Message  string // message of the body, or the HTTP status text
 	Details  []json.RawMessage
 	Time     time.Time // time of the body; zero when absent
-	Endpoint Endpoint
+	Endpoint wire.Endpoint
 	Request  string        // path and query, never the key
 	RetryIn  time.Duration // Retry-After of a 429, when given
 }
@@ -67,7 +63,7 @@ func (e *APIError) Error() string {
 	if len(e.Details) > 0 {
 		var parts []string
 		for _, d := range e.Details {
-			parts = append(parts, clip(d))
+			parts = append(parts, shorten(string(d), 60))
 		}
 		fmt.Fprintf(&b, " (%s)", strings.Join(parts, "; "))
 	}
@@ -99,7 +95,7 @@ func statusSentinel(status int) error {
 // error body when there is one.
 func newAPIError(raw *Raw) *APIError {
 	e := &APIError{Status: raw.Status, Endpoint: raw.Endpoint, Request: raw.Request}
-	var body ErrorBody
+	var body wire.ErrorBody
 	if err := json.Unmarshal(raw.Body, &body); err == nil && (body.ErrorCode != 0 || body.Message != "") {
 		e.Code, e.Message, e.Details, e.Time = body.ErrorCode, body.Message, body.Details, body.Time
 	} else {
@@ -122,18 +118,10 @@ func (e *InputError) Error() string {
 // Unwrap makes every InputError match ErrInvalidInput.
 func (e *InputError) Unwrap() error { return ErrInvalidInput }
 
-// DecodeError is a body that did not decode.
-type DecodeError struct {
-	What string
-	Err  error
+// shorten cuts s to at most n bytes for an error message.
+func shorten(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
-
-func (e *DecodeError) Error() string { return fmt.Sprintf("decode %s: %v", e.What, e.Err) }
-
-// Is makes every DecodeError match ErrDecode.
-func (e *DecodeError) Is(target error) bool { return target == ErrDecode }
-
-// Unwrap returns the cause.
-func (e *DecodeError) Unwrap() error { return e.Err }
-
-func decodeError(what string, err error) error { return &DecodeError{What: what, Err: err} }

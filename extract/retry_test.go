@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 func TestDefaultRetryPolicy(t *testing.T) {
@@ -119,7 +120,7 @@ func TestRetryPolicyAllows(t *testing.T) {
 
 func TestRetryableStatus(t *testing.T) {
 	for status := 100; status <= 599; status++ {
-		err := fmt.Errorf("fetch: %w", &extract.APIError{Status: status, Endpoint: extract.EndpointPortSchedule, Request: "/schedule/NLRTM"})
+		err := fmt.Errorf("fetch: %w", &extract.APIError{Status: status, Endpoint: wire.EndpointPortSchedule, Request: "/schedule/NLRTM"})
 		want := status == http.StatusTooManyRequests || status >= 500
 		if got := extract.Retryable(err); got != want {
 			t.Errorf("Retryable(status %d) = %v; want %v", status, got, want)
@@ -152,7 +153,7 @@ func TestRetryableErrors(t *testing.T) {
 		{"forbidden", extract.ErrForbidden, false},
 		{"not found", extract.ErrNotFound, false},
 		{"unexpected status", extract.ErrUnexpected, false},
-		{"decode", &extract.DecodeError{What: "schedule", Err: io.ErrUnexpectedEOF}, false},
+		{"decode", &wire.DecodeError{What: "schedule", Err: io.ErrUnexpectedEOF}, false},
 		{"budget spent", fmt.Errorf("schedule credits: %w", extract.ErrBudgetSpent), false},
 		{"quota", fmt.Errorf("schedule credits: %w", extract.ErrQuotaExhausted), false},
 		{"invalid input", &extract.InputError{Field: "port code", Value: "NL", Want: "5 characters"}, false},

@@ -12,6 +12,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // The limits of the shared-key test: short, so it runs in real time.
@@ -40,7 +41,7 @@ func TestSharedKeyChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 12; i++ {
-		if _, _, err := c.CurrentPeriod(context.Background(), extract.ProductSchedule); err != nil {
+		if _, _, err := c.CurrentPeriod(context.Background(), wire.ProductSchedule); err != nil {
 			t.Fatal(err)
 		}
 	}

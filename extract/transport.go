@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // TransportError is an attempt that got no complete response: the
 // connection failed, timed out or broke while the body was read.
 type TransportError struct {
-	Endpoint Endpoint
+	Endpoint wire.Endpoint
 	Request  string // path and query, never the key
 	Err      error
 	// Sent is true when the request certainly reached the server (the

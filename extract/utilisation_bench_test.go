@@ -11,6 +11,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // BenchmarkRateUtilisation measures, in real time, how much of the
@@ -42,7 +43,7 @@ func BenchmarkRateUtilisation(b *testing.B) {
 	p := pool.New().WithErrors().WithMaxGoroutines(workers)
 	for i := 0; i < b.N; i++ {
 		p.Go(func() error {
-			_, _, err := client.CurrentPeriod(context.Background(), extract.ProductSchedule)
+			_, _, err := client.CurrentPeriod(context.Background(), wire.ProductSchedule)
 			return err
 		})
 	}

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // ProductCredits is what the service says of one product's credits.
 type ProductCredits struct {
-	Product extract.Product             `json:"product"`
-	Current *extract.ConsumptionPeriod  `json:"current,omitempty"`
-	Periods []extract.ConsumptionPeriod `json:"periods,omitempty"`
+	Product wire.Product             `json:"product"`
+	Current *wire.ConsumptionPeriod  `json:"current,omitempty"`
+	Periods []wire.ConsumptionPeriod `json:"periods,omitempty"`
 	// Error says why the service reported nothing (e.g. the product's
 	// provider has no consumption endpoint).
 	Error string `json:"error,omitempty"`
@@ -30,7 +31,7 @@ type ProductCredits struct {
 func Credits(ctx context.Context, c *extract.Client) ([]ProductCredits, error) {
 	var out []ProductCredits
 	failed := 0
-	for _, p := range extract.Products {
+	for _, p := range wire.Products {
 		pc := ProductCredits{Product: p}
 		cur, _, err := c.CurrentPeriod(ctx, p)
 		if err == nil {
@@ -69,7 +70,7 @@ func WriteCreditsTable(w io.Writer, report []ProductCredits) error {
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tnot reported: %s\t\n", pc.Product, pc.Error)
 			continue
 		}
-		rows := []extract.ConsumptionPeriod{*pc.Current}
+		rows := []wire.ConsumptionPeriod{*pc.Current}
 		for i := len(pc.Periods) - 1; i >= 0; i-- {
 			if !samePeriod(pc.Periods[i], *pc.Current) {
 				rows = append(rows, pc.Periods[i])
@@ -89,7 +90,7 @@ func WriteCreditsTable(w io.Writer, report []ProductCredits) error {
 	return tw.Flush()
 }
 
-func samePeriod(a, b extract.ConsumptionPeriod) bool {
+func samePeriod(a, b wire.ConsumptionPeriod) bool {
 	return a.PeriodStart != nil && b.PeriodStart != nil && a.PeriodStart.Equal(*b.PeriodStart)
 }
 
@@ -110,7 +111,7 @@ func count(n *int64) string {
 	return fmt.Sprint(*n)
 }
 
-func used(p extract.ConsumptionPeriod) string {
+func used(p wire.ConsumptionPeriod) string {
 	if u, ok := p.Used(); ok {
 		return fmt.Sprint(u)
 	}

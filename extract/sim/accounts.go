@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // KeySpec is an API key the simulated service knows, with its credits.
@@ -71,7 +72,7 @@ type account struct {
 }
 
 type usageKey struct {
-	product extract.Product
+	product wire.Product
 	period  time.Time
 }
 
@@ -88,8 +89,8 @@ func periodOf(t time.Time) (start, end time.Time) {
 	return start, start.AddDate(0, 1, 0)
 }
 
-func (a *account) allocation(p extract.Product) *int64 {
-	if p == extract.ProductTracking {
+func (a *account) allocation(p wire.Product) *int64 {
+	if p == wire.ProductTracking {
 		return a.spec.Tracking
 	}
 	return a.spec.Schedule
@@ -100,20 +101,20 @@ func (a *account) expired(now time.Time) bool {
 }
 
 // remaining is the balance of product p in the period holding now.
-func (a *account) remaining(p extract.Product, now time.Time) int64 {
+func (a *account) remaining(p wire.Product, now time.Time) int64 {
 	start, _ := periodOf(now)
 	return *a.allocation(p) - a.used[usageKey{p, start}]
 }
 
-func (a *account) charge(p extract.Product, now time.Time) {
+func (a *account) charge(p wire.Product, now time.Time) {
 	start, _ := periodOf(now)
 	a.used[usageKey{p, start}]++
 }
 
 // periods is the history of product p from the first period to the current
 // one, oldest first.
-func (a *account) periods(p extract.Product, now time.Time) []extract.ConsumptionPeriod {
-	var out []extract.ConsumptionPeriod
+func (a *account) periods(p wire.Product, now time.Time) []wire.ConsumptionPeriod {
+	var out []wire.ConsumptionPeriod
 	current, _ := periodOf(now)
 	for start := a.opened; !start.After(current); start = start.AddDate(0, 1, 0) {
 		out = append(out, a.period(p, start, now))
@@ -121,12 +122,12 @@ func (a *account) periods(p extract.Product, now time.Time) []extract.Consumptio
 	return out
 }
 
-func (a *account) period(p extract.Product, start, now time.Time) extract.ConsumptionPeriod {
+func (a *account) period(p wire.Product, start, now time.Time) wire.ConsumptionPeriod {
 	_, end := periodOf(start)
 	initial := *a.allocation(p)
 	credits := initial - a.used[usageKey{p, start}]
 	expired := !now.Before(end)
-	return extract.ConsumptionPeriod{
+	return wire.ConsumptionPeriod{
 		CreditsInitial: &initial,
 		Credits:        &credits,
 		PeriodStart:    &start,

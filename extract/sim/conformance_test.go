@@ -12,6 +12,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/internal/fakeclock"
 )
 
@@ -116,7 +117,7 @@ func TestServiceRules(t *testing.T) {
 			env := simtest.Start(t, simtest.Options{Keys: keys})
 			before := map[string]int64{}
 			for _, k := range keys {
-				for _, p := range extract.Products {
+				for _, p := range wire.Products {
 					if n, ok := env.Service.Balance(k.Key, p); ok {
 						before[k.Key+string(p)] = n
 					}
@@ -131,7 +132,7 @@ func TestServiceRules(t *testing.T) {
 			}
 			// §7.1: failed calls, and consumption calls, are free.
 			for _, k := range keys {
-				for _, p := range extract.Products {
+				for _, p := range wire.Products {
 					if n, ok := env.Service.Balance(k.Key, p); ok && n != before[k.Key+string(p)] {
 						t.Errorf("%s %s balance moved %d → %d", k.Key, p, before[k.Key+string(p)], n)
 					}
@@ -155,12 +156,12 @@ func TestServiceChargesOneCreditPerSuccessfulPaidCall(t *testing.T) {
 		if a := get(t, env, "k", sim.SchedulePrefix+"/schedule/"+port); a.status != 200 {
 			t.Fatalf("call %d: %d %s", i, a.status, a.body)
 		}
-		if n, _ := env.Service.Balance("k", extract.ProductSchedule); n != int64(3-i) {
+		if n, _ := env.Service.Balance("k", wire.ProductSchedule); n != int64(3-i) {
 			t.Fatalf("after %d calls balance %d", i, n)
 		}
 		// Consumption calls never move it.
 		a := get(t, env, "k", sim.SchedulePrefix+"/consumption/current-period")
-		var p extract.ConsumptionPeriod
+		var p wire.ConsumptionPeriod
 		if err := json.Unmarshal(a.body, &p); err != nil || *p.Credits != int64(3-i) || *p.CreditsInitial != 3 {
 			t.Fatalf("current period after %d calls: %s", i, a.body)
 		}
@@ -169,7 +170,7 @@ func TestServiceChargesOneCreditPerSuccessfulPaidCall(t *testing.T) {
 	if a.status != 403 {
 		t.Fatalf("4th paid call: %d, want 403", a.status)
 	}
-	if n, _ := env.Service.Balance("k", extract.ProductTracking); n != 3 {
+	if n, _ := env.Service.Balance("k", wire.ProductTracking); n != 3 {
 		t.Errorf("tracking credits moved to %d: the products are independent", n)
 	}
 
@@ -179,7 +180,7 @@ func TestServiceChargesOneCreditPerSuccessfulPaidCall(t *testing.T) {
 	if a := get(t, env, "k", sim.SchedulePrefix+"/schedule/"+port); a.status != 200 && a.status != 404 {
 		t.Fatalf("first call of the new period: %d %s", a.status, a.body)
 	}
-	var periods []extract.ConsumptionPeriod
+	var periods []wire.ConsumptionPeriod
 	if err := json.Unmarshal(get(t, env, "k", sim.SchedulePrefix+"/consumption/periods").body, &periods); err != nil {
 		t.Fatal(err)
 	}

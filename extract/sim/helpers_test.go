@@ -7,6 +7,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 var (
@@ -45,7 +46,7 @@ func carrierTruth(t testing.TB, tr sim.Truth, scac string) sim.CarrierTruth {
 }
 
 // mustShipment fetches a shipment that must exist at at.
-func mustShipment(t testing.TB, w *sim.World, ref extract.ShipmentRef, at time.Time) *extract.Shipment {
+func mustShipment(t testing.TB, w *sim.World, ref extract.ShipmentRef, at time.Time) *wire.Shipment {
 	t.Helper()
 	s, err := w.Shipment(ref, at)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // A container's journey is a list of steps, each anchored on a vessel call
@@ -202,14 +203,14 @@ var containerStatus = map[string]string{
 }
 
 // events renders container cn's journey at v.at.
-func (v *view) events(s *shipment, cn int) (events []extract.Event, status string, delivered bool) {
+func (v *view) events(s *shipment, cn int) (events []wire.Event, status string, delivered bool) {
 	w := v.w
 	status = "BOOKED"
 	for _, st := range w.journey(s, cn) {
 		t, act := v.stepAt(&st)
 		date := time.Unix(t, 0).UTC()
 		p := &w.places[st.place]
-		ev := extract.Event{
+		ev := wire.Event{
 			Location: p.location(), Facility: p.facilityWire(st.fac), Description: st.desc,
 			EventType: st.eventType, EventCode: st.code, Status: st.status, Date: &date,
 			IsActual: act, IsAdditionalEvent: st.additional, RouteType: st.routeType,
@@ -240,14 +241,14 @@ func (v *view) events(s *shipment, cn int) (events []extract.Event, status strin
 
 // shipmentAt renders a shipment (or one of its containers, when cn ≥ 0) as
 // the tracking response at v.at.
-func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *extract.Shipment {
+func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *wire.Shipment {
 	w := v.w
 	c := &w.carriers[s.carrier]
 	first, last := s.legs[0], s.legs[len(s.legs)-1]
 	pol, pod, _ := w.shipmentPorts(s)
 	polT, podT := v.call(first.from), v.call(last.to)
 
-	var conts []extract.Container
+	var conts []wire.Container
 	allDelivered := true
 	var lead []jstep // container 0's steps, for the inland route points
 	for i, ct := range s.containers {
@@ -256,16 +257,16 @@ func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *extract
 		}
 		evs, status, delivered := v.events(s, i)
 		allDelivered = allDelivered && delivered
-		conts = append(conts, extract.Container{Number: ct.number, ISOCode: ct.iso, Status: status, Events: evs})
+		conts = append(conts, wire.Container{Number: ct.number, ISOCode: ct.iso, Status: status, Events: evs})
 		if lead == nil {
 			lead = w.journey(s, i)
 		}
 	}
 	v.maybeDuplicate(ref, conts)
 
-	route := &extract.ShipmentRoute{
+	route := &wire.ShipmentRoute{
 		Pol: v.point(pol, polT.dep, polT.depAct),
-		Pod: &extract.PortOfDischarge{RoutePoint: *v.point(pod, podT.arr, podT.arrAct)},
+		Pod: &wire.PortOfDischarge{RoutePoint: *v.point(pod, podT.arr, podT.arrAct)},
 	}
 	if t, ok := w.predictive(last.to, v.at); ok {
 		pt := time.Unix(t, 0).UTC()
@@ -297,8 +298,8 @@ func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *extract
 	}
 	updated := time.Unix(polT.revisionAt, 0).UTC()
 	scac, name := c.scac, c.name
-	return &extract.Shipment{
-		Metadata: &extract.ShipmentMetadata{
+	return &wire.Shipment{
+		Metadata: &wire.ShipmentMetadata{
 			ShipmentType: string(ref.Type), ShipmentNumber: ref.Number, Sealine: &scac, SealineName: &name,
 			ShippingStatus: &state, UpdatedAt: &updated, Warnings: json.RawMessage("[]"),
 		},
@@ -308,10 +309,10 @@ func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *extract
 }
 
 // point renders a route point.
-func (v *view) point(place int, t int64, act bool) *extract.RoutePoint {
+func (v *view) point(place int, t int64, act bool) *wire.RoutePoint {
 	d := time.Unix(t, 0).UTC()
 	a := act
-	return &extract.RoutePoint{Location: v.w.places[place].location(), Date: &d, Actual: &a}
+	return &wire.RoutePoint{Location: v.w.places[place].location(), Date: &d, Actual: &a}
 }
 
 // duplicateShare is the share of responses that repeat one event, as real
@@ -321,7 +322,7 @@ const duplicateShare = 0.02
 // maybeDuplicate repeats one event (right after itself) in about 2 % of
 // responses. The draw depends on the shipment reference and the day of at,
 // so a response is stable within a day.
-func (v *view) maybeDuplicate(ref extract.ShipmentRef, conts []extract.Container) {
+func (v *view) maybeDuplicate(ref extract.ShipmentRef, conts []wire.Container) {
 	h := hash(v.w.seed, tagDuplicate, strID(string(ref.Type)+"/"+ref.Number), floorDiv(v.at-epoch, day))
 	if unit(h) >= duplicateShare || len(conts) == 0 {
 		return
@@ -332,5 +333,5 @@ func (v *view) maybeDuplicate(ref extract.ShipmentRef, conts []extract.Container
 	}
 	i := intn(mix(h^1), len(c.Events))
 	dup := c.Events[i]
-	c.Events = append(c.Events[:i+1], append([]extract.Event{dup}, c.Events[i+1:]...)...)
+	c.Events = append(c.Events[:i+1], append([]wire.Event{dup}, c.Events[i+1:]...)...)
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // eventShapes are the allowed (eventType, eventCode, status, routeType)
@@ -68,7 +68,7 @@ func TestEventShapes(t *testing.T) {
 }
 
 // eventKey identifies an event across responses (never by its date).
-func eventKey(c string, e extract.Event) string {
+func eventKey(c string, e wire.Event) string {
 	k := c + "/" + e.Status + "/" + e.Location.Locode
 	if e.Voyage != nil {
 		k += "/" + *e.Voyage

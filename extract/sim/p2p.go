@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 const p2pWindow = 28 * day // default departure window
@@ -35,7 +35,7 @@ type p2pRoute struct {
 // direct service the fastest two-leg connection via a hub for each
 // first-leg sailing. Leg ends are ACT once they happened, EST within 14
 // days of at, else PLN. ErrNoData for unknown ports or no route.
-func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*extract.PointToPoint, error) {
+func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*wire.PointToPoint, error) {
 	pi, ok1 := w.seaport(pol)
 	po, ok2 := w.seaport(pod)
 	if !ok1 || !ok2 || pi == po {
@@ -71,7 +71,7 @@ func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*extrac
 		}
 		return x.plnArr < y.plnArr
 	})
-	out := &extract.PointToPoint{PlaceOfReceipt: w.places[pi].location(), PlaceOfDelivery: w.places[po].location()}
+	out := &wire.PointToPoint{PlaceOfReceipt: w.places[pi].location(), PlaceOfDelivery: w.places[po].location()}
 	v := &view{w: w, at: a, calls: map[int]callTimes{}}
 	for _, r := range routes {
 		out.Routes = append(out.Routes, v.renderRoute(r))
@@ -217,9 +217,9 @@ func (w *World) connect(a svcPos, h int, b svcPos, k2pos int, from, to int64, be
 }
 
 // renderRoute renders a candidate route at v.at.
-func (v *view) renderRoute(r p2pRoute) extract.P2PRoute {
+func (v *view) renderRoute(r p2pRoute) wire.P2PRoute {
 	w := v.w
-	out := extract.P2PRoute{CarrierCode: w.carriers[r.carrier].scac}
+	out := wire.P2PRoute{CarrierCode: w.carriers[r.carrier].scac}
 	var dep0, arrN time.Time
 	for n, l := range r.legs {
 		fc := &w.calls[l.from]
@@ -232,7 +232,7 @@ func (v *view) renderRoute(r p2pRoute) extract.P2PRoute {
 			dep0 = dep.DateTime
 		}
 		arrN = arr.DateTime
-		out.Legs = append(out.Legs, extract.Leg{
+		out.Legs = append(out.Legs, wire.Leg{
 			SequenceNumber: n + 1, Vessel: w.vessels[fc.vessel].wire(), CarrierServiceCode: &code,
 			CarrierVoyageNumber: &voy, Departure: dep, Arrival: arr,
 		})
@@ -244,11 +244,11 @@ func (v *view) renderRoute(r p2pRoute) extract.P2PRoute {
 
 // legCall renders the departure (dep) or arrival end of a leg: ACT once it
 // happened, EST when planned within 14 days of at, else PLN.
-func (v *view) legCall(ci int, dep bool) *extract.LegCall {
+func (v *view) legCall(ci int, dep bool) *wire.LegCall {
 	w := v.w
 	c := &w.calls[ci]
 	p := &w.places[c.port]
-	out := &extract.LegCall{Location: p.location(), Facility: p.facilityWire(w.callFacility(ci))}
+	out := &wire.LegCall{Location: p.location(), Facility: p.facilityWire(w.callFacility(ci))}
 	pln := c.plnArr
 	if dep {
 		pln = c.plnDep

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 func TestPointToPointDirectAndTranshipped(t *testing.T) {
@@ -73,13 +73,13 @@ func TestPointToPointDirectAndTranshipped(t *testing.T) {
 
 // checkRoute checks a route's legs: connected, departures in the window,
 // classifiers consistent with at, transit time in whole days.
-func checkRoute(t *testing.T, r extract.P2PRoute, q sim.P2PQuery, at time.Time) {
+func checkRoute(t *testing.T, r wire.P2PRoute, q sim.P2PQuery, at time.Time) {
 	t.Helper()
 	for i, l := range r.Legs {
 		if l.SequenceNumber != i+1 || l.Vessel == nil || l.CarrierVoyageNumber == nil || l.CarrierServiceCode == nil {
 			t.Errorf("leg %d incomplete: %+v", i, l)
 		}
-		for _, end := range []*extract.LegCall{l.Departure, l.Arrival} {
+		for _, end := range []*wire.LegCall{l.Departure, l.Arrival} {
 			switch end.EventClassifierCode {
 			case "ACT":
 				if end.DateTime.After(at) {

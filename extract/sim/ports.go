@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // Port is a seaport of the world, as a worklist needs it.
@@ -333,11 +333,11 @@ func buildPlaces(seed int64) []place {
 }
 
 // location renders a place as a fresh wire Location.
-func (p *place) location() *extract.Location {
+func (p *place) location() *wire.Location {
 	lat, lng, at := p.Lat, p.Lng, p.coordAt
-	loc := &extract.Location{
+	loc := &wire.Location{
 		Name: p.Name, Country: p.Country, CountryCode: p.CountryCode, Locode: p.Locode,
-		Coordinates: &extract.Coordinates{Lat: &lat, Lng: &lng, UpdatedAt: &at},
+		Coordinates: &wire.Coordinates{Lat: &lat, Lng: &lng, UpdatedAt: &at},
 		Timezone:    p.Timezone,
 	}
 	if p.State != "" {
@@ -349,16 +349,16 @@ func (p *place) location() *extract.Location {
 
 // facilityWire renders terminal i of the place as a fresh wire Facility; nil
 // when the place has no terminal.
-func (p *place) facilityWire(i int) *extract.Facility {
+func (p *place) facilityWire(i int) *wire.Facility {
 	if i < 0 || i >= len(p.facilities) {
 		return nil
 	}
 	f := p.facilities[i]
 	locode := p.Locode
 	lat, lng, at := f.lat, f.lng, p.coordAt
-	out := &extract.Facility{
+	out := &wire.Facility{
 		Name: f.name, CountryCode: p.CountryCode, Locode: &locode,
-		Coordinates: &extract.Coordinates{Lat: &lat, Lng: &lng, UpdatedAt: &at},
+		Coordinates: &wire.Coordinates{Lat: &lat, Lng: &lng, UpdatedAt: &at},
 	}
 	if f.bic != "" {
 		b := p.Locode + f.bic

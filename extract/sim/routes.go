@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // route is a request understood: which product and endpoint, with its raw
 // parameters (validated separately, after authentication).
 type route struct {
-	product  extract.Product
-	endpoint extract.Endpoint
+	product  wire.Product
+	endpoint wire.Endpoint
 	segs     []string // path parameters as sent
 	query    url.Values
 
@@ -44,12 +45,12 @@ func parseRoute(r *http.Request) (*route, *apiFault) {
 		return nil, &apiFault{status: http.StatusMethodNotAllowed, message: "only GET is supported"}
 	}
 	path := r.URL.Path
-	var p extract.Product
+	var p wire.Product
 	switch {
 	case strings.HasPrefix(path, SchedulePrefix+"/"):
-		p, path = extract.ProductSchedule, strings.TrimPrefix(path, SchedulePrefix)
+		p, path = wire.ProductSchedule, strings.TrimPrefix(path, SchedulePrefix)
 	case strings.HasPrefix(path, TrackingPrefix+"/"):
-		p, path = extract.ProductTracking, strings.TrimPrefix(path, TrackingPrefix)
+		p, path = wire.ProductTracking, strings.TrimPrefix(path, TrackingPrefix)
 	default:
 		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: paths start with " + SchedulePrefix + " or " + TrackingPrefix}
 	}
@@ -57,17 +58,17 @@ func parseRoute(r *http.Request) (*route, *apiFault) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case path == "/consumption/current-period":
-		rt.endpoint = extract.EndpointCurrentPeriod
+		rt.endpoint = wire.EndpointCurrentPeriod
 	case path == "/consumption/periods":
-		rt.endpoint = extract.EndpointPeriods
-	case p == extract.ProductTracking && path == "/shipment":
-		rt.endpoint = extract.EndpointShipment
-	case p == extract.ProductSchedule && len(segs) == 3 && segs[0] == "schedule" && segs[1] == "vessel":
-		rt.endpoint, rt.segs = extract.EndpointVesselSchedule, segs[2:]
-	case p == extract.ProductSchedule && len(segs) == 3 && segs[0] == "schedule":
-		rt.endpoint, rt.segs = extract.EndpointP2PSchedule, segs[1:]
-	case p == extract.ProductSchedule && len(segs) == 2 && segs[0] == "schedule":
-		rt.endpoint, rt.segs = extract.EndpointPortSchedule, segs[1:]
+		rt.endpoint = wire.EndpointPeriods
+	case p == wire.ProductTracking && path == "/shipment":
+		rt.endpoint = wire.EndpointShipment
+	case p == wire.ProductSchedule && len(segs) == 3 && segs[0] == "schedule" && segs[1] == "vessel":
+		rt.endpoint, rt.segs = wire.EndpointVesselSchedule, segs[2:]
+	case p == wire.ProductSchedule && len(segs) == 3 && segs[0] == "schedule":
+		rt.endpoint, rt.segs = wire.EndpointP2PSchedule, segs[1:]
+	case p == wire.ProductSchedule && len(segs) == 2 && segs[0] == "schedule":
+		rt.endpoint, rt.segs = wire.EndpointPortSchedule, segs[1:]
 	default:
 		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource"}
 	}
@@ -95,7 +96,7 @@ func validPort(s string) (string, bool) {
 // validate checks the parameters; a failure is a free 400.
 func (rt *route) validate() *apiFault {
 	switch rt.endpoint {
-	case extract.EndpointPortSchedule, extract.EndpointP2PSchedule:
+	case wire.EndpointPortSchedule, wire.EndpointP2PSchedule:
 		for _, s := range rt.segs {
 			code, ok := validPort(s)
 			if !ok {
@@ -103,16 +104,16 @@ func (rt *route) validate() *apiFault {
 			}
 			rt.ports = append(rt.ports, code)
 		}
-		if rt.endpoint == extract.EndpointP2PSchedule {
+		if rt.endpoint == wire.EndpointP2PSchedule {
 			return rt.validateP2P()
 		}
-	case extract.EndpointVesselSchedule:
+	case wire.EndpointVesselSchedule:
 		n, err := strconv.Atoi(rt.segs[0])
 		if err != nil || !extract.ValidIMO(n) {
 			return badRequest("imo", rt.segs[0], "must be a 7-digit IMO number with a valid check digit")
 		}
 		rt.imo = n
-	case extract.EndpointShipment:
+	case wire.EndpointShipment:
 		number := rt.query.Get("shipmentNumber")
 		if number == "" {
 			return badRequest("shipmentNumber", "", "is required")
@@ -156,11 +157,11 @@ func (rt *route) validateP2P() *apiFault {
 // answer reads the world for a data endpoint.
 func (rt *route) answer(w *World, at time.Time) (any, error) {
 	switch rt.endpoint {
-	case extract.EndpointPortSchedule:
+	case wire.EndpointPortSchedule:
 		return w.PortSchedule(rt.ports[0], at)
-	case extract.EndpointP2PSchedule:
+	case wire.EndpointP2PSchedule:
 		return w.PointToPoint(rt.ports[0], rt.ports[1], rt.p2p, at)
-	case extract.EndpointVesselSchedule:
+	case wire.EndpointVesselSchedule:
 		return w.VesselSchedule(rt.imo, at)
 	default:
 		return w.Shipment(rt.ref, at)

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // Schedule windows.
@@ -21,14 +21,14 @@ type svcPos struct{ s, pos int }
 // timestamps are the DCSA timestamps of a call at at: PLN arrival and
 // departure always, then arrival and departure each ACT once it happened,
 // else the carrier's current EST.
-func (w *World) timestamps(ci int, ct callTimes) []extract.Timestamp {
+func (w *World) timestamps(ci int, ct callTimes) []wire.Timestamp {
 	c := &w.calls[ci]
-	ts := []extract.Timestamp{
+	ts := []wire.Timestamp{
 		{EventTypeCode: "ARRI", EventClassifierCode: "PLN", EventDateTime: unixUTC(c.plnArr)},
 		{EventTypeCode: "DEPA", EventClassifierCode: "PLN", EventDateTime: unixUTC(c.plnDep)},
 	}
-	ts = append(ts, extract.Timestamp{EventTypeCode: "ARRI", EventClassifierCode: classifier(ct.arrAct), EventDateTime: unixUTC(ct.arr)})
-	ts = append(ts, extract.Timestamp{EventTypeCode: "DEPA", EventClassifierCode: classifier(ct.depAct), EventDateTime: unixUTC(ct.dep)})
+	ts = append(ts, wire.Timestamp{EventTypeCode: "ARRI", EventClassifierCode: classifier(ct.arrAct), EventDateTime: unixUTC(ct.arr)})
+	ts = append(ts, wire.Timestamp{EventTypeCode: "DEPA", EventClassifierCode: classifier(ct.depAct), EventDateTime: unixUTC(ct.dep)})
 	return ts
 }
 
@@ -61,13 +61,13 @@ func (w *World) seaport(locode string) (int, bool) {
 // PortSchedule answers the by-port query: the calls at the port of carriers
 // that support by-port schedules, with PLN arrival in [at − 7 d, at + 28 d],
 // ordered by planned arrival. ErrNoData for an unknown port or no call.
-func (w *World) PortSchedule(locode string, at time.Time) (*extract.PortSchedule, error) {
+func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, error) {
 	pi, ok := w.seaport(locode)
 	if !ok {
 		return nil, ErrNoData
 	}
 	a := at.Unix()
-	out := &extract.PortSchedule{Location: w.places[pi].location(), VesselSchedules: []extract.PortVesselSchedule{}}
+	out := &wire.PortSchedule{Location: w.places[pi].location(), VesselSchedules: []wire.PortVesselSchedule{}}
 	for _, ci32 := range w.callsBetween(w.portCalls[pi], a-portBefore, a+portAfter) {
 		ci := int(ci32)
 		c := &w.calls[ci]
@@ -78,7 +78,7 @@ func (w *World) PortSchedule(locode string, at time.Time) (*extract.PortSchedule
 		}
 		imp, exp := w.voyages(ci)
 		code, name := s.code, s.name
-		out.VesselSchedules = append(out.VesselSchedules, extract.PortVesselSchedule{
+		out.VesselSchedules = append(out.VesselSchedules, wire.PortVesselSchedule{
 			CarrierCode: car.scac, CarrierServiceCode: &code, CarrierServiceName: &name,
 			Vessel: w.vessels[c.vessel].wire(), CarrierImportVoyageNumber: &imp, CarrierExportVoyageNumber: &exp,
 			Facility: w.places[pi].facilityWire(w.callFacility(ci)), Timestamps: w.timestamps(ci, w.callAt(ci, a)),
@@ -94,7 +94,7 @@ func (w *World) PortSchedule(locode string, at time.Time) (*extract.PortSchedule
 // arrival in [at − 14 d, at + 42 d], if its carrier supports by-vessel
 // schedules. ErrNoData for an unknown vessel, an unsupported carrier or no
 // call.
-func (w *World) VesselSchedule(imo int, at time.Time) (*extract.VesselSchedule, error) {
+func (w *World) VesselSchedule(imo int, at time.Time) (*wire.VesselSchedule, error) {
 	vi, ok := w.imoIdx[imo]
 	if !ok {
 		return nil, ErrNoData
@@ -110,12 +110,12 @@ func (w *World) VesselSchedule(imo int, at time.Time) (*extract.VesselSchedule, 
 		return nil, ErrNoData
 	}
 	code := w.services[v.service].code
-	out := &extract.VesselSchedule{Vessel: v.wire(), CarrierCode: car.scac, CarrierServiceCode: &code}
+	out := &wire.VesselSchedule{Vessel: v.wire(), CarrierCode: car.scac, CarrierServiceCode: &code}
 	for n, ci32 := range calls {
 		ci := int(ci32)
 		c := &w.calls[ci]
 		imp, exp := w.voyages(ci)
-		out.TransportCalls = append(out.TransportCalls, extract.TransportCall{
+		out.TransportCalls = append(out.TransportCalls, wire.TransportCall{
 			SequenceNumber: n + 1, Location: w.places[c.port].location(),
 			Facility:                  w.places[c.port].facilityWire(w.callFacility(ci)),
 			CarrierImportVoyageNumber: &imp, CarrierExportVoyageNumber: &exp,

@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // checkTimestamps checks the DCSA timestamps of one call at at: PLN arrival
 // and departure, then arrival and departure each ACT (in the past) or EST.
-func checkTimestamps(t *testing.T, ts []extract.Timestamp, at time.Time) {
+func checkTimestamps(t *testing.T, ts []wire.Timestamp, at time.Time) {
 	t.Helper()
 	if len(ts) != 4 {
 		t.Fatalf("%d timestamps, want 4", len(ts))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // URL prefixes of the two products and of the simulator's own controls.
@@ -125,7 +126,7 @@ func (s *Service) Clock() *Clock { return s.clock }
 
 // Balance is the remaining credits of a key's product in the current
 // period; ok is false for an unknown key or a product it cannot use.
-func (s *Service) Balance(key string, p extract.Product) (n int64, ok bool) {
+func (s *Service) Balance(key string, p wire.Product) (n int64, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.accounts[key]
@@ -272,10 +273,10 @@ func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, vir
 	var body any
 	var err error
 	switch rt.endpoint {
-	case extract.EndpointCurrentPeriod:
+	case wire.EndpointCurrentPeriod:
 		start, _ := periodOf(virt)
 		body = a.period(rt.product, start, virt)
-	case extract.EndpointPeriods:
+	case wire.EndpointPeriods:
 		body = a.periods(rt.product, virt)
 	default:
 		body, err = rt.answer(s.world, virt)
@@ -300,8 +301,8 @@ func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, vir
 }
 
 // errorBody is the documented error body: errorCode, message, details, time.
-func errorBody(status int, msg string, at time.Time, details ...any) extract.ErrorBody {
-	b := extract.ErrorBody{ErrorCode: status, Message: msg, Details: []json.RawMessage{}, Time: at.UTC().Truncate(time.Second)}
+func errorBody(status int, msg string, at time.Time, details ...any) wire.ErrorBody {
+	b := wire.ErrorBody{ErrorCode: status, Message: msg, Details: []json.RawMessage{}, Time: at.UTC().Truncate(time.Second)}
 	for _, d := range details {
 		raw, _ := json.Marshal(d)
 		b.Details = append(b.Details, raw)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 func TestShipmentMix(t *testing.T) {
@@ -232,11 +233,11 @@ func TestRouteMatchesEvents(t *testing.T) {
 			if s.Prepol == "" && r.Prepol != nil && r.Prepol.Location.Locode != s.POL {
 				t.Errorf("%s: prepol %s without inland origin", s.Number, r.Prepol.Location.Locode)
 			}
-			ev := map[string]extract.Event{}
+			ev := map[string]wire.Event{}
 			for _, e := range sh.Containers[0].Events {
 				ev[e.Status] = e
 			}
-			same := func(what string, p *extract.RoutePoint, e extract.Event) {
+			same := func(what string, p *wire.RoutePoint, e wire.Event) {
 				if !p.Date.Equal(*e.Date) || *p.Actual != e.IsActual {
 					t.Errorf("%s at %s: route %s %s/%v, event %s %s/%v", s.Number, at, what, p.Date, *p.Actual, e.Status, e.Date, e.IsActual)
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // VesselInfo is a ship of the world, as a worklist needs it.
@@ -128,8 +129,8 @@ func (f *vesselFactory) imo(h uint64) int {
 }
 
 // wire renders the vessel as a fresh wire Vessel.
-func (v *vessel) wire() *extract.Vessel {
+func (v *vessel) wire() *wire.Vessel {
 	imo, mmsi := v.IMO, v.MMSI
 	cs, flag := v.CallSign, v.Flag
-	return &extract.Vessel{Name: v.Name, IMO: &imo, CallSign: &cs, MMSI: &mmsi, Flag: &flag}
+	return &wire.Vessel{Name: v.Name, IMO: &imo, CallSign: &cs, MMSI: &mmsi, Flag: &flag}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // ErrNoData means the world has nothing to say about the resource at that
@@ -158,7 +159,7 @@ func (w *World) Config() WorldConfig { return w.cfg }
 // find their shipment. ErrNoData when unknown, when the sealine is given and
 // is not the shipment's carrier, or before the shipment is booked (about two
 // days before its first event).
-func (w *World) Shipment(ref extract.ShipmentRef, at time.Time) (*extract.Shipment, error) {
+func (w *World) Shipment(ref extract.ShipmentRef, at time.Time) (*wire.Shipment, error) {
 	si, cn := -1, -1
 	switch ref.Type {
 	case extract.ShipmentContainer, "":

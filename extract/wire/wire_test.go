@@ -1,4 +1,4 @@
-package extract_test
+package wire_test
 
 import (
 	"encoding/json"
@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 func readFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/extract/" + name)
+	b, err := os.ReadFile("../../testdata/extract/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +21,7 @@ func readFixture(t *testing.T, name string) []byte {
 }
 
 func TestDecodeShipmentEnvelopeNullsUnicodeAndUnknownFields(t *testing.T) {
-	s, err := extract.DecodeShipment(readFixture(t, "shipment_envelope.json"))
+	s, err := wire.DecodeShipment(readFixture(t, "shipment_envelope.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestDecodeShipmentEnvelopeNullsUnicodeAndUnknownFields(t *testing.T) {
 
 func TestDecodeShipmentBareObject(t *testing.T) {
 	body := `{"route":{"pod":{"location":null,"date":"2026-03-05T14:00:00Z","actual":true,"predictiveEta":"2026-03-05T12:00:00Z"}},"containers":[]}`
-	s, err := extract.DecodeShipment([]byte(body))
+	s, err := wire.DecodeShipment([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +76,14 @@ func TestDecodeRejectsWhatIsNotTheDocumentedShape(t *testing.T) {
 		decode func([]byte) error
 		body   string
 	}{
-		{"truncated shipment", func(b []byte) error { _, err := extract.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"2026-03-0`},
-		{"shipment without route or containers", func(b []byte) error { _, err := extract.DecodeShipment(b); return err }, `{"status":"ok"}`},
-		{"shipment with a bad date", func(b []byte) error { _, err := extract.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"yesterday"}}}`},
-		{"port schedule without vesselSchedules", func(b []byte) error { _, err := extract.DecodePortSchedule(b); return err }, `{"location":{}}`},
-		{"p2p without routes", func(b []byte) error { _, err := extract.DecodePointToPoint(b); return err }, `[]`},
-		{"vessel schedule without calls", func(b []byte) error { _, err := extract.DecodeVesselSchedule(b); return err }, `{"vessel":{}}`},
-		{"period without credits", func(b []byte) error { _, err := extract.DecodeCurrentPeriod(b); return err }, `{"expired":false}`},
-		{"periods as a string", func(b []byte) error { _, err := extract.DecodePeriods(b); return err }, `"none"`},
+		{"truncated shipment", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"2026-03-0`},
+		{"shipment without route or containers", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"status":"ok"}`},
+		{"shipment with a bad date", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"yesterday"}}}`},
+		{"port schedule without vesselSchedules", func(b []byte) error { _, err := wire.DecodePortSchedule(b); return err }, `{"location":{}}`},
+		{"p2p without routes", func(b []byte) error { _, err := wire.DecodePointToPoint(b); return err }, `[]`},
+		{"vessel schedule without calls", func(b []byte) error { _, err := wire.DecodeVesselSchedule(b); return err }, `{"vessel":{}}`},
+		{"period without credits", func(b []byte) error { _, err := wire.DecodeCurrentPeriod(b); return err }, `{"expired":false}`},
+		{"periods as a string", func(b []byte) error { _, err := wire.DecodePeriods(b); return err }, `"none"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestDecodeSchedules(t *testing.T) {
 	  "vessel":{"name":"MAERSK ESSEN","imo":9321483},"carrierImportVoyageNumber":"345W","carrierExportVoyageNumber":"346E","facility":null,
 	  "timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-03-01T06:00:00Z"},
 	                {"eventTypeCode":"ARRI","eventClassifierCode":"ACT","eventDateTime":"2026-03-02T07:30:00Z"}]}]}`
-	ps, err := extract.DecodePortSchedule([]byte(port))
+	ps, err := wire.DecodePortSchedule([]byte(port))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestDecodeSchedules(t *testing.T) {
 	  "legs":[{"sequenceNumber":1,"vessel":{"name":"CMA CGM X","imo":9321483},"carrierServiceCode":"FAL1","carrierVoyageNumber":"0FAL5W1MA",
 	  "departure":{"location":{"locode":"CNSHA"},"facility":null,"dateTime":"2026-03-01T06:00:00Z","eventClassifierCode":"PLN"},
 	  "arrival":{"location":{"locode":"NLRTM"},"facility":null,"dateTime":"2026-04-01T06:00:00Z","eventClassifierCode":"EST"}}]}]}`
-	pp, err := extract.DecodePointToPoint([]byte(p2p))
+	pp, err := wire.DecodePointToPoint([]byte(p2p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestDecodeSchedules(t *testing.T) {
 	}
 	vessel := `{"vessel":{"name":"MSC X","imo":9321483},"carrierCode":"MSCU","carrierServiceCode":"SWAN","transportCalls":[{"sequenceNumber":1,
 	  "location":{"locode":"SGSIN"},"facility":null,"carrierImportVoyageNumber":"FL512W","carrierExportVoyageNumber":"FL513E","timestamps":[]}]}`
-	vv, err := extract.DecodeVesselSchedule([]byte(vessel))
+	vv, err := wire.DecodeVesselSchedule([]byte(vessel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestDecodeConsumptionIsLenient(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := extract.DecodeCurrentPeriod([]byte(tc.body))
+			p, err := wire.DecodeCurrentPeriod([]byte(tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +163,7 @@ func TestDecodePeriodsShapes(t *testing.T) {
 		`{"total":2,"periods":[` + older + "," + newer + "]}",
 		`{"data":[` + newer + "," + older + "]}",
 	} {
-		ps, err := extract.DecodePeriods([]byte(body))
+		ps, err := wire.DecodePeriods([]byte(body))
 		if err != nil {
 			t.Fatalf("%s: %v", body, err)
 		}
@@ -170,14 +171,14 @@ func TestDecodePeriodsShapes(t *testing.T) {
 			t.Fatalf("%s: periods not oldest first: %+v", body, ps)
 		}
 	}
-	single, err := extract.DecodePeriods([]byte(newer))
+	single, err := wire.DecodePeriods([]byte(newer))
 	if err != nil || len(single) != 1 {
 		t.Fatalf("single period: %v, %v", single, err)
 	}
 }
 
 func TestConsumptionPeriodEncodesCanonically(t *testing.T) {
-	p, err := extract.DecodeCurrentPeriod([]byte(`{"creditsInitial":"3","credits":"1","periodStart":"2026-11-01","expired":1}`))
+	p, err := wire.DecodeCurrentPeriod([]byte(`{"creditsInitial":"3","credits":"1","periodStart":"2026-11-01","expired":1}`))
 	if err != nil {
 		t.Fatal(err)
 	}

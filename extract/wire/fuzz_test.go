@@ -1,0 +1,47 @@
+package wire_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
+)
+
+// The decoders face whatever a server sends: no panic, and either an error
+// matching ErrDecode or a value that encodes again.
+func FuzzDecoders(f *testing.F) {
+	seeds := []string{
+		`{"route":{"pod":{"date":"2026-03-05T14:00:00Z","actual":false,"predictiveEta":null}},"containers":[]}`,
+		`{"data":{"containers":[{"number":"X","events":[{"date":null}]}]}}`,
+		`{"location":null,"vesselSchedules":[{"timestamps":[{"eventDateTime":"2026-01-01T00:00:00Z"}]}]}`,
+		`{"routes":[{"legs":[{"departure":null}]}]}`,
+		`{"transportCalls":[]}`,
+		`{"creditsInitial":"5","credits":1e3,"periodStart":1700000000}`,
+		`[{"credits":1},{"credits":2}]`,
+		`{"periods":[{"credits":"x"}]}`,
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		check := func(v any, err error) {
+			if err != nil {
+				if !errors.Is(err, extract.ErrDecode) {
+					t.Fatalf("error %v does not match ErrDecode", err)
+				}
+				return
+			}
+			if _, err := json.Marshal(v); err != nil {
+				t.Fatalf("decoded value does not encode: %v", err)
+			}
+		}
+		check(wire.DecodeShipment(body))
+		check(wire.DecodePortSchedule(body))
+		check(wire.DecodePointToPoint(body))
+		check(wire.DecodeVesselSchedule(body))
+		check(wire.DecodeCurrentPeriod(body))
+		check(wire.DecodePeriods(body))
+	})
+}
