@@ -1,0 +1,95 @@
+package schema_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/etalake/etalake/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the derived part of the migration files")
+
+func TestDefinitionsAreConsistent(t *testing.T) {
+	if err := schema.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tbl := range schema.Tables {
+		sch := tbl.Arrow()
+		if sch.NumFields() != len(tbl.Columns) {
+			t.Errorf("%s: %d Arrow fields for %d columns", tbl.Name, sch.NumFields(), len(tbl.Columns))
+		}
+		for i, c := range tbl.Columns {
+			f := sch.Field(i)
+			if f.Name != c.Name || f.Nullable != c.Nullable || !arrow.TypeEqual(f.Type, c.Type.Arrow()) {
+				t.Errorf("%s: field %d is %v, column %+v", tbl.Name, i, f, c)
+			}
+		}
+		if n, _ := sch.Metadata().GetValue("etalake.table"); n != tbl.Name {
+			t.Errorf("%s: metadata names %q", tbl.Name, n)
+		}
+	}
+}
+
+// The migrations are embedded SQL, but their derived part is generated from
+// the definitions: a column added to a table without a migration, or a
+// migration edited by hand above the marker, fails here.
+func TestMigrationsAreDerived(t *testing.T) {
+	ms, err := schema.Migrations()
+	if err != nil && !*update {
+		t.Fatal(err)
+	}
+	for v := 1; v <= schema.Version(); v++ {
+		want := schema.Derive(v)
+		var m *schema.Migration
+		for i := range ms {
+			if ms[i].Version == v {
+				m = &ms[i]
+			}
+		}
+		if *update {
+			name := fmt.Sprintf("%04d_contract.sql", v)
+			if v > 1 {
+				name = fmt.Sprintf("%04d_add_columns.sql", v)
+			}
+			content := want
+			if m != nil {
+				name = m.Name + ".sql"
+				if _, hand, ok := strings.Cut(m.SQL, schema.HandWritten); ok {
+					content += schema.HandWritten + hand
+				}
+			}
+			if err := os.WriteFile(filepath.Join("migrations", name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if m == nil {
+			t.Fatalf("no migration %d: columns have Since %d; run go test ./schema -run TestMigrationsAreDerived -update", v, v)
+		}
+		derived, _, _ := strings.Cut(m.SQL, schema.HandWritten)
+		if derived != want {
+			t.Errorf("migration %s differs from the definitions; run go test ./schema -run TestMigrationsAreDerived -update\n--- file\n%s\n--- derived\n%s", m.Name, derived, want)
+		}
+	}
+	if len(ms) > schema.Version() && !*update {
+		t.Errorf("%d migrations for definitions at version %d", len(ms), schema.Version())
+	}
+}
+
+func TestCreateSQLKeepsKeysNotNull(t *testing.T) {
+	sql := schema.PortCalls.CreateSQL(1)
+	for _, k := range schema.PortCalls.Key {
+		if !strings.Contains(sql, k+" ") || !strings.Contains(sql, "NOT NULL") {
+			t.Errorf("key column %s not NOT NULL in\n%s", k, sql)
+		}
+	}
+	if got := schema.PortCalls.AddColumnsSQL(2); got != "" {
+		t.Errorf("no column has Since 2, got %q", got)
+	}
+}

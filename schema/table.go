@@ -1,0 +1,201 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Kind says how rows of a table are merged when the same key arrives again.
+// Every kind is idempotent: loading the same rows twice changes nothing, and
+// the result does not depend on the order in which rows arrive.
+type Kind int
+
+const (
+	// Append tables keep one row per key, never a second: history tables
+	// whose key includes observed_at. When two rows share a key, the one
+	// with the smaller response_id is kept.
+	Append Kind = iota + 1
+	// Latest tables keep the newest state of an entity: the row with the
+	// greatest Last column wins (ties: the greater response_id), and the
+	// First column keeps the earliest value ever seen.
+	Latest
+	// Dimension tables are Latest tables of reference data (places,
+	// facilities, vessels) with first/last seen times.
+	Dimension
+	// Ledger tables are written by one writer per key (a run writes its own
+	// etl_runs row): the last write wins.
+	Ledger
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Append:
+		return "append"
+	case Latest:
+		return "latest"
+	case Dimension:
+		return "dimension"
+	case Ledger:
+		return "ledger"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Column is one column of a table.
+type Column struct {
+	Name     string
+	Type     Type
+	Nullable bool
+	// Since is the migration version that added the column (1 for the
+	// original contract). Changing a column any other way needs a written
+	// migration.
+	Since int
+	Doc   string
+}
+
+// Table is one contract table.
+type Table struct {
+	Name string
+	Kind Kind
+	Doc  string
+	// Columns in order; the key columns are never nullable.
+	Columns []Column
+	// Key is the contract key (DESIGN.md "Warehouse contract").
+	Key []string
+	// Partition is the DATE column of the hive partition of the Parquet
+	// mirror (<table>/<Partition>=YYYY-MM-DD/…); it is derived from a
+	// column that never changes for a row (observed_at, first seen…).
+	Partition string
+	// First and Last are, for Latest and Dimension tables, the columns of
+	// the first and last observation.
+	First, Last string
+
+	arrowOnce   sync.Once
+	arrowSchema *arrow.Schema
+}
+
+// Column returns the named column.
+func (t *Table) Column(name string) (Column, bool) {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// ColumnNames lists the columns in order.
+func (t *Table) ColumnNames() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// IsKey reports whether the column is part of the key.
+func (t *Table) IsKey(name string) bool {
+	for _, k := range t.Key {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Arrow returns the table's Arrow schema: one field per column, in order,
+// nullable as the column is, with the table name in the metadata.
+func (t *Table) Arrow() *arrow.Schema {
+	t.arrowOnce.Do(func() {
+		fields := make([]arrow.Field, len(t.Columns))
+		for i, c := range t.Columns {
+			fields[i] = arrow.Field{Name: c.Name, Type: c.Type.Arrow(), Nullable: c.Nullable}
+		}
+		md := arrow.NewMetadata([]string{"etalake.table"}, []string{t.Name})
+		t.arrowSchema = arrow.NewSchema(fields, &md)
+	})
+	return t.arrowSchema
+}
+
+// CreateSQL is the DDL creating the table as of migration version v: the
+// columns added up to v, in order. The key is documented, not enforced by an
+// index: merges enforce it (see Kind), and an index would have to fit in
+// memory.
+func (t *Table) CreateSQL(v int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)
+	var cols []string
+	for _, c := range t.Columns {
+		if c.Since > v {
+			continue
+		}
+		col := fmt.Sprintf("    %s %s", c.Name, c.Type.DuckDB())
+		if !c.Nullable {
+			col += " NOT NULL"
+		}
+		cols = append(cols, col)
+	}
+	b.WriteString(strings.Join(cols, ",\n"))
+	fmt.Fprintf(&b, "\n);\nCOMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
+	for _, c := range t.Columns {
+		if c.Since <= v && c.Doc != "" {
+			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, c.Name, quote(c.Doc))
+		}
+	}
+	return b.String()
+}
+
+// AddColumnsSQL is the DDL adding the columns of migration version v.
+func (t *Table) AddColumnsSQL(v int) string {
+	var b strings.Builder
+	for _, c := range t.Columns {
+		if c.Since == v {
+			fmt.Fprintf(&b, "ALTER TABLE %s ADD COLUMN %s %s;\n", t.Name, c.Name, c.Type.DuckDB())
+			if c.Doc != "" {
+				fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, c.Name, quote(c.Doc))
+			}
+		}
+	}
+	return b.String()
+}
+
+// quote renders s as an SQL string literal.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func (t *Table) comment() string {
+	return fmt.Sprintf("%s Key (%s), %s.", t.Doc, strings.Join(t.Key, ", "), t.Kind)
+}
+
+// validate checks the definition's own consistency.
+func (t *Table) validate() error {
+	seen := map[string]bool{}
+	for _, c := range t.Columns {
+		if seen[c.Name] {
+			return fmt.Errorf("%s: column %s defined twice", t.Name, c.Name)
+		}
+		seen[c.Name] = true
+		if c.Since < 1 {
+			return fmt.Errorf("%s.%s: Since must be at least 1", t.Name, c.Name)
+		}
+	}
+	for _, k := range t.Key {
+		c, ok := t.Column(k)
+		if !ok || c.Nullable {
+			return fmt.Errorf("%s: key column %s missing or nullable", t.Name, k)
+		}
+	}
+	if p, ok := t.Column(t.Partition); !ok || p.Type != Date || p.Nullable {
+		return fmt.Errorf("%s: partition column %q must be a non-null DATE", t.Name, t.Partition)
+	}
+	if t.Kind == Latest || t.Kind == Dimension {
+		for _, n := range []string{t.First, t.Last} {
+			if c, ok := t.Column(n); !ok || c.Type != Timestamp || c.Nullable {
+				return fmt.Errorf("%s: first/last column %q must be a non-null timestamp", t.Name, n)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,333 @@
+package schema
+
+import "fmt"
+
+// req is a non-null column of the original contract; opt a nullable one.
+func req(name string, t Type, doc string) Column {
+	return Column{Name: name, Type: t, Since: 1, Doc: doc}
+}
+func opt(name string, t Type, doc string) Column {
+	return Column{Name: name, Type: t, Nullable: true, Since: 1, Doc: doc}
+}
+
+// Columns shared by many tables.
+var (
+	colResponseID    = req("response_id", Varchar, "the landed response the row was derived from (raw_responses)")
+	colObservedAt    = req("observed_at", Timestamp, "when the answer was true: the response's Date header, else receipt time")
+	colObservedDate  = req("observed_date", Date, "UTC date of observed_at (partition)")
+	colFirstObserved = req("first_observed_at", Timestamp, "earliest observation of this row")
+	colLastObserved  = req("last_observed_at", Timestamp, "latest observation of this row; its values are from then")
+	colFirstObsDate  = req("first_observed_date", Date, "UTC date of first_observed_at (partition)")
+	colFirstSeen     = req("first_seen_at", Timestamp, "earliest response naming it")
+	colLastSeen      = req("last_seen_at", Timestamp, "latest response naming it; its values are from then")
+	colFirstSeenDate = req("first_seen_date", Date, "UTC date of first_seen_at (partition)")
+)
+
+// The contract tables (DESIGN.md "Warehouse contract").
+var (
+	RawResponses = &Table{
+		Name: "raw_responses", Kind: Append, Partition: "observed_date",
+		Doc: "Every HTTP response as it arrived, before any parsing: the checkpoint and the replay source.",
+		Key: []string{"response_id"},
+		Columns: []Column{
+			req("response_id", Varchar, "content-derived id: the same response landed twice is one row"),
+			req("run_id", Varchar, "the run that landed it first"),
+			req("product", Varchar, "schedule or tracking"),
+			req("endpoint", Varchar, "schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"),
+			req("request", Varchar, "path and query of the request; never the key"),
+			req("status", Integer, "HTTP status"),
+			req("fetched_at", Timestamp, "our clock when the body was read (import: when imported)"),
+			colObservedAt,
+			opt("date_header", Timestamp, "the response's HTTP Date header"),
+			req("attempt", Integer, "1 for a first attempt, more for a retry"),
+			req("source", Varchar, "fetch or import"),
+			opt("logical_date", Date, "the logical date of the run that fetched it"),
+			req("body_bytes", BigInt, "size of the body before compression"),
+			req("body_sha256", Varchar, "SHA-256 of the body, hex"),
+			req("body", Blob, "the body, zstd-compressed"),
+			colObservedDate,
+		},
+	}
+	DeadLetters = &Table{
+		Name: "dead_letters", Kind: Append, Partition: "at_date",
+		Doc: "Bodies and records that failed to decode or validate; their raw response is kept.",
+		Key: []string{"response_id", "record", "reason"},
+		Columns: []Column{
+			colResponseID,
+			req("record", Varchar, "where in the body: empty for the whole body, else a path such as containers[0].events[3]"),
+			req("reason", Varchar, "what was wrong"),
+			req("endpoint", Varchar, "endpoint of the response"),
+			req("at", Timestamp, "observed_at of the response"),
+			req("at_date", Date, "UTC date of at (partition)"),
+		},
+	}
+	ETLRuns = &Table{
+		Name: "etl_runs", Kind: Ledger, Partition: "started_date",
+		Doc: "One row per run: what it asked, spent, loaded, and how it ended.",
+		Key: []string{"run_id"},
+		Columns: []Column{
+			req("run_id", Varchar, "unique id of the run"),
+			req("job", Varchar, "run, backfill, replay, import, demo"),
+			opt("logical_date", Date, "the date the run is for"),
+			req("started_at", Timestamp, "wall clock at start"),
+			opt("ended_at", Timestamp, "wall clock at the end; null while running or after a crash"),
+			req("status", Varchar, "running, ok, partial, failed"),
+			opt("exit_code", Integer, "the process exit code"),
+			opt("stop_reason", Varchar, "why the run stopped early (cap, quota, error), if it did"),
+			req("requests", BigInt, "HTTP requests sent, retries included"),
+			opt("requests_by_status", JSON, `{"200": n, "404": n, …}`),
+			req("credits_spent_schedule", BigInt, "schedule credits charged, by our count"),
+			req("credits_uncertain_schedule", BigInt, "schedule requests that timed out: possibly charged"),
+			req("calls_tracking", BigInt, "tracking calls charged, by our count"),
+			req("calls_uncertain_tracking", BigInt, "tracking calls that timed out: possibly charged"),
+			opt("balance_schedule_before", BigInt, "schedule credits the server reported before the run"),
+			opt("balance_schedule_after", BigInt, "… and after"),
+			opt("balance_tracking_before", BigInt, "tracking credits the server reported before the run"),
+			opt("balance_tracking_after", BigInt, "… and after"),
+			opt("drift_schedule", BigInt, "(before − after) − our count: credits the server charged that we did not count"),
+			opt("drift_tracking", BigInt, "the same for tracking"),
+			opt("rows_loaded", JSON, `rows loaded per table, {"eta_observations": n, …}`),
+			opt("duration_seconds", Double, "ended_at − started_at"),
+			opt("args", JSON, "the selection the run was given"),
+			opt("error", Varchar, "the error that ended the run, if any"),
+			req("version", Varchar, "etalake version"),
+			req("started_date", Date, "UTC date of started_at (partition)"),
+		},
+	}
+	ConsumptionPeriods = &Table{
+		Name: "consumption_periods", Kind: Append, Partition: "observed_date",
+		Doc: "Credit periods of each product as the service reported them over time.",
+		Key: []string{"product", "period_start", "observed_at"},
+		Columns: []Column{
+			req("product", Varchar, "schedule or tracking"),
+			req("period_start", Timestamp, "start of the period"),
+			opt("period_end", Timestamp, "end of the period"),
+			opt("credits_initial", BigInt, "credits allocated at the start"),
+			opt("credits", BigInt, "credits remaining"),
+			opt("expired", Boolean, "whether the period had expired"),
+			colObservedAt, colResponseID, colObservedDate,
+		},
+	}
+	Locations = &Table{
+		Name: "locations", Kind: Dimension, Partition: "first_seen_date", First: "first_seen_at", Last: "last_seen_at",
+		Doc: "Places (UN/LOCODE) named by any response.",
+		Key: []string{"locode"},
+		Columns: []Column{
+			req("locode", Varchar, "UN/LOCODE"),
+			opt("name", Varchar, "name"),
+			opt("state", Varchar, "region or state"),
+			opt("country", Varchar, "country name"),
+			opt("country_code", Varchar, "ISO 3166 alpha-2"),
+			opt("lat", Double, "latitude"),
+			opt("lng", Double, "longitude"),
+			opt("timezone", Varchar, "IANA time zone"),
+			colFirstSeen, colLastSeen, colResponseID, colFirstSeenDate,
+		},
+	}
+	Facilities = &Table{
+		Name: "facilities", Kind: Dimension, Partition: "first_seen_date", First: "first_seen_at", Last: "last_seen_at",
+		Doc: "Terminals and depots named by any response.",
+		Key: []string{"facility_key"},
+		Columns: []Column{
+			req("facility_key", Varchar, "LOCODE:SMDG, else LOCODE:BIC, else LOCODE-or-country:NAME"),
+			opt("name", Varchar, "name"),
+			opt("country_code", Varchar, "ISO 3166 alpha-2"),
+			opt("locode", Varchar, "UN/LOCODE of the place"),
+			opt("bic_code", Varchar, "BIC facility code"),
+			opt("smdg_code", Varchar, "SMDG terminal code"),
+			opt("lat", Double, "latitude"),
+			opt("lng", Double, "longitude"),
+			colFirstSeen, colLastSeen, colResponseID, colFirstSeenDate,
+		},
+	}
+	Vessels = &Table{
+		Name: "vessels", Kind: Dimension, Partition: "first_seen_date", First: "first_seen_at", Last: "last_seen_at",
+		Doc: "Vessels named by any response, by IMO number.",
+		Key: []string{"imo"},
+		Columns: []Column{
+			req("imo", BigInt, "IMO number"),
+			opt("name", Varchar, "name"),
+			opt("call_sign", Varchar, "call sign"),
+			opt("mmsi", BigInt, "MMSI"),
+			opt("flag", Varchar, "flag state, ISO 3166 alpha-2"),
+			colFirstSeen, colLastSeen, colResponseID, colFirstSeenDate,
+		},
+	}
+	Shipments = &Table{
+		Name: "shipments", Kind: Latest, Partition: "first_observed_date", First: "first_observed_at", Last: "last_observed_at",
+		Doc: "Tracked shipments, latest state.",
+		Key: []string{"shipment_number", "shipment_type"},
+		Columns: []Column{
+			req("shipment_number", Varchar, "container, bill of lading or booking number"),
+			req("shipment_type", Varchar, "CT, BL or BK"),
+			opt("sealine", Varchar, "SCAC of the shipping line"),
+			opt("sealine_name", Varchar, "name of the shipping line"),
+			opt("shipping_status", Varchar, "the service's status of the shipment"),
+			opt("prepol_locode", Varchar, "place of receipt before the port of loading"),
+			opt("prepol_date", Timestamp, "date at prepol"),
+			opt("prepol_actual", Boolean, "prepol_date is actual"),
+			opt("pol_locode", Varchar, "port of loading"),
+			opt("pol_date", Timestamp, "date at the port of loading"),
+			opt("pol_actual", Boolean, "pol_date is actual"),
+			opt("pod_locode", Varchar, "port of discharge"),
+			opt("pod_date", Timestamp, "arrival at the port of discharge: the carrier's ETA, or the actual"),
+			opt("pod_actual", Boolean, "pod_date is actual"),
+			opt("pod_predictive_eta", Timestamp, "the service's predictive ETA (only within 3 days of arrival)"),
+			opt("postpod_locode", Varchar, "final destination"),
+			opt("postpod_date", Timestamp, "arrival at the final destination"),
+			opt("postpod_actual", Boolean, "postpod_date is actual"),
+			req("container_count", Integer, "containers in the response"),
+			opt("updated_at", Timestamp, "the service's metadata.updatedAt"),
+			colFirstObserved, colLastObserved, colResponseID, colFirstObsDate,
+		},
+	}
+	ETAObservations = &Table{
+		Name: "eta_observations", Kind: Append, Partition: "observed_date",
+		Doc: "Every ETA as it was observed: the history the accuracy views are built on.",
+		Key: []string{"shipment_number", "shipment_type", "target", "source", "observed_at"},
+		Columns: []Column{
+			req("shipment_number", Varchar, "shipment"),
+			req("shipment_type", Varchar, "CT, BL or BK"),
+			req("target", Varchar, "PREPOL, POL, POD or POSTPOD"),
+			req("source", Varchar, "CARRIER (the route date) or PREDICTIVE (the service's predictiveEta)"),
+			colObservedAt,
+			opt("locode", Varchar, "the place of the target"),
+			req("eta", Timestamp, "the estimated (or actual) time"),
+			req("is_actual", Boolean, "eta is the actual time"),
+			colResponseID, colObservedDate,
+		},
+	}
+	Containers = &Table{
+		Name: "containers", Kind: Latest, Partition: "first_observed_date", First: "first_observed_at", Last: "last_observed_at",
+		Doc: "Containers of tracked shipments, latest state.",
+		Key: []string{"shipment_number", "container_number"},
+		Columns: []Column{
+			req("shipment_number", Varchar, "shipment"),
+			req("container_number", Varchar, "ISO 6346 container number"),
+			req("shipment_type", Varchar, "CT, BL or BK"),
+			opt("iso_code", Varchar, "ISO 6346 size and type code"),
+			opt("status", Varchar, "the service's container status"),
+			colFirstObserved, colLastObserved, colResponseID, colFirstObsDate,
+		},
+	}
+	ContainerEvents = &Table{
+		Name: "container_events", Kind: Latest, Partition: "first_observed_date", First: "first_observed_at", Last: "last_observed_at",
+		Doc: "Container events, latest version of each (estimated until actual).",
+		Key: []string{"shipment_number", "container_number", "event_key"},
+		Columns: []Column{
+			req("shipment_number", Varchar, "shipment"),
+			req("container_number", Varchar, "container"),
+			req("event_key", Varchar, "stable identity of the event: container, type, code, status, place, vessel, voyage, occurrence; never its date"),
+			req("shipment_type", Varchar, "CT, BL or BK"),
+			req("event_type", Varchar, "EQUIPMENT, TRANSPORT, …"),
+			req("event_code", Varchar, "DCSA code: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …"),
+			opt("status", Varchar, "the service's short status code"),
+			opt("description", Varchar, "human-readable label"),
+			opt("locode", Varchar, "place of the event"),
+			opt("facility_key", Varchar, "facility of the event (facilities)"),
+			opt("event_at", Timestamp, "when it happened, or is estimated to"),
+			req("is_actual", Boolean, "event_at is actual"),
+			req("is_additional_event", Boolean, "flagged additional by the service"),
+			opt("route_type", Varchar, "LAND or SEA"),
+			opt("transport_type", Varchar, "VESSEL, TRUCK, RAIL, …"),
+			opt("vessel_imo", BigInt, "vessel (vessels)"),
+			opt("vessel_name", Varchar, "vessel name as given"),
+			opt("voyage", Varchar, "voyage number"),
+			req("occurrence", Integer, "0 for the first event of this identity in the container, 1 for a second, …"),
+			colFirstObserved, colLastObserved, colResponseID, colFirstObsDate,
+		},
+	}
+	EventObservations = &Table{
+		Name: "event_observations", Kind: Append, Partition: "observed_date",
+		Doc: "Every container event date as it was observed.",
+		Key: []string{"event_key", "observed_at"},
+		Columns: []Column{
+			req("event_key", Varchar, "the event (container_events)"),
+			colObservedAt,
+			req("shipment_number", Varchar, "shipment"),
+			req("container_number", Varchar, "container"),
+			opt("event_at", Timestamp, "the date then"),
+			req("is_actual", Boolean, "event_at was actual then"),
+			colResponseID, colObservedDate,
+		},
+	}
+	PortCalls = &Table{
+		Name: "port_calls", Kind: Append, Partition: "observed_date",
+		Doc: "Every schedule timestamp as observed, from by-port, port-to-port and by-vessel queries.",
+		Key: []string{"query", "port_locode", "vessel_imo", "voyage", "event_type_code", "classifier", "observed_at"},
+		Columns: []Column{
+			req("query", Varchar, "PORT, P2P or VESSEL"),
+			req("port_locode", Varchar, "the port called"),
+			req("vessel_imo", BigInt, "the vessel"),
+			req("voyage", Varchar, "the voyage of the timestamp: import voyage for ARRI, export voyage for DEPA; empty when not given"),
+			req("event_type_code", Varchar, "ARRI or DEPA"),
+			req("classifier", Varchar, "PLN, EST or ACT"),
+			colObservedAt,
+			req("carrier", Varchar, "SCAC of the carrier"),
+			opt("service_code", Varchar, "carrier service code"),
+			opt("service_name", Varchar, "carrier service name"),
+			opt("vessel_name", Varchar, "vessel name as given"),
+			opt("import_voyage", Varchar, "import voyage number"),
+			opt("export_voyage", Varchar, "export voyage number"),
+			opt("facility_key", Varchar, "terminal (facilities)"),
+			req("event_at", Timestamp, "the timestamp"),
+			colResponseID, colObservedDate,
+		},
+	}
+)
+
+// Tables lists every contract table in load order: dimensions before the
+// facts that name them.
+var Tables = []*Table{
+	RawResponses, DeadLetters, ETLRuns, ConsumptionPeriods,
+	Locations, Facilities, Vessels,
+	Shipments, ETAObservations, Containers, ContainerEvents, EventObservations, PortCalls,
+}
+
+// ByName returns the named table.
+func ByName(name string) (*Table, bool) {
+	for _, t := range Tables {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Derived lists the tables rebuilt from the raw landing by replay: all but
+// raw_responses and etl_runs.
+func Derived() []*Table {
+	var out []*Table
+	for _, t := range Tables {
+		if t != RawResponses && t != ETLRuns {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Version is the latest migration version the definitions need.
+func Version() int {
+	v := 1
+	for _, t := range Tables {
+		for _, c := range t.Columns {
+			v = max(v, c.Since)
+		}
+	}
+	return v
+}
+
+// Validate checks every definition; a test calls it.
+func Validate() error {
+	names := map[string]bool{}
+	for _, t := range Tables {
+		if names[t.Name] {
+			return fmt.Errorf("table %s defined twice", t.Name)
+		}
+		names[t.Name] = true
+		if err := t.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
