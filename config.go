@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
 )
 
 // Names of the flags shared by every command that talks to the service.
@@ -78,7 +79,7 @@ func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
 		ScheduleURL: c.String(flagScheduleURL),
 		TrackingURL: c.String(flagTrackingURL),
 		Timeout:     c.Duration(flagTimeout),
-		Paths:       extract.DefaultPaths(),
+		Paths:       wire.DefaultPaths(),
 		UserAgent:   "etalake/" + version,
 	}
 	for name, v := range map[string]string{"ETALAKE_SCHEDULE_URL (--schedule-url)": cfg.ScheduleURL, "ETALAKE_TRACKING_URL (--tracking-url)": cfg.TrackingURL} {

@@ -32,7 +32,7 @@ func (c *Client) PortSchedule(ctx context.Context, port string) (*wire.PortSched
 	if err != nil {
 		return nil, nil, err
 	}
-	r := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, c.cfg.Paths.PortSchedule, map[string]string{"port": code}, nil)
+	r := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": code}, nil)
 	return get(ctx, c, r, wire.DecodePortSchedule)
 }
 
@@ -74,7 +74,7 @@ func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptio
 		}
 		q.Set("maxTranshipment", strconv.Itoa(*opt.MaxTranshipment))
 	}
-	r := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, c.cfg.Paths.P2PSchedule, map[string]string{"pol": from, "pod": to}, q)
+	r := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, map[string]string{"pol": from, "pod": to}, q)
 	return get(ctx, c, r, wire.DecodePointToPoint)
 }
 
@@ -85,7 +85,7 @@ func (c *Client) VesselSchedule(ctx context.Context, imo int) (*wire.VesselSched
 	if !ValidIMO(imo) {
 		return nil, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
 	}
-	r := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, c.cfg.Paths.VesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
+	r := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
 	return get(ctx, c, r, wire.DecodeVesselSchedule)
 }
 
@@ -95,15 +95,8 @@ func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment,
 	if err != nil {
 		return nil, nil, err
 	}
-	q := url.Values{}
-	q.Set("shipmentNumber", ref.Number)
-	q.Set("shipmentType", string(ref.Type))
-	if ref.Sealine != "" {
-		q.Set("sealine", ref.Sealine)
-	}
-	q.Set("route", "true")
-	q.Set("ais", "false")
-	r := c.newRequest(wire.ProductTracking, wire.EndpointShipment, c.cfg.Paths.Shipment, nil, q)
+	q := wire.ShipmentQuery(ref.Number, string(ref.Type), ref.Sealine)
+	r := c.newRequest(wire.ProductTracking, wire.EndpointShipment, nil, q)
 	return get(ctx, c, r, wire.DecodeShipment)
 }
 
@@ -111,7 +104,7 @@ func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment,
 // but it takes a rate-limit slot). A successful answer with a credit count
 // also lowers the product's budget cap to what the server says remains.
 func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.ConsumptionPeriod, *Raw, error) {
-	r := c.newRequest(p, wire.EndpointCurrentPeriod, c.cfg.Paths.CurrentPeriod, nil, nil)
+	r := c.newRequest(p, wire.EndpointCurrentPeriod, nil, nil)
 	period, raw, err := get(ctx, c, r, wire.DecodeCurrentPeriod)
 	if err == nil && period.Credits != nil {
 		c.Budget(p).SetServerRemaining(max(*period.Credits, 0))
@@ -122,6 +115,6 @@ func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.Consu
 // Periods fetches the history of consumption periods of product p, oldest
 // first (free).
 func (c *Client) Periods(ctx context.Context, p wire.Product) ([]wire.ConsumptionPeriod, *Raw, error) {
-	r := c.newRequest(p, wire.EndpointPeriods, c.cfg.Paths.Periods, nil, nil)
+	r := c.newRequest(p, wire.EndpointPeriods, nil, nil)
 	return get(ctx, c, r, wire.DecodePeriods)
 }

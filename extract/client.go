@@ -29,7 +29,7 @@ type Config struct {
 	ScheduleURL, TrackingURL string
 	Key                      Key
 	// Paths default to DefaultPaths().
-	Paths Paths
+	Paths wire.Paths
 	// HTTP defaults to a client with Timeout that refuses redirects to
 	// another host (they would carry the API key away).
 	HTTP    *http.Client
@@ -77,8 +77,8 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.Key.IsZero() {
 		return nil, errors.New("no API key: set ETALAKE_API_KEY or use --api-key-file")
 	}
-	if c.cfg.Paths == (Paths{}) {
-		c.cfg.Paths = DefaultPaths()
+	if c.cfg.Paths == (wire.Paths{}) {
+		c.cfg.Paths = wire.DefaultPaths()
 	}
 	if err := c.cfg.Paths.Validate(); err != nil {
 		return nil, err
@@ -176,15 +176,12 @@ type request struct {
 	url      *url.URL
 }
 
-func (c *Client) newRequest(p wire.Product, e wire.Endpoint, tmpl string, vars map[string]string, q url.Values) *request {
+func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Values) *request {
 	base := c.schedule
 	if p == wire.ProductTracking {
 		base = c.tracking
 	}
-	escaped := tmpl
-	for k, v := range vars {
-		escaped = strings.ReplaceAll(escaped, "{"+k+"}", url.PathEscape(v))
-	}
+	escaped := c.cfg.Paths.Path(e, vars)
 	u := *base
 	u.RawPath = base.EscapedPath() + escaped
 	u.Path, _ = url.PathUnescape(u.RawPath) // escaped by us: cannot fail

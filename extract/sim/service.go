@@ -17,8 +17,8 @@ import (
 
 // URL prefixes of the two products and of the simulator's own controls.
 const (
-	SchedulePrefix = "/schedule/api/v1"
-	TrackingPrefix = "/container-tracking/api/v2"
+	SchedulePrefix = wire.ScheduleBasePath
+	TrackingPrefix = wire.TrackingBasePath
 	AdminPrefix    = "/_sim/"
 )
 

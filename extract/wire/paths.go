@@ -1,7 +1,8 @@
-package extract
+package wire
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -75,4 +76,56 @@ func (p Paths) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Base paths of the two products on a provider's host: every request path
+// of a product starts with its base path (DESIGN.md "Service contract
+// decisions").
+const (
+	ScheduleBasePath = "/schedule/api/v1"
+	TrackingBasePath = "/container-tracking/api/v2"
+)
+
+// Template returns the path template of endpoint e.
+func (p Paths) Template(e Endpoint) string {
+	switch e {
+	case EndpointPortSchedule:
+		return p.PortSchedule
+	case EndpointP2PSchedule:
+		return p.P2PSchedule
+	case EndpointVesselSchedule:
+		return p.VesselSchedule
+	case EndpointCurrentPeriod:
+		return p.CurrentPeriod
+	case EndpointPeriods:
+		return p.Periods
+	case EndpointShipment:
+		return p.Shipment
+	}
+	return ""
+}
+
+// Path fills the template of endpoint e with vars (port, pol, pod, imo),
+// each path-escaped, and returns the escaped path relative to the product's
+// base path.
+func (p Paths) Path(e Endpoint, vars map[string]string) string {
+	path := p.Template(e)
+	for k, v := range vars {
+		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
+	}
+	return path
+}
+
+// ShipmentQuery is the query of a shipment request: the public tracking
+// API's parameters, with the route and without AIS positions.
+func ShipmentQuery(number, shipmentType, sealine string) url.Values {
+	q := url.Values{}
+	q.Set("shipmentNumber", number)
+	q.Set("shipmentType", shipmentType)
+	if sealine != "" {
+		q.Set("sealine", sealine)
+	}
+	q.Set("route", "true")
+	q.Set("ais", "false")
+	return q
 }
