@@ -85,7 +85,7 @@ func TestMigrationsAreDerived(t *testing.T) {
 func TestCreateSQLKeepsKeysNotNull(t *testing.T) {
 	sql := schema.PortCalls.CreateSQL(1)
 	for _, k := range schema.PortCalls.Key {
-		if !strings.Contains(sql, k+" ") || !strings.Contains(sql, "NOT NULL") {
+		if !strings.Contains(sql, `"`+k+`" `) || !strings.Contains(sql, "NOT NULL") {
 			t.Errorf("key column %s not NOT NULL in\n%s", k, sql)
 		}
 	}

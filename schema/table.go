@@ -66,8 +66,10 @@ type Table struct {
 	// Key is the contract key (DESIGN.md "Warehouse contract").
 	Key []string
 	// Partition is the DATE column of the hive partition of the Parquet
-	// mirror (<table>/<Partition>=YYYY-MM-DD/…); it is derived from a
-	// column that never changes for a row (observed_at, first seen…).
+	// mirror (<table>/<Partition>=YYYY-MM-DD/…). For Append tables it is a
+	// function of the key (observed_at, or response_id through it), so a
+	// row never moves; for Latest and Dimension tables it is the date of
+	// First, which moves earlier when an older observation arrives late.
 	Partition string
 	// First and Last are, for Latest and Dimension tables, the columns of
 	// the first and last observation.
@@ -132,7 +134,7 @@ func (t *Table) CreateSQL(v int) string {
 		if c.Since > v {
 			continue
 		}
-		col := fmt.Sprintf("    %s %s", c.Name, c.Type.DuckDB())
+		col := fmt.Sprintf("    %s %s", ident(c.Name), c.Type.DuckDB())
 		if !c.Nullable {
 			col += " NOT NULL"
 		}
@@ -142,7 +144,7 @@ func (t *Table) CreateSQL(v int) string {
 	fmt.Fprintf(&b, "\n);\nCOMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
 	for _, c := range t.Columns {
 		if c.Since <= v && c.Doc != "" {
-			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, c.Name, quote(c.Doc))
+			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
 		}
 	}
 	return b.String()
@@ -153,14 +155,18 @@ func (t *Table) AddColumnsSQL(v int) string {
 	var b strings.Builder
 	for _, c := range t.Columns {
 		if c.Since == v {
-			fmt.Fprintf(&b, "ALTER TABLE %s ADD COLUMN %s %s;\n", t.Name, c.Name, c.Type.DuckDB())
+			fmt.Fprintf(&b, "ALTER TABLE %s ADD COLUMN %s %s;\n", t.Name, ident(c.Name), c.Type.DuckDB())
 			if c.Doc != "" {
-				fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, c.Name, quote(c.Doc))
+				fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
 			}
 		}
 	}
 	return b.String()
 }
+
+// ident quotes a column name, so that a name DuckDB reserves (at) is
+// still a column.
+func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // quote renders s as an SQL string literal.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
