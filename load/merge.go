@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/etalake/etalake/schema"
 )
@@ -94,51 +95,46 @@ func checkBatch(b Batch) error {
 
 // merge merges rec into t and returns the rows inserted or changed. When
 // mirror is set, it records the partitions that change as pending for the
-// Parquet mirror.
+// Parquet mirror. The record is registered once per statement that reads
+// it (a registered view is one scan): a duplicate check, for Latest,
+// Dimension and Ledger tables the partitions rows leave, and the merge.
 func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBatch, mirror bool) (int64, error) {
-	release, err := s.register(rec, inView)
-	if err != nil {
-		return 0, err
-	}
-	_, err = s.exec(ctx, stageSQL(t))
-	release()
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.exec(ctx, "DROP VIEW "+ident(inView)); err != nil {
-		return 0, err
-	}
-	n, err := s.mergeStage(ctx, t, mirror)
-	if _, dropErr := s.exec(ctx, "DROP TABLE "+ident(stageTable)); err == nil {
-		err = dropErr
-	}
-	return n, err
-}
-
-// mergeStage merges the stage table into t.
-func (s *session) mergeStage(ctx context.Context, t *schema.Table, mirror bool) (int64, error) {
-	var parts []day
-	switch t.Kind {
-	case schema.Append:
-		var err error
-		if parts, _, err = s.days(ctx, partitionsSQL(t)); err != nil {
-			return 0, err
-		}
-	case schema.Ledger:
-		dups, err := s.count(ctx, dupSQL(t))
+	var dups int64
+	var err error
+	if rec.NumRows() > 1 {
+		err = s.withView(ctx, rec, func() (err error) {
+			dups, err = s.count(ctx, dupSQL(t))
+			return err
+		})
 		if err != nil {
 			return 0, err
 		}
-		if dups > 0 {
-			return 0, invalidf("%s: the batch holds %d keys more than once", t.Name, dups)
-		}
 	}
-	if mirror && t.Kind != schema.Append {
-		if _, err := s.exec(ctx, pendingSQL(t, movedSQL(t))); err != nil {
+	if dups > 0 && t.Kind == schema.Ledger {
+		return 0, invalidf("%s: the batch holds %d keys more than once", t.Name, dups)
+	}
+	source := sourceSQL(t, dups > 0)
+	var parts []day
+	if t.Kind == schema.Append {
+		if parts, err = distinctDays(rec, t); err != nil {
 			return 0, err
 		}
 	}
-	changed, n, err := s.days(ctx, mergeSQL(t, parts))
+	if mirror && t.Kind != schema.Append {
+		err := s.withView(ctx, rec, func() error {
+			_, err := s.exec(ctx, pendingSQL(t, movedSQL(t, source)))
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	var changed []day
+	var n int64
+	err = s.withView(ctx, rec, func() (err error) {
+		changed, n, err = s.days(ctx, mergeSQL(t, source, parts))
+		return err
+	})
 	if err != nil {
 		return 0, err
 	}
@@ -148,4 +144,25 @@ func (s *session) mergeStage(ctx context.Context, t *schema.Table, mirror bool) 
 		}
 	}
 	return n, nil
+}
+
+// distinctDays lists the values of the table's partition column in rec.
+func distinctDays(rec arrow.RecordBatch, t *schema.Table) ([]day, error) {
+	idx := rec.Schema().FieldIndices(t.Partition)
+	if len(idx) != 1 {
+		return nil, invalidf("%s: no partition column %s", t.Name, t.Partition)
+	}
+	col, ok := rec.Column(idx[0]).(*array.Date32)
+	if !ok {
+		return nil, invalidf("%s: partition column %s is %s", t.Name, t.Partition, rec.Column(idx[0]).DataType())
+	}
+	seen := map[day]bool{}
+	var out []day
+	for i, v := range col.Date32Values() {
+		if d := day(v); col.IsValid(i) && !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }

@@ -51,8 +51,8 @@ type SyncStats struct {
 }
 
 // SyncParquet rewrites every pending partition of the mirror from its
-// table, oldest table and date first, and forgets each once its file is in
-// place. A partition left without rows loses its directory. Safe to call at
+// table, table by table and date by date, and forgets each once its file
+// is in place. A partition left without rows loses its directory. Safe to call at
 // any time; with nothing pending it does nothing.
 func (w *Warehouse) SyncParquet(ctx context.Context) (SyncStats, error) {
 	w.mu.Lock()
@@ -92,8 +92,8 @@ func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, 
 			st.Rows += rows
 			st.Bytes += bytes
 		}
-		if _, err := w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ? AND partition_date = ?`,
-			p.table.Name, p.day.Time()); err != nil {
+		if _, err := w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`,
+			p.table.Name, p.day.String()); err != nil {
 			return st, err
 		}
 	}

@@ -241,8 +241,10 @@ func (f RawFilter) where() ([]string, []any) {
 }
 
 // rawPage is how many responses Raw reads per query: the memory Raw holds
-// is one page of compressed bodies and one decompressed body.
-const rawPage = 256
+// is one page of compressed bodies (a few MB) and one decompressed body.
+// Each page is a top-N query from the last one's (observed_at,
+// response_id); DuckDB prunes the row groups before it by their min/max.
+const rawPage = 1024
 
 // Raw calls fn with every landed response the filter selects, oldest
 // observed_at first (ties by response id), bodies decompressed and checked

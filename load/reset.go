@@ -65,17 +65,12 @@ func (w *Warehouse) DeleteByResponse(ctx context.Context, tables []*schema.Table
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	err := w.inTx(ctx, func(s *session) error {
-		release, err := s.register(rec, inView)
-		if err != nil {
+		err := s.withView(ctx, rec, func() error {
+			_, err := s.exec(ctx, fmt.Sprintf("CREATE TEMP TABLE %s AS SELECT DISTINCT %s FROM %s",
+				ident(idsTable), ident(idColumn), ident(inView)))
 			return err
-		}
-		_, err = s.exec(ctx, fmt.Sprintf("CREATE TEMP TABLE %s AS SELECT DISTINCT %s FROM %s",
-			ident(idsTable), ident(idColumn), ident(inView)))
-		release()
+		})
 		if err != nil {
-			return err
-		}
-		if _, err := s.exec(ctx, "DROP VIEW "+ident(inView)); err != nil {
 			return err
 		}
 		for _, t := range tables {

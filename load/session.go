@@ -124,7 +124,20 @@ func (s *session) days(ctx context.Context, q string) ([]day, int64, error) {
 	return out, n, rr.Err()
 }
 
-// register makes rec readable once as the view name. Release the returned
+// withView runs fn with rec registered as the view inView, for one
+// statement, and drops the view after.
+func (s *session) withView(ctx context.Context, rec arrow.RecordBatch, fn func() error) error {
+	release, err := s.register(rec, inView)
+	if err != nil {
+		return err
+	}
+	err = fn()
+	release()
+	_, dropErr := s.exec(ctx, "DROP VIEW IF EXISTS "+ident(inView))
+	return errors.Join(err, dropErr)
+}
+
+// register makes rec readable once as the view name. Call the returned
 // function after the statement that read it.
 func (s *session) register(rec arrow.RecordBatch, name string) (func(), error) {
 	rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})

@@ -14,10 +14,9 @@ import (
 
 // Names of the per-batch objects, temporary to the loading connection.
 const (
-	inView     = "__load_in"    // the Arrow record, one scan only
-	stageTable = "__load_batch" // the batch deduplicated by key
-	idsTable   = "__load_ids"   // response ids of DeleteByResponse
-	idColumn   = "response_id"  // the column every derived row is traced by
+	inView   = "__load_in"   // an Arrow record, registered for one scan
+	idsTable = "__load_ids"  // response ids of DeleteByResponse
+	idColumn = "response_id" // the column every derived row is traced by
 )
 
 // ident quotes an identifier for DuckDB.
@@ -107,73 +106,65 @@ func checkMergeable(t *schema.Table) error {
 	return nil
 }
 
-// stageSQL copies the registered Arrow view into the stage table, one row
-// per key:
+// sourceSQL is the batch as the merge reads it: the registered Arrow view,
+// or, when the batch holds a key more than once (dedup), one row per key:
 //   - Append: the row with the smallest response_id;
 //   - Latest, Dimension: the values of the newest row (greatest Last, then
 //     greatest response_id), the least First, and the partition of the row
-//     with the least First (the partition is derived from First);
-//   - Ledger: the rows as they are (duplicates are refused, see dupSQL).
-func stageSQL(t *schema.Table) string {
+//     with the least First (the partition is derived from First).
+//
+// A Ledger batch never holds a key twice (Load refuses it).
+func sourceSQL(t *schema.Table, dedup bool) string {
 	cols := t.ColumnNames()
-	keys := list("", t.Key)
-	var sel, tail string
-	switch t.Kind {
-	case schema.Append:
-		sel = list("", cols)
-		tail = fmt.Sprintf("QUALIFY row_number() OVER (PARTITION BY %s ORDER BY %s) = 1", keys, ident(idColumn))
-	case schema.Latest, schema.Dimension:
-		parts := make([]string, len(cols))
-		for i, c := range cols {
-			switch c {
-			case t.First:
-				parts[i] = fmt.Sprintf("min(%s) OVER w AS %s", ident(c), ident(c))
-			case t.Partition:
-				parts[i] = fmt.Sprintf("arg_min(%s, %s) OVER w AS %s", ident(c), ident(t.First), ident(c))
-			default:
-				parts[i] = ident(c)
-			}
-		}
-		sel = strings.Join(parts, ", ")
-		tail = fmt.Sprintf("WINDOW w AS (PARTITION BY %s)\nQUALIFY row_number() OVER (PARTITION BY %s ORDER BY %s DESC, %s DESC) = 1",
-			keys, keys, ident(t.Last), ident(idColumn))
-	default:
-		sel = list("", cols)
+	if !dedup {
+		return fmt.Sprintf("(SELECT %s FROM %s)", list("", cols), ident(inView))
 	}
-	return fmt.Sprintf("CREATE TEMP TABLE %s AS\nSELECT %s\nFROM %s\n%s", ident(stageTable), sel, ident(inView), tail)
+	keys := list("", t.Key)
+	if t.Kind == schema.Append {
+		return fmt.Sprintf("(SELECT %s FROM %s QUALIFY row_number() OVER (PARTITION BY %s ORDER BY %s) = 1)",
+			list("", cols), ident(inView), keys, ident(idColumn))
+	}
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		switch c {
+		case t.First:
+			parts[i] = fmt.Sprintf("min(%s) OVER w AS %s", ident(c), ident(c))
+		case t.Partition:
+			parts[i] = fmt.Sprintf("arg_min(%s, %s) OVER w AS %s", ident(c), ident(t.First), ident(c))
+		default:
+			parts[i] = ident(c)
+		}
+	}
+	return fmt.Sprintf("(SELECT %s FROM %s WINDOW w AS (PARTITION BY %s) QUALIFY row_number() OVER (PARTITION BY %s ORDER BY %s DESC, %s DESC) = 1)",
+		strings.Join(parts, ", "), ident(inView), keys, keys, ident(t.Last), ident(idColumn))
 }
 
-// dupSQL counts the keys a Ledger batch holds more than once: last write
-// wins between loads, but within one batch there is no "last".
+// dupSQL counts the keys the registered batch holds more than once. Most
+// batches hold none, and then skip the deduplicating window.
 func dupSQL(t *schema.Table) string {
 	return fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s GROUP BY %s HAVING count(*) > 1)",
-		ident(stageTable), list("", t.Key))
-}
-
-// partitionsSQL lists the partitions of the stage table.
-func partitionsSQL(t *schema.Table) string {
-	return fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(stageTable))
+		ident(inView), list("", t.Key))
 }
 
 // movedSQL lists the partitions that rows of a Latest, Dimension or Ledger
 // table are about to leave: the merge sets a row's partition anew when an
 // older First arrives (or, for a Ledger, whenever the row's partition
 // column changes), and the old partition's file must lose the row.
-func movedSQL(t *schema.Table) string {
+func movedSQL(t *schema.Table, source string) string {
 	cond := fmt.Sprintf("s.%s <> t.%s", ident(t.Partition), ident(t.Partition))
 	if t.Kind != schema.Ledger {
 		cond = fmt.Sprintf("s.%s < t.%s AND %s", ident(t.First), ident(t.First), cond)
 	}
 	return fmt.Sprintf("SELECT DISTINCT t.%s FROM %s AS t JOIN %s AS s ON %s WHERE %s",
-		ident(t.Partition), ident(t.Name), ident(stageTable), keyJoin(t, "t", "s"), cond)
+		ident(t.Partition), ident(t.Name), source, keyJoin(t, "t", "s"), cond)
 }
 
-// mergeSQL merges the stage table into the table and returns the partition
-// of every row inserted or changed. For an Append table, parts are the
-// stage's partitions: the target side is restricted to them, which is exact
-// because an Append table's partition is a function of its key, and keeps
-// a load proportional to the batch and the partitions it touches.
-func mergeSQL(t *schema.Table, parts []day) string {
+// mergeSQL merges source into the table and returns the partition of
+// every row inserted or changed. For an Append table, parts are the batch's
+// partitions: the target side is restricted to them, which is exact because
+// an Append table's partition is a function of its key, and keeps a load
+// proportional to the batch and the partitions it touches.
+func mergeSQL(t *schema.Table, source string, parts []day) string {
 	cols := t.ColumnNames()
 	on := keyJoin(t, "t", "s")
 	var when string
@@ -198,7 +189,7 @@ func mergeSQL(t *schema.Table, parts []day) string {
 			list("t", rest), list("s", rest), sets(rest))
 	}
 	return fmt.Sprintf("MERGE INTO %s AS t USING %s AS s ON %s\n%s\nWHEN NOT MATCHED THEN INSERT (%s) VALUES (%s)\nRETURNING %s",
-		ident(t.Name), ident(stageTable), on, when, list("", cols), list("s", cols), ident(t.Partition))
+		ident(t.Name), source, on, when, list("", cols), list("s", cols), ident(t.Partition))
 }
 
 // pendingSQL records partitions of the table as pending for the mirror,
