@@ -36,7 +36,10 @@ type LoadStats struct {
 //   - Ledger (etl_runs): the last write of a key wins; a batch may not hold
 //     a key twice.
 //
-// Within a batch, rows are deduplicated by the same rules first. The
+// Within a batch, rows are deduplicated by the same rules first. Two rows
+// of one key that the rules cannot tell apart (the same response_id, and
+// for Latest the same Last) are the transform's to avoid: which one is
+// kept is not defined. The
 // partitions of the Parquet mirror that change are recorded in the same
 // transaction and written by SyncParquet. raw_responses is written by Land.
 // etl_runs rows go through Load like any table: a job loads its run's row
