@@ -1,0 +1,336 @@
+package load_test
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// synthetic builds n rows of tbl, keys made unique by offset+i, spread
+// over ten days: every Varchar column holds its name and the row number,
+// every Timestamp the same instant (so First = Last, and observed_at of an
+// Append table carries the key), and the partition its date.
+func synthetic(tbl *schema.Table, offset, n int) arrow.RecordBatch {
+	return syntheticDays(tbl, offset, n, 0, 10)
+}
+
+// syntheticDays is synthetic over the given number of days from day
+// first (counted from 2024-01-01).
+func syntheticDays(tbl *schema.Table, offset, n, first, days int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, tbl.Arrow())
+	defer b.Release()
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, first)
+	for i := offset; i < offset+n; i++ {
+		at := base.Add(time.Duration(i%days)*24*time.Hour + time.Duration(i)*time.Microsecond)
+		for j, c := range tbl.Columns {
+			switch f := b.Field(j).(type) {
+			case *array.StringBuilder:
+				if c.Type == schema.JSON {
+					f.Append(fmt.Sprintf(`{"n":%d}`, i))
+				} else {
+					f.Append(fmt.Sprintf("%s-%d", c.Name, i))
+				}
+			case *array.Int64Builder:
+				f.Append(int64(i))
+			case *array.Int32Builder:
+				f.Append(int32(i % 1000))
+			case *array.Float64Builder:
+				f.Append(float64(i) / 7)
+			case *array.BooleanBuilder:
+				f.Append(i%2 == 0)
+			case *array.TimestampBuilder:
+				f.Append(arrow.Timestamp(at.UnixMicro()))
+			case *array.Date32Builder:
+				f.Append(arrow.Date32FromTime(at))
+			case *array.BinaryBuilder:
+				f.Append([]byte(c.Name))
+			default:
+				panic(fmt.Sprintf("synthetic: %T", f))
+			}
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+func benchWarehouse(b *testing.B) *load.Warehouse {
+	b.Helper()
+	w, err := load.Open(b.Context(), b.TempDir(), load.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { w.Close() })
+	return w
+}
+
+func reportRows(b *testing.B, rows int) {
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkLoad measures Load into an on-disk warehouse: "first" into an
+// empty table, "again" the same rows into a table that holds them (the
+// replay case: nothing changes).
+func BenchmarkLoad(b *testing.B) {
+	for _, tbl := range []*schema.Table{schema.ETAObservations, schema.ContainerEvents} {
+		for _, n := range []int{10_000, 100_000} {
+			rec := synthetic(tbl, 0, n)
+			batch := []load.Batch{{Table: tbl, Rec: rec}}
+			b.Run(fmt.Sprintf("%s/%s/rows=%d/first", tbl.Kind, tbl.Name, n), func(b *testing.B) {
+				w := benchWarehouse(b)
+				for b.Loop() {
+					b.StopTimer()
+					if err := w.Reset(b.Context(), []*schema.Table{tbl}); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					if _, err := w.Load(b.Context(), batch); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportRows(b, n)
+			})
+			b.Run(fmt.Sprintf("%s/%s/rows=%d/again", tbl.Kind, tbl.Name, n), func(b *testing.B) {
+				w := benchWarehouse(b)
+				if _, err := w.Load(b.Context(), batch); err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					st, err := w.Load(b.Context(), batch)
+					if err != nil || st.Rows[tbl.Name] != 0 {
+						b.Fatal(st, err)
+					}
+				}
+				reportRows(b, n)
+			})
+			rec.Release()
+		}
+	}
+}
+
+// BenchmarkLoadGrowing loads batches of new keys, all of one new day, into
+// a table that already holds a million rows over a hundred days: the
+// Append merge reads only the batch's partition of the table, the Latest
+// merge joins the whole table (its rows can move between partitions).
+func BenchmarkLoadGrowing(b *testing.B) {
+	const held, n, days = 1_000_000, 10_000, 100
+	for _, tbl := range []*schema.Table{schema.ETAObservations, schema.ContainerEvents} {
+		b.Run(fmt.Sprintf("%s/%s/held=%d/rows=%d", tbl.Kind, tbl.Name, held, n), func(b *testing.B) {
+			w := benchWarehouse(b)
+			for off := 0; off < held; off += 100_000 {
+				rec := syntheticDays(tbl, off, 100_000, 0, days)
+				_, err := w.Load(b.Context(), []load.Batch{{Table: tbl, Rec: rec}})
+				rec.Release()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			off := held
+			for b.Loop() {
+				b.StopTimer()
+				rec := syntheticDays(tbl, off, n, days+off/n, 1)
+				off += n
+				b.StartTimer()
+				_, err := w.Load(b.Context(), []load.Batch{{Table: tbl, Rec: rec}})
+				rec.Release()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRows(b, n)
+		})
+	}
+}
+
+// BenchmarkSyncParquet rewrites every partition (ten days) of a table.
+func BenchmarkSyncParquet(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("eta_observations/rows=%d", n), func(b *testing.B) {
+			w := benchWarehouse(b)
+			for off := 0; off < n; off += 100_000 {
+				rec := synthetic(schema.ETAObservations, off, min(100_000, n-off))
+				_, err := w.Load(b.Context(), []load.Batch{{Table: schema.ETAObservations, Rec: rec}})
+				rec.Release()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			var bytes int64
+			for b.Loop() {
+				b.StopTimer()
+				if _, err := w.DB().ExecContext(b.Context(), `INSERT INTO parquet_pending
+					SELECT DISTINCT 'eta_observations', observed_date FROM eta_observations`); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				st, err := w.SyncParquet(b.Context())
+				if err != nil || st.Rows != int64(n) {
+					b.Fatal(st, err)
+				}
+				bytes = st.Bytes
+			}
+			reportRows(b, n)
+			b.ReportMetric(float64(bytes)/float64(n), "bytes/row")
+		})
+	}
+}
+
+// BenchmarkIngest compares the two ways into DuckDB for rows that are
+// Arrow records already: an INSERT from the registered Arrow view (what
+// Load does, before its merge) and duckdb-go's row Appender fed from the
+// same record, into an empty on-disk table.
+func BenchmarkIngest(b *testing.B) {
+	tbl := schema.ETAObservations
+	for _, n := range []int{10_000, 100_000} {
+		rec := synthetic(tbl, 0, n)
+		for _, way := range []struct {
+			name string
+			fn   func(ctx context.Context, c driver.Conn) error
+		}{
+			{"arrow-view", func(ctx context.Context, c driver.Conn) error {
+				ar, err := duckdb.NewArrowFromConn(c)
+				if err != nil {
+					return err
+				}
+				rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+				if err != nil {
+					return err
+				}
+				defer rr.Release()
+				release, err := ar.RegisterView(rr, "bench_in")
+				if err != nil {
+					return err
+				}
+				defer release()
+				_, err = c.(driver.ExecerContext).ExecContext(ctx, "INSERT INTO bench SELECT * FROM bench_in", nil)
+				return err
+			}},
+			{"appender", func(ctx context.Context, c driver.Conn) error {
+				app, err := duckdb.NewAppenderFromConn(c, "", "bench")
+				if err != nil {
+					return err
+				}
+				vals := make([]driver.Value, rec.NumCols())
+				for i := range int(rec.NumRows()) {
+					for j, col := range rec.Columns() {
+						vals[j] = goValue(col, i)
+					}
+					if err := app.AppendRow(vals...); err != nil {
+						return err
+					}
+				}
+				return app.Close()
+			}},
+		} {
+			b.Run(fmt.Sprintf("%s/rows=%d", way.name, n), func(b *testing.B) {
+				w := benchWarehouse(b)
+				ctx := b.Context()
+				if _, err := w.DB().ExecContext(ctx, "CREATE TABLE bench AS SELECT * FROM eta_observations LIMIT 0"); err != nil {
+					b.Fatal(err)
+				}
+				conn, err := w.DB().Conn(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer conn.Close()
+				for b.Loop() {
+					b.StopTimer()
+					if _, err := conn.ExecContext(ctx, "DELETE FROM bench"); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					if err := conn.Raw(func(dc any) error { return way.fn(ctx, dc.(driver.Conn)) }); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportRows(b, n)
+			})
+		}
+		rec.Release()
+	}
+}
+
+// goValue is the Go value of row i of an Arrow column, for the Appender.
+func goValue(col arrow.Array, i int) driver.Value {
+	if col.IsNull(i) {
+		return nil
+	}
+	switch a := col.(type) {
+	case *array.String:
+		return a.Value(i)
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Int32:
+		return a.Value(i)
+	case *array.Float64:
+		return a.Value(i)
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Timestamp:
+		return time.UnixMicro(int64(a.Value(i))).UTC()
+	case *array.Date32:
+		return a.Value(i).ToTime()
+	case *array.Binary:
+		return a.Value(i)
+	}
+	panic(fmt.Sprintf("goValue: %T", col))
+}
+
+// BenchmarkLand lands responses of 20 kB (a port schedule), one per call
+// as a job lands them, and a hundred per call as an import does.
+func BenchmarkLand(b *testing.B) {
+	body := []byte(strings.Repeat(`{"carrierServiceCode":"AE7","vesselIMONumber":"9321483","eventDateTime":"2024-03-01T10:00:00Z"},`, 200))
+	for _, per := range []int{1, 100} {
+		b.Run(fmt.Sprintf("per-call=%d", per), func(b *testing.B) {
+			w := benchWarehouse(b)
+			rs := make([]load.RawResponse, per)
+			i := 0
+			for b.Loop() {
+				for j := range rs {
+					rs[j] = response(t0.Add(time.Duration(i)*time.Millisecond), "")
+					rs[j].Body = body
+					i++
+				}
+				if n, err := w.Land(b.Context(), rs...); err != nil || n != per {
+					b.Fatal(n, err)
+				}
+			}
+			reportRows(b, per)
+		})
+	}
+}
+
+// BenchmarkRaw reads back every landed response, as a full replay does.
+func BenchmarkRaw(b *testing.B) {
+	const n = 20_000
+	body := []byte(strings.Repeat(`{"carrierServiceCode":"AE7","vesselIMONumber":"9321483","eventDateTime":"2024-03-01T10:00:00Z"},`, 50))
+	w := benchWarehouse(b)
+	rs := make([]load.RawResponse, 0, 1000)
+	for i := range n {
+		r := response(t0.Add(time.Duration(i)*time.Second), "")
+		r.Body = append(body, fmt.Sprint(i)...)
+		if rs = append(rs, r); len(rs) == cap(rs) {
+			if _, err := w.Land(b.Context(), rs...); err != nil {
+				b.Fatal(err)
+			}
+			rs = rs[:0]
+		}
+	}
+	for b.Loop() {
+		got := 0
+		err := w.Raw(b.Context(), load.RawFilter{}, func(load.RawResponse, string) error { got++; return nil })
+		if err != nil || got != n {
+			b.Fatal(got, err)
+		}
+	}
+	reportRows(b, n)
+}

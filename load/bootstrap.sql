@@ -1,0 +1,16 @@
+-- The loader's own tables, created on every Open if absent. They are not
+-- contract tables (package schema owns those): notebooks need not read them.
+
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER NOT NULL,
+    name VARCHAR NOT NULL,
+    checksum VARCHAR NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE schema_migrations IS 'Migrations of package schema applied to this warehouse, one row each; forward-only.';
+
+CREATE TABLE IF NOT EXISTS parquet_pending (
+    table_name VARCHAR NOT NULL,
+    partition_date DATE NOT NULL
+);
+COMMENT ON TABLE parquet_pending IS 'Partitions of the Parquet mirror changed in DuckDB and not yet rewritten; recorded in the transaction that changed them, removed once the partition file is renamed into place.';

@@ -1,0 +1,63 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Sentinels of the package; callers use errors.Is.
+var (
+	// ErrBusy: another process (or another Warehouse of this process)
+	// holds the warehouse. A *BusyError says who.
+	ErrBusy = errors.New("warehouse busy")
+	// ErrNoWarehouse: OpenReadOnly found no warehouse in the directory.
+	ErrNoWarehouse = errors.New("no warehouse")
+	// ErrMigration: the warehouse's recorded migrations do not match the
+	// ones this binary embeds (edited since applied, or newer than the
+	// binary). Migrations are forward-only; nothing was changed.
+	ErrMigration = errors.New("warehouse schema does not match this binary")
+	// ErrInvalid: a batch or a response was refused before anything was
+	// written (wrong Arrow schema, missing field, table not loadable).
+	ErrInvalid = errors.New("invalid input")
+)
+
+// Holder describes the process holding a warehouse's write lock, as it
+// wrote itself into the lock file.
+type Holder struct {
+	PID   int       `json:"pid"`
+	Host  string    `json:"host"`
+	Since time.Time `json:"since"`
+}
+
+// BusyError is the error of an Open or OpenReadOnly that found the
+// warehouse held. It unwraps to ErrBusy.
+type BusyError struct {
+	Dir string
+	// Holder is the writer holding the warehouse; zero when the holder is
+	// a reader (OpenReadOnly), or a writer that had not yet written its
+	// details.
+	Holder Holder
+	// Readers is true when the warehouse is held by read-only users only
+	// (etalake sql, report): a writer must wait for them to close it.
+	Readers bool
+}
+
+func (e *BusyError) Error() string {
+	switch {
+	case e.Readers:
+		return fmt.Sprintf("%s: %s is open read-only (etalake sql or report); close it and retry", ErrBusy, e.Dir)
+	case e.Holder.PID == 0:
+		return fmt.Sprintf("%s: %s is being written by another process (it has not yet recorded its pid in %s)", ErrBusy, e.Dir, lockName)
+	}
+	return fmt.Sprintf("%s: %s is being written by pid %d on host %s since %s; wait for that job to finish",
+		ErrBusy, e.Dir, e.Holder.PID, e.Holder.Host, e.Holder.Since.UTC().Format(time.RFC3339))
+}
+
+// Unwrap makes every BusyError match ErrBusy.
+func (e *BusyError) Unwrap() error { return ErrBusy }
+
+// invalidf returns an error wrapping ErrInvalid.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}

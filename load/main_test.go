@@ -1,0 +1,83 @@
+package load_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// helperEnv makes the test binary a helper process (see TestMain): its
+// value is "<mode> <dir>".
+const helperEnv = "ETALAKE_LOAD_TEST_HELPER"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(helperEnv); v != "" {
+		mode, dir, _ := strings.Cut(v, " ")
+		os.Exit(helper(mode, dir))
+	}
+	os.Exit(m.Run())
+}
+
+// helper runs in a child process: "open" tries to open the warehouse and
+// says how it went; "load-and-die" loads rows and exits without closing
+// anything, as a crashed job would.
+func helper(mode, dir string) int {
+	ctx := context.Background()
+	w, err := load.Open(ctx, dir, load.Options{Now: clock})
+	var busy *load.BusyError
+	switch {
+	case errors.As(err, &busy):
+		fmt.Printf("busy pid=%d: %v\n", busy.Holder.PID, err)
+		return 0
+	case err != nil:
+		fmt.Printf("error: %v\n", err)
+		return 1
+	}
+	switch mode {
+	case "open":
+		fmt.Println("opened")
+		return errorCode(w.Close())
+	case "load-and-die":
+		rec, err := newRecord(memory.DefaultAllocator, schema.ETAObservations, crashRows...)
+		if err == nil {
+			_, err = w.Load(ctx, []load.Batch{{Table: schema.ETAObservations, Rec: rec}})
+		}
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		os.Exit(3) // no Close, no SyncParquet
+	}
+	return 1
+}
+
+var crashRows = []row{
+	etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"),
+	etaObs("S2", "2024-01-02T10:00:00Z", "2024-01-09T00:00:00Z", "r2"),
+}
+
+func errorCode(err error) int {
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	return 0
+}
+
+// child runs the test binary as a helper on dir and returns its output.
+func child(t *testing.T, mode, dir string) (string, error) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode+" "+dir)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}

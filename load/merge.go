@@ -1,0 +1,171 @@
+package load
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// Batch is rows of one table from the transform. Rec's schema is
+// Table.Arrow(); the caller keeps ownership of Rec (Load does not release
+// it).
+type Batch struct {
+	Table *schema.Table
+	Rec   arrow.RecordBatch
+}
+
+// LoadStats counts, per table name, the rows a Load inserted or changed;
+// loading rows already present counts nothing.
+type LoadStats struct {
+	Rows map[string]int64
+}
+
+// Load merges every batch into its table in one transaction: all of them
+// or none. The merge follows the table's schema.Kind and is idempotent and
+// order-independent (loading the same rows again, or in another order,
+// gives the same tables):
+//   - Append: one row per key; between two rows of one key the smaller
+//     response_id is kept.
+//   - Latest, Dimension: per key, the values of the newest observation
+//     (greatest Last, then greatest response_id), the least First, and the
+//     partition of that First.
+//   - Ledger (etl_runs): the last write of a key wins; a batch may not hold
+//     a key twice.
+//
+// Within a batch, rows are deduplicated by the same rules first. Two rows
+// of one key that the rules cannot tell apart (the same response_id, and
+// for Latest the same Last) are the transform's to avoid: which one is
+// kept is not defined. The
+// partitions of the Parquet mirror that change are recorded in the same
+// transaction and written by SyncParquet. raw_responses is written by Land.
+// etl_runs rows go through Load like any table: a job loads its run's row
+// when it starts and again when it ends.
+func (w *Warehouse) Load(ctx context.Context, batches []Batch) (LoadStats, error) {
+	for _, b := range batches {
+		if err := checkBatch(b); err != nil {
+			return LoadStats{}, err
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	stats := LoadStats{Rows: map[string]int64{}}
+	err := w.inTx(ctx, func(s *session) error {
+		for _, b := range batches {
+			if b.Rec.NumRows() == 0 {
+				continue
+			}
+			n, err := s.merge(ctx, b.Table, b.Rec, true)
+			if err != nil {
+				return fmt.Errorf("load: %s: %w", b.Table.Name, err)
+			}
+			stats.Rows[b.Table.Name] += n
+		}
+		return nil
+	})
+	if err != nil {
+		return LoadStats{}, err
+	}
+	return stats, nil
+}
+
+// checkBatch refuses a batch Load cannot take.
+func checkBatch(b Batch) error {
+	if b.Table == nil || b.Rec == nil {
+		return invalidf("batch without table or record")
+	}
+	if b.Table == schema.RawResponses {
+		return invalidf("raw_responses is written by Land, not Load")
+	}
+	if err := checkMergeable(b.Table); err != nil {
+		return err
+	}
+	want, got := b.Table.Arrow(), b.Rec.Schema()
+	if got.NumFields() != want.NumFields() {
+		return invalidf("%s: record has %d fields, the table %d", b.Table.Name, got.NumFields(), want.NumFields())
+	}
+	for i, f := range want.Fields() {
+		g := got.Field(i)
+		if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
+			return invalidf("%s: field %d is %s %s, want %s %s", b.Table.Name, i, g.Name, g.Type, f.Name, f.Type)
+		}
+	}
+	return nil
+}
+
+// merge merges rec into t and returns the rows inserted or changed. When
+// mirror is set, it records the partitions that change as pending for the
+// Parquet mirror. The record is registered once per statement that reads
+// it (a registered view is one scan): a duplicate check, for Latest,
+// Dimension and Ledger tables the partitions rows leave, and the merge.
+func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBatch, mirror bool) (int64, error) {
+	var dups int64
+	var err error
+	if rec.NumRows() > 1 {
+		err = s.withView(ctx, rec, func() (err error) {
+			dups, err = s.count(ctx, dupSQL(t))
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	if dups > 0 && t.Kind == schema.Ledger {
+		return 0, invalidf("%s: the batch holds %d keys more than once", t.Name, dups)
+	}
+	source := sourceSQL(t, dups > 0)
+	var parts []day
+	if t.Kind == schema.Append {
+		if parts, err = distinctDays(rec, t); err != nil {
+			return 0, err
+		}
+	}
+	if mirror && t.Kind != schema.Append {
+		err := s.withView(ctx, rec, func() error {
+			_, err := s.exec(ctx, pendingSQL(t, movedSQL(t, source)))
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	var changed []day
+	var n int64
+	err = s.withView(ctx, rec, func() (err error) {
+		changed, n, err = s.days(ctx, mergeSQL(t, source, parts))
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	if mirror && len(changed) > 0 {
+		if _, err := s.exec(ctx, pendingSQL(t, valuesSQL(changed))); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// distinctDays lists the values of the table's partition column in rec.
+func distinctDays(rec arrow.RecordBatch, t *schema.Table) ([]day, error) {
+	idx := rec.Schema().FieldIndices(t.Partition)
+	if len(idx) != 1 {
+		return nil, invalidf("%s: no partition column %s", t.Name, t.Partition)
+	}
+	col, ok := rec.Column(idx[0]).(*array.Date32)
+	if !ok {
+		return nil, invalidf("%s: partition column %s is %s", t.Name, t.Partition, rec.Column(idx[0]).DataType())
+	}
+	seen := map[day]bool{}
+	var out []day
+	for i, v := range col.Date32Values() {
+		if d := day(v); col.IsValid(i) && !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}

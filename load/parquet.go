@@ -1,0 +1,235 @@
+package load
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// The Parquet mirror is <dir>/parquet/<table>/<partition>=YYYY-MM-DD/data.parquet,
+// one file per partition, readable as
+//
+//	read_parquet('<dir>/parquet/<table>/**/*.parquet', hive_partitioning=true)
+//
+// with exactly the table's rows and columns (the partition column comes
+// back from the directory name as a DATE). It is a projection of the DuckDB
+// tables, never written from batches: Load records the partitions it
+// changes in parquet_pending in its own transaction, and SyncParquet
+// rewrites each from the table. A partition file is written to a temp name
+// (.tmp-…, which the glob above never matches), synced, and renamed over
+// data.parquet, so a reader sees the old file or the new one, never half of
+// one; a crash leaves the pending row, and the next SyncParquet writes the
+// partition again. raw_responses is not mirrored: its bodies are
+// compressed blobs, of no use to a notebook, and DuckDB is its store.
+
+// fileName is the file of a partition.
+const fileName = "data.parquet"
+
+// tempPrefix starts the name of every temp file and directory under
+// parquet/; Open removes them.
+const tempPrefix = ".tmp-"
+
+// Mirrored reports whether the table has a Parquet mirror: every contract
+// table but raw_responses.
+func Mirrored(t *schema.Table) bool { return t != schema.RawResponses }
+
+// SyncStats says what a SyncParquet did.
+type SyncStats struct {
+	Written int   // partition files written
+	Removed int   // partitions removed because their rows are gone
+	Rows    int64 // rows in the files written
+	Bytes   int64 // size of the files written
+}
+
+// SyncParquet rewrites every pending partition of the mirror from its
+// table, table by table and date by date, and forgets each once its file
+// is in place. A partition left without rows loses its directory. Safe to call at
+// any time; with nothing pending it does nothing.
+func (w *Warehouse) SyncParquet(ctx context.Context) (SyncStats, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sync(ctx, nil)
+}
+
+// pendingPartition is a row of parquet_pending.
+type pendingPartition struct {
+	table *schema.Table
+	day   day
+}
+
+// sync writes the pending partitions of the tables in only (all when nil).
+// The caller holds w.mu.
+func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, error) {
+	var st SyncStats
+	if w.db == nil {
+		return st, errClosed
+	}
+	pending, err := w.pending(ctx)
+	if err != nil {
+		return st, err
+	}
+	for _, p := range pending {
+		if only != nil && !contains(only, p.table) {
+			continue
+		}
+		rows, bytes, err := w.export(ctx, p.table, p.day)
+		if err != nil {
+			return st, fmt.Errorf("load: parquet %s %s: %w", p.table.Name, p.day, err)
+		}
+		if rows == 0 {
+			st.Removed++
+		} else {
+			st.Written++
+			st.Rows += rows
+			st.Bytes += bytes
+		}
+		if _, err := w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`,
+			p.table.Name, p.day.String()); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// pending lists parquet_pending in table order, then date.
+func (w *Warehouse) pending(ctx context.Context) ([]pendingPartition, error) {
+	rows, err := w.db.QueryContext(ctx, `SELECT DISTINCT table_name, partition_date FROM parquet_pending ORDER BY ALL`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []pendingPartition
+	for rows.Next() {
+		var name string
+		var p pendingPartition
+		var d time.Time
+		if err := rows.Scan(&name, &d); err != nil {
+			return nil, err
+		}
+		t, ok := schema.ByName(name)
+		if !ok || !Mirrored(t) {
+			return nil, fmt.Errorf("load: parquet_pending names %q, not a mirrored table of this binary", name)
+		}
+		p.table, p.day = t, dayOf(d)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// export rewrites one partition's file from the table and returns the rows
+// and bytes written; a partition without rows is removed.
+func (w *Warehouse) export(ctx context.Context, t *schema.Table, d day) (rows, bytes int64, err error) {
+	root := filepath.Join(w.dir, parquetDir)
+	tableDir := filepath.Join(root, t.Name)
+	dir := filepath.Join(tableDir, t.Partition+"="+d.String())
+	_, statErr := os.Stat(dir)
+	existed := statErr == nil
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, 0, err
+	}
+	tmp := filepath.Join(dir, tempPrefix+randomHex())
+	res, err := w.db.ExecContext(ctx, exportSQL(t, d, tmp))
+	if err == nil {
+		rows, err = res.RowsAffected()
+	}
+	if err != nil {
+		return 0, 0, errors.Join(err, removeIfExists(tmp))
+	}
+	if rows == 0 {
+		if err := os.RemoveAll(dir); err != nil {
+			return 0, 0, err
+		}
+		return 0, 0, syncDir(tableDir)
+	}
+	if bytes, err = syncFile(tmp); err != nil {
+		return 0, 0, errors.Join(err, removeIfExists(tmp))
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, fileName)); err != nil {
+		return 0, 0, errors.Join(err, removeIfExists(tmp))
+	}
+	if err := syncDir(dir); err != nil {
+		return 0, 0, err
+	}
+	if !existed {
+		if err := errors.Join(syncDir(tableDir), syncDir(root)); err != nil {
+			return 0, 0, err
+		}
+	}
+	return rows, bytes, nil
+}
+
+// sweepTemp removes the temp files and directories a crash left under root.
+func sweepTemp(root string) error {
+	return filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if !strings.HasPrefix(e.Name(), tempPrefix) {
+			return nil
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return fmt.Errorf("load: sweep %s: %w", path, err)
+		}
+		if e.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	})
+}
+
+// syncFile flushes a file to disk and returns its size.
+func syncFile(path string) (int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return 0, err
+	}
+	err = f.Sync()
+	fi, statErr := f.Stat()
+	if err = errors.Join(err, statErr, f.Close()); err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+// syncDir flushes a directory's entries (a rename, a removal) to disk.
+func syncDir(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Sync(), f.Close())
+}
+
+func removeIfExists(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func randomHex() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
+
+func contains(ts []*schema.Table, t *schema.Table) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}

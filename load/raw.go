@@ -1,0 +1,350 @@
+package load
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// Sources of a landed response.
+const (
+	SourceFetch  = "fetch"  // fetched by a job from the service
+	SourceImport = "import" // imported from files
+)
+
+// RawResponse is one HTTP response as it arrived, landed before anything
+// parses it. It holds no header and no credential: Request is the path and
+// query only, and the caller must have removed any key from it.
+type RawResponse struct {
+	RunID    string // the run that landed it
+	Product  string // schedule or tracking
+	Endpoint string // schedule_port, shipment, …
+	Request  string // path and query; never the key
+	Status   int    // HTTP status
+	// FetchedAt is our clock when the body was read (import: when imported).
+	FetchedAt time.Time
+	// ObservedAt is when the answer was true: DateHeader when there is one,
+	// else FetchedAt. It is stored to the microsecond.
+	ObservedAt time.Time
+	DateHeader *time.Time // the response's HTTP Date header, if any
+	Attempt    int        // 1 for a first attempt, more for a retry
+	Source     string     // SourceFetch or SourceImport
+	// LogicalDate is the date the run is for (its calendar date is kept, in
+	// its own location); nil for imports without one.
+	LogicalDate *time.Time
+	Body        []byte
+}
+
+// ResponseID is the content-derived id of a response: the first 32 hex
+// digits of a SHA-256 over its product, endpoint, request, status,
+// observed_at and body, so the same response landed twice (by a retry of a
+// run, a second run, an import) is one row. Run, fetch time, attempt and
+// source do not enter it. Each field is hashed as an 8-byte big-endian
+// length and its bytes; status as decimal digits; observed_at as decimal
+// Unix nanoseconds of its value truncated to the microsecond (as stored),
+// so the id of a response read back by Raw is the id it was landed with.
+func ResponseID(r RawResponse) string {
+	h := sha256.New()
+	field := func(b []byte) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	field([]byte(r.Product))
+	field([]byte(r.Endpoint))
+	field([]byte(r.Request))
+	field([]byte(strconv.Itoa(r.Status)))
+	field([]byte(strconv.FormatInt(r.ObservedAt.Truncate(time.Microsecond).UnixNano(), 10)))
+	field(r.Body)
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// check refuses a response that cannot be landed.
+func (r RawResponse) check() error {
+	var missing []string
+	for name, v := range map[string]string{"run id": r.RunID, "product": r.Product, "endpoint": r.Endpoint, "request": r.Request} {
+		if v == "" {
+			missing = append(missing, name)
+		}
+	}
+	if r.FetchedAt.IsZero() {
+		missing = append(missing, "fetched at")
+	}
+	if r.ObservedAt.IsZero() {
+		missing = append(missing, "observed at")
+	}
+	if len(missing) > 0 {
+		return invalidf("raw response %s %s: no %s", r.Endpoint, r.Request, strings.Join(missing, ", "))
+	}
+	if r.Source != SourceFetch && r.Source != SourceImport {
+		return invalidf("raw response %s %s: source %q, want %q or %q", r.Endpoint, r.Request, r.Source, SourceFetch, SourceImport)
+	}
+	return nil
+}
+
+// Land stores responses in raw_responses in one transaction, each only if
+// its ResponseID is not there yet, and returns how many were new. Bodies
+// are stored zstd-compressed, with their size and SHA-256.
+func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, err error) {
+	if len(rs) == 0 {
+		return 0, nil
+	}
+	for _, r := range rs {
+		if err := r.check(); err != nil {
+			return 0, err
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.db == nil {
+		return 0, errClosed
+	}
+	rec := w.rawRecord(rs)
+	defer rec.Release()
+	var n int64
+	err = w.inTx(ctx, func(s *session) error {
+		var err error
+		n, err = s.merge(ctx, schema.RawResponses, rec, false)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("load: land: %w", err)
+	}
+	return int(n), nil
+}
+
+// rawRecord builds the raw_responses rows of rs.
+func (w *Warehouse) rawRecord(rs []RawResponse) arrow.RecordBatch {
+	rb := newRowBuilder(schema.RawResponses)
+	defer rb.b.Release()
+	for _, r := range rs {
+		sum := sha256.Sum256(r.Body)
+		rb.str("response_id", ResponseID(r))
+		rb.str("run_id", r.RunID)
+		rb.str("product", r.Product)
+		rb.str("endpoint", r.Endpoint)
+		rb.str("request", r.Request)
+		rb.i32("status", r.Status)
+		rb.ts("fetched_at", &r.FetchedAt)
+		rb.ts("observed_at", &r.ObservedAt)
+		rb.ts("date_header", r.DateHeader)
+		rb.i32("attempt", r.Attempt)
+		rb.str("source", r.Source)
+		rb.date("logical_date", r.LogicalDate)
+		rb.b.Field(rb.idx["body_bytes"]).(*array.Int64Builder).Append(int64(len(r.Body)))
+		rb.str("body_sha256", hex.EncodeToString(sum[:]))
+		rb.b.Field(rb.idx["body"]).(*array.BinaryBuilder).Append(w.enc.EncodeAll(r.Body, nil))
+		observed := r.ObservedAt.UTC()
+		rb.date("observed_date", &observed)
+	}
+	return rb.b.NewRecordBatch()
+}
+
+// rowBuilder appends values to a table's record by column name.
+type rowBuilder struct {
+	b   *array.RecordBuilder
+	idx map[string]int
+}
+
+func newRowBuilder(t *schema.Table) rowBuilder {
+	idx := map[string]int{}
+	for i, c := range t.Columns {
+		idx[c.Name] = i
+	}
+	return rowBuilder{b: array.NewRecordBuilder(memory.DefaultAllocator, t.Arrow()), idx: idx}
+}
+
+func (rb rowBuilder) str(col, v string) {
+	rb.b.Field(rb.idx[col]).(*array.StringBuilder).Append(v)
+}
+
+func (rb rowBuilder) i32(col string, v int) {
+	rb.b.Field(rb.idx[col]).(*array.Int32Builder).Append(int32(v))
+}
+
+func (rb rowBuilder) ts(col string, v *time.Time) {
+	f := rb.b.Field(rb.idx[col]).(*array.TimestampBuilder)
+	if v == nil {
+		f.AppendNull()
+		return
+	}
+	f.Append(arrow.Timestamp(v.UnixMicro()))
+}
+
+// date appends the calendar date of v in its own location.
+func (rb rowBuilder) date(col string, v *time.Time) {
+	f := rb.b.Field(rb.idx[col]).(*array.Date32Builder)
+	if v == nil {
+		f.AppendNull()
+		return
+	}
+	f.Append(arrow.Date32(dayOf(*v)))
+}
+
+// RawFilter selects landed responses; its zero value selects all.
+type RawFilter struct {
+	// Since and Until bound observed_at: Since ≤ observed_at < Until; a zero
+	// bound is open.
+	Since, Until time.Time
+	Statuses     []int    // only these HTTP statuses; empty: all
+	Endpoints    []string // only these endpoints; empty: all
+	Products     []string // only these products; empty: all
+}
+
+// where renders the filter as SQL conditions and their arguments.
+func (f RawFilter) where() ([]string, []any) {
+	var conds []string
+	var args []any
+	if !f.Since.IsZero() {
+		conds = append(conds, "observed_at >= ?")
+		args = append(args, f.Since.UTC())
+	}
+	if !f.Until.IsZero() {
+		conds = append(conds, "observed_at < ?")
+		args = append(args, f.Until.UTC())
+	}
+	in := func(col string, n int) {
+		conds = append(conds, fmt.Sprintf("%s IN (%s)", col, strings.TrimSuffix(strings.Repeat("?, ", n), ", ")))
+	}
+	if len(f.Statuses) > 0 {
+		in("status", len(f.Statuses))
+		for _, s := range f.Statuses {
+			args = append(args, int32(s))
+		}
+	}
+	if len(f.Endpoints) > 0 {
+		in("endpoint", len(f.Endpoints))
+		for _, s := range f.Endpoints {
+			args = append(args, s)
+		}
+	}
+	if len(f.Products) > 0 {
+		in("product", len(f.Products))
+		for _, s := range f.Products {
+			args = append(args, s)
+		}
+	}
+	return conds, args
+}
+
+// rawPage is how many responses Raw reads per query: the memory Raw holds
+// is one page of compressed bodies (a few MB) and one decompressed body.
+// Each page is a top-N query from the last one's (observed_at,
+// response_id); DuckDB prunes the row groups before it by their min/max.
+const rawPage = 1024
+
+// Raw calls fn with every landed response the filter selects, oldest
+// observed_at first (ties by response id), bodies decompressed and checked
+// against their SHA-256. It reads a page at a time and holds no query open
+// while fn runs, so fn may Load or Land. An error of fn stops the iteration
+// and is returned.
+func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse, id string) error) error {
+	if w.db == nil {
+		return errClosed
+	}
+	conds, args := f.where()
+	var after *rawRow
+	for {
+		c, a := conds, args
+		if after != nil {
+			c = append(c[:len(c):len(c)], "(observed_at > ? OR (observed_at = ? AND response_id > ?))")
+			a = append(a[:len(a):len(a)], after.r.ObservedAt, after.r.ObservedAt, after.id)
+		}
+		page, err := w.rawPage(ctx, c, a)
+		if err != nil {
+			return fmt.Errorf("load: raw: %w", err)
+		}
+		for i := range page {
+			p := &page[i]
+			if p.r.Body, err = w.decompress(p); err != nil {
+				return err
+			}
+			if err := fn(p.r, p.id); err != nil {
+				return err
+			}
+			p.r.Body, p.blob = nil, nil
+		}
+		if len(page) < rawPage {
+			return nil
+		}
+		after = &page[len(page)-1]
+	}
+}
+
+// rawRow is a landed response as read, body still compressed.
+type rawRow struct {
+	r    RawResponse
+	id   string
+	sum  string
+	size int64
+	blob []byte
+}
+
+const rawColumns = `response_id, run_id, product, endpoint, request, status, fetched_at, observed_at,
+date_header, attempt, source, logical_date, body_bytes, body_sha256, body`
+
+// rawPage reads the next page of responses.
+func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
+	q := "SELECT " + rawColumns + " FROM raw_responses"
+	if len(conds) > 0 {
+		q += " WHERE " + strings.Join(conds, " AND ")
+	}
+	q += fmt.Sprintf(" ORDER BY observed_at, response_id LIMIT %d", rawPage)
+	rows, err := w.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var page []rawRow
+	for rows.Next() {
+		var p rawRow
+		var dateHeader, logical sql.NullTime
+		var status, attempt int32
+		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Request, &status,
+			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
+			&p.size, &p.sum, &p.blob); err != nil {
+			return nil, err
+		}
+		p.r.Status, p.r.Attempt = int(status), int(attempt)
+		p.r.FetchedAt, p.r.ObservedAt = p.r.FetchedAt.UTC(), p.r.ObservedAt.UTC()
+		if dateHeader.Valid {
+			t := dateHeader.Time.UTC()
+			p.r.DateHeader = &t
+		}
+		if logical.Valid {
+			t := logical.Time.UTC()
+			p.r.LogicalDate = &t
+		}
+		page = append(page, p)
+	}
+	return page, rows.Err()
+}
+
+// decompress restores a landed body and checks it is the one landed.
+func (w *Warehouse) decompress(p *rawRow) ([]byte, error) {
+	if w.dec == nil {
+		return nil, errClosed
+	}
+	body, err := w.dec.DecodeAll(p.blob, make([]byte, 0, p.size))
+	if err != nil {
+		return nil, fmt.Errorf("load: raw %s: body: %w", p.id, err)
+	}
+	sum := sha256.Sum256(body)
+	if int64(len(body)) != p.size || hex.EncodeToString(sum[:]) != p.sum {
+		return nil, fmt.Errorf("load: raw %s: body does not match its stored size and SHA-256", p.id)
+	}
+	return body, nil
+}

@@ -1,0 +1,118 @@
+package load
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// Reset deletes every row of the tables, for a full replay, and then their
+// Parquet mirror. The rows go in one transaction that also records their
+// partitions as pending, so a crash before the files are gone leaves them
+// to the next SyncParquet. raw_responses, the replay's source, is refused.
+func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
+	if err := checkDeletable(tables); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.inTx(ctx, func(s *session) error {
+		for _, t := range tables {
+			from := fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(t.Name))
+			if _, err := s.exec(ctx, pendingSQL(t, from)); err != nil {
+				return err
+			}
+			if _, err := s.exec(ctx, "DELETE FROM "+ident(t.Name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("load: reset: %w", err)
+	}
+	if _, err := w.sync(ctx, tables); err != nil {
+		return fmt.Errorf("load: reset: %w", err)
+	}
+	return nil
+}
+
+// DeleteByResponse deletes the rows of the tables derived from the given
+// responses (response_id in the set), for a replay of a range of the raw
+// landing: delete, then Load the range again. Meant for Append tables; on a
+// Latest or Dimension table it deletes the entities whose latest values
+// came from those responses. The changed partitions are recorded as pending
+// and written by the next SyncParquet (usually after the reload).
+func (w *Warehouse) DeleteByResponse(ctx context.Context, tables []*schema.Table, responseIDs []string) error {
+	if err := checkDeletable(tables); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if _, ok := t.Column(idColumn); !ok {
+			return invalidf("%s has no %s column", t.Name, idColumn)
+		}
+	}
+	if len(responseIDs) == 0 || len(tables) == 0 {
+		return nil
+	}
+	rec := idRecord(responseIDs)
+	defer rec.Release()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.inTx(ctx, func(s *session) error {
+		err := s.withView(ctx, rec, func() error {
+			_, err := s.exec(ctx, fmt.Sprintf("CREATE TEMP TABLE %s AS SELECT DISTINCT %s FROM %s",
+				ident(idsTable), ident(idColumn), ident(inView)))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			where := fmt.Sprintf("WHERE %s IN (SELECT %s FROM %s)", ident(idColumn), ident(idColumn), ident(idsTable))
+			from := fmt.Sprintf("SELECT DISTINCT %s FROM %s %s", ident(t.Partition), ident(t.Name), where)
+			if _, err := s.exec(ctx, pendingSQL(t, from)); err != nil {
+				return err
+			}
+			if _, err := s.exec(ctx, fmt.Sprintf("DELETE FROM %s %s", ident(t.Name), where)); err != nil {
+				return err
+			}
+		}
+		_, err = s.exec(ctx, "DROP TABLE "+ident(idsTable))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("load: delete by response: %w", err)
+	}
+	return nil
+}
+
+// checkDeletable refuses tables Reset and DeleteByResponse must not touch.
+func checkDeletable(tables []*schema.Table) error {
+	for _, t := range tables {
+		if t == nil {
+			return invalidf("nil table")
+		}
+		if !Mirrored(t) {
+			return invalidf("%s is the raw landing, the source of every replay: it is never reset", t.Name)
+		}
+		if _, ok := schema.ByName(t.Name); !ok {
+			return invalidf("%s is not a contract table", t.Name)
+		}
+	}
+	return nil
+}
+
+// idRecord is a one-column record of response ids.
+func idRecord(ids []string) arrow.RecordBatch {
+	sch := arrow.NewSchema([]arrow.Field{{Name: idColumn, Type: arrow.BinaryTypes.String}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	b.Field(0).(*array.StringBuilder).AppendValues(ids, nil)
+	return b.NewRecordBatch()
+}
