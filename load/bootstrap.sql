@@ -14,3 +14,9 @@ CREATE TABLE IF NOT EXISTS parquet_pending (
     partition_date DATE NOT NULL
 );
 COMMENT ON TABLE parquet_pending IS 'Partitions of the Parquet mirror changed in DuckDB and not yet rewritten; recorded in the transaction that changed them, removed once the partition file is renamed into place.';
+
+CREATE TABLE IF NOT EXISTS raw_derived (
+    response_id VARCHAR NOT NULL,
+    derived_at TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE raw_derived IS 'Landed responses whose rows have been loaded, recorded in the transaction that loaded them: a response landed but not here was cut off by a crash and is derived by the next run.';

@@ -44,7 +44,12 @@ type LoadStats struct {
 // transaction and written by SyncParquet. raw_responses is written by Land.
 // etl_runs rows go through Load like any table: a job loads its run's row
 // when it starts and again when it ends.
-func (w *Warehouse) Load(ctx context.Context, batches []Batch) (LoadStats, error) {
+//
+// derived names the landed responses these batches were derived from: they
+// are recorded as derived in the same transaction, so that a response
+// landed but never loaded (a crash in between) is found by
+// RawFilter.Underived, and one loaded is never derived twice by a catch-up.
+func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string) (LoadStats, error) {
 	for _, b := range batches {
 		if err := checkBatch(b); err != nil {
 			return LoadStats{}, err
@@ -64,7 +69,7 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch) (LoadStats, error
 			}
 			stats.Rows[b.Table.Name] += n
 		}
-		return nil
+		return s.markDerived(ctx, derived)
 	})
 	if err != nil {
 		return LoadStats{}, err
@@ -168,4 +173,29 @@ func distinctDays(rec arrow.RecordBatch, t *schema.Table) ([]day, error) {
 		}
 	}
 	return out, nil
+}
+
+// markDerived records responses as derived, those not recorded yet.
+func (s *session) markDerived(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rec := idRecord(ids)
+	defer rec.Release()
+	return s.withView(ctx, rec, func() error {
+		_, err := s.exec(ctx, fmt.Sprintf(`INSERT INTO raw_derived (response_id, derived_at)
+SELECT DISTINCT %[1]s, now() FROM %[2]s WHERE %[1]s NOT IN (SELECT response_id FROM raw_derived)`, ident(idColumn), ident(inView)))
+		return err
+	})
+}
+
+// ForgetDerived forgets which responses were derived, before a full replay
+// derives them all again.
+func (w *Warehouse) ForgetDerived(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.inTx(ctx, func(s *session) error {
+		_, err := s.exec(ctx, "DELETE FROM raw_derived")
+		return err
+	})
 }

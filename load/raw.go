@@ -31,6 +31,7 @@ type RawResponse struct {
 	RunID    string // the run that landed it
 	Product  string // schedule or tracking
 	Endpoint string // schedule_port, shipment, …
+	Resource string // what it is about, e.g. port:NLRTM: how jobs find what was landed
 	Request  string // path and query; never the key
 	Status   int    // HTTP status
 	// FetchedAt is our clock when the body was read (import: when imported).
@@ -75,7 +76,7 @@ func ResponseID(r RawResponse) string {
 // check refuses a response that cannot be landed.
 func (r RawResponse) check() error {
 	var missing []string
-	for name, v := range map[string]string{"run id": r.RunID, "product": r.Product, "endpoint": r.Endpoint, "request": r.Request} {
+	for name, v := range map[string]string{"run id": r.RunID, "product": r.Product, "endpoint": r.Endpoint, "resource": r.Resource, "request": r.Request} {
 		if v == "" {
 			missing = append(missing, name)
 		}
@@ -136,6 +137,7 @@ func (w *Warehouse) rawRecord(rs []RawResponse) arrow.RecordBatch {
 		rb.str("run_id", r.RunID)
 		rb.str("product", r.Product)
 		rb.str("endpoint", r.Endpoint)
+		rb.str("resource", r.Resource)
 		rb.str("request", r.Request)
 		rb.i32("status", r.Status)
 		rb.ts("fetched_at", &r.FetchedAt)
@@ -202,6 +204,10 @@ type RawFilter struct {
 	Statuses     []int    // only these HTTP statuses; empty: all
 	Endpoints    []string // only these endpoints; empty: all
 	Products     []string // only these products; empty: all
+	// Underived selects only responses whose rows were never loaded (see
+	// Load): after a crash between landing and loading, the next run
+	// derives them.
+	Underived bool
 }
 
 // where renders the filter as SQL conditions and their arguments.
@@ -236,6 +242,9 @@ func (f RawFilter) where() ([]string, []any) {
 		for _, s := range f.Products {
 			args = append(args, s)
 		}
+	}
+	if f.Underived {
+		conds = append(conds, "response_id NOT IN (SELECT response_id FROM raw_derived)")
 	}
 	return conds, args
 }
@@ -293,7 +302,7 @@ type rawRow struct {
 	blob []byte
 }
 
-const rawColumns = `response_id, run_id, product, endpoint, request, status, fetched_at, observed_at,
+const rawColumns = `response_id, run_id, product, endpoint, resource, request, status, fetched_at, observed_at,
 date_header, attempt, source, logical_date, body_bytes, body_sha256, body`
 
 // rawPage reads the next page of responses.
@@ -313,7 +322,7 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var p rawRow
 		var dateHeader, logical sql.NullTime
 		var status, attempt int32
-		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Request, &status,
+		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
 			&p.size, &p.sum, &p.blob); err != nil {
 			return nil, err

@@ -19,7 +19,7 @@ func response(observed time.Time, body string) load.RawResponse {
 	date := observed
 	logical := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	return load.RawResponse{
-		RunID: "run-1", Product: "schedule", Endpoint: "schedule_port", Request: "/schedule/api/v1/schedule/NLRTM",
+		RunID: "run-1", Product: "schedule", Endpoint: "schedule_port", Resource: "port:NLRTM", Request: "/schedule/api/v1/schedule/NLRTM",
 		Status: 200, FetchedAt: observed.Add(time.Second), ObservedAt: observed, DateHeader: &date,
 		Attempt: 1, Source: load.SourceFetch, LogicalDate: &logical, Body: []byte(body),
 	}
@@ -266,5 +266,42 @@ func TestLandRefusesIncompleteResponses(t *testing.T) {
 		if _, err := w.Land(t.Context(), r); !errors.Is(err, load.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
+	}
+}
+
+// A response landed but never loaded (a crash in between) is found by
+// Underived; once Load records it as derived, it is not.
+func TestUnderivedFindsWhatACrashLeftBehind(t *testing.T) {
+	w := openWarehouse(t, t.TempDir())
+	ctx := t.Context()
+	a, b := response(t0, `{"a":1}`), response(t0.Add(time.Hour), `{"b":2}`)
+	land(t, w, a, b)
+	underived := func() []string {
+		var ids []string
+		if err := w.Raw(ctx, load.RawFilter{Underived: true}, func(_ load.RawResponse, id string) error {
+			ids = append(ids, id)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	if got := underived(); len(got) != 2 {
+		t.Fatalf("underived = %v, want both", got)
+	}
+	if _, err := w.Load(ctx, nil, load.ResponseID(a)); err != nil {
+		t.Fatal(err)
+	}
+	if got := underived(); len(got) != 1 || got[0] != load.ResponseID(b) {
+		t.Fatalf("underived = %v, want only the second", got)
+	}
+	if _, err := w.Load(ctx, nil, load.ResponseID(a)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.ForgetDerived(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := underived(); len(got) != 2 {
+		t.Fatalf("after ForgetDerived: %v, want both", got)
 	}
 }

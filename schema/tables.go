@@ -34,6 +34,7 @@ var (
 			req("run_id", Varchar, "the run that landed it first"),
 			req("product", Varchar, "schedule or tracking"),
 			req("endpoint", Varchar, "schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"),
+			req("resource", Varchar, "what the response is about: port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483, shipment:CT:MSCU1234566, consumption:schedule, …"),
 			req("request", Varchar, "path and query of the request; never the key"),
 			req("status", Integer, "HTTP status"),
 			req("fetched_at", Timestamp, "our clock when the body was read (import: when imported)"),

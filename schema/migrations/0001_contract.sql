@@ -6,6 +6,7 @@ CREATE TABLE raw_responses (
     "run_id" VARCHAR NOT NULL,
     "product" VARCHAR NOT NULL,
     "endpoint" VARCHAR NOT NULL,
+    "resource" VARCHAR NOT NULL,
     "request" VARCHAR NOT NULL,
     "status" INTEGER NOT NULL,
     "fetched_at" TIMESTAMPTZ NOT NULL,
@@ -24,6 +25,7 @@ COMMENT ON COLUMN raw_responses."response_id" IS 'content-derived id: the same r
 COMMENT ON COLUMN raw_responses."run_id" IS 'the run that landed it first';
 COMMENT ON COLUMN raw_responses."product" IS 'schedule or tracking';
 COMMENT ON COLUMN raw_responses."endpoint" IS 'schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods';
+COMMENT ON COLUMN raw_responses."resource" IS 'what the response is about: port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483, shipment:CT:MSCU1234566, consumption:schedule, …';
 COMMENT ON COLUMN raw_responses."request" IS 'path and query of the request; never the key';
 COMMENT ON COLUMN raw_responses."status" IS 'HTTP status';
 COMMENT ON COLUMN raw_responses."fetched_at" IS 'our clock when the body was read (import: when imported)';
