@@ -40,9 +40,13 @@ func sourceFlags() []cli.Flag {
 		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
 		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment); repeatable"},
-		&cli.StringFlag{Name: flagLogFormat, EnvVars: []string{"ETALAKE_LOG_FORMAT"}, Value: "text", Usage: "log format on stderr: text or json"},
+		logFormatFlag(),
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
 	}
+}
+
+func logFormatFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagLogFormat, EnvVars: []string{"ETALAKE_LOG_FORMAT"}, Value: "text", Usage: "log format on stderr: text or json"}
 }
 
 // readKey reads the API key from --api-key-file or ETALAKE_API_KEY.

@@ -59,6 +59,9 @@ func newApp() *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
 			creditsCommand(),
+			importCommand(),
+			replayCommand(),
+			sqlCommand(),
 			simCommand(),
 		},
 	}

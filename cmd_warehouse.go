@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
+)
+
+const flagWarehouse = "warehouse"
+
+func warehouseFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagWarehouse, EnvVars: []string{"ETALAKE_WAREHOUSE"}, Value: "./warehouse",
+		Usage: "the warehouse directory: etalake.duckdb and the Parquet mirror under parquet/"}
+}
+
+// openWarehouse opens the warehouse for writing; a second writer is a
+// usage error (exit 2) that names the one holding it.
+func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
+	wh, err := load.Open(c.Context, c.String(flagWarehouse), load.DefaultOptions())
+	if errors.Is(err, load.ErrBusy) {
+		return nil, usageErr{err}
+	}
+	return wh, err
+}
+
+func sqlCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sql",
+		Usage:     "run a read-only SQL query on the warehouse",
+		ArgsUsage: `"QUERY"`,
+		Description: "Runs one query on <warehouse>/etalake.duckdb opened read-only and prints the result.\n" +
+			"Examples:\n" +
+			"   etalake sql \"SELECT * FROM shipments LIMIT 5\"\n" +
+			"   etalake sql --format csv \"SELECT * FROM eta_observations\" > eta.csv\n" +
+			"   etalake sql \"SELECT table_name, comment FROM duckdb_tables()\"   (the contract, documented)\n" +
+			"While a job is writing, DuckDB allows no reader: query the Parquet mirror instead, e.g.\n" +
+			"   duckdb -c \"SELECT count(*) FROM read_parquet('warehouse/parquet/eta_observations/**/*.parquet', hive_partitioning=true)\"",
+		Flags: []cli.Flag{
+			warehouseFlag(),
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
+		},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 || strings.TrimSpace(c.Args().First()) == "" {
+				return configError("sql wants exactly one argument, the query (quote it): etalake sql \"SELECT …\"")
+			}
+			format := c.String("format")
+			if !slices.Contains(jobs.QueryFormats, format) {
+				return configError("--format %q: want table, csv or json", format)
+			}
+			db, err := load.OpenReadOnly(c.Context, c.String(flagWarehouse))
+			if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
+				return usageErr{err}
+			}
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			return jobs.Query(c.Context, db, c.Args().First(), format, c.App.Writer)
+		},
+	}
+}
+
+func replayCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "replay",
+		Usage: "rebuild the derived tables and the Parquet mirror from the raw landing, without a request",
+		Description: "Without --from/--to, every derived table is emptied and rebuilt from every landed response:\n" +
+			"the result equals the original loads. With a range, the responses observed in it are derived\n" +
+			"again (their history rows rebuilt, latest states refreshed). Replaying twice changes nothing.",
+		Flags: []cli.Flag{
+			warehouseFlag(),
+			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
+			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
+			logFormatFlag(),
+		},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			var from, to time.Time
+			var err error
+			if s := c.String("from"); s != "" {
+				if from, err = parseTime("from", s); err != nil {
+					return err
+				}
+			}
+			if s := c.String("to"); s != "" {
+				if to, err = parseTime("to", s); err != nil {
+					return err
+				}
+			}
+			if !from.IsZero() && !to.IsZero() && !to.After(from) {
+				return configError("--to %s must be after --from %s", c.String("to"), c.String("from"))
+			}
+			log, err := newLogger(c)
+			if err != nil {
+				return err
+			}
+			wh, err := openWarehouse(c)
+			if err != nil {
+				return err
+			}
+			defer wh.Close()
+			st, err := jobs.Replay(c.Context, wh, jobs.ReplayOptions{From: from, To: to, Version: version, Log: log})
+			fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s): %s; %d dead letters\n", st.Responses, st.RunID, rowsSummary(st.Rows), st.DeadLetters)
+			return err
+		},
+	}
+}
+
+func importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "load archived API responses (files or directories of JSON) like fetched ones",
+		ArgsUsage: "FILE|DIR…",
+		Description: "Each .json file holds one response; each line of an .ndjson or .jsonl file holds one.\n" +
+			"Which request a body answers is inferred from its shape: a shipment from its metadata or first\n" +
+			"container, a port schedule from its location, port-to-port from its places, a vessel schedule\n" +
+			"from its vessel, consumption periods from their fields. --endpoint and --request name it instead.\n" +
+			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.",
+		Flags: []cli.Flag{
+			warehouseFlag(),
+			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
+			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
+			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
+			logFormatFlag(),
+		},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return configError("import wants files or directories of JSON responses")
+			}
+			for _, p := range c.Args().Slice() {
+				if _, err := os.Stat(p); err != nil {
+					return configError("%v", err)
+				}
+			}
+			opt := jobs.ImportOptions{Endpoint: wire.Endpoint(c.String("endpoint")), Request: c.String("request"), Version: version}
+			if s := c.String("observed-at"); s != "" {
+				t, err := parseTime("observed-at", s)
+				if err != nil {
+					return err
+				}
+				opt.ObservedAt = t
+			}
+			log, err := newLogger(c)
+			if err != nil {
+				return err
+			}
+			opt.Log = log
+			wh, err := openWarehouse(c)
+			if err != nil {
+				return err
+			}
+			defer wh.Close()
+			st, err := jobs.Import(c.Context, wh, c.Args().Slice(), opt)
+			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, run %s): %s; %d dead letters\n",
+				st.Bodies, st.Files, st.Landed, st.RunID, rowsSummary(st.Rows), st.DeadLetters)
+			for _, r := range st.Refused {
+				fmt.Fprintln(c.App.ErrWriter, "refused:", r)
+			}
+			if errors.Is(err, jobs.ErrSomeRefused) {
+				return cli.Exit(err.Error(), exitPartial)
+			}
+			return err
+		},
+	}
+}
+
+// rowsSummary renders rows per table, largest first.
+func rowsSummary(rows map[string]int64) string {
+	if len(rows) == 0 {
+		return "no rows changed"
+	}
+	var parts []string
+	for _, t := range sortedByValue(rows) {
+		parts = append(parts, fmt.Sprintf("%s %d", t, rows[t]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sortedByValue lists the keys of m, largest value first, then by name.
+func sortedByValue(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}

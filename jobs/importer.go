@@ -1,0 +1,294 @@
+package jobs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/transform"
+)
+
+// ImportOptions configure an import of archived responses.
+type ImportOptions struct {
+	// ObservedAt is when the responses were true; zero: each file's
+	// modification time.
+	ObservedAt time.Time
+	// Endpoint and Request, when set, name what every body answers instead
+	// of inferring it from the body (Request: path and query as the client
+	// sends it with the default paths).
+	Endpoint wire.Endpoint
+	Request  string
+	Version  string
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// ImportStats says what an import did.
+type ImportStats struct {
+	RunID       string
+	Files       int
+	Bodies      int
+	Landed      int // new in the raw landing (the rest were there already)
+	Refused     []string
+	DeadLetters int
+	Rows        map[string]int64
+}
+
+// ErrSomeRefused: some bodies could not be placed; the rest were imported.
+var ErrSomeRefused = errors.New("some bodies were not imported")
+
+// importBatch is how many bodies are landed per transaction.
+const importBatch = 512
+
+// Import lands archived API responses like fetched ones and derives them.
+// paths are files or directories (walked for *.json, *.ndjson, *.jsonl); a
+// .json file holds one response, an .ndjson or .jsonl file one per line.
+// Which request a body answers is inferred from its shape (transform.Identify)
+// unless opt names it. Bodies that cannot be placed are reported in
+// Refused, with where they were, and the import goes on (the returned error
+// then matches ErrSomeRefused).
+func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	var fixed *transform.Identity
+	if opt.Endpoint != "" || opt.Request != "" {
+		id, err := fixedIdentity(opt.Endpoint, opt.Request)
+		if err != nil {
+			return ImportStats{}, err
+		}
+		fixed = &id
+	}
+	files, err := importFiles(paths)
+	if err != nil {
+		return ImportStats{}, err
+	}
+	run := &Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version,
+		Args: map[string]any{"paths": paths, "observed_at": dateTimeOrNil(opt.ObservedAt), "endpoint": string(opt.Endpoint)}}
+	if err := run.save(ctx, wh); err != nil {
+		return ImportStats{}, err
+	}
+	im := &importer{wh: wh, sink: newSink(wh, memory.DefaultAllocator, opt.Now), opt: opt, fixed: fixed, run: run}
+	im.stats.RunID, im.stats.Files = run.ID, len(files)
+	err = im.files(ctx, files)
+	if err == nil {
+		err = im.flush(ctx)
+	}
+	if err == nil {
+		err = im.sink.close(ctx)
+	} else {
+		im.sink.batch.Release()
+	}
+	im.stats.DeadLetters, im.stats.Rows = im.sink.dead, im.sink.loaded
+	run.EndedAt, run.Rows = opt.Now(), im.stats.Rows
+	switch {
+	case err != nil:
+		run.Status, run.Error, run.ExitCode = StatusFailed, err.Error(), intPtr(1)
+	case len(im.stats.Refused) > 0:
+		run.Status, run.StopReason, run.ExitCode = StatusPartial, fmt.Sprintf("%d bodies refused", len(im.stats.Refused)), intPtr(3)
+		err = fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(im.stats.Refused), im.stats.Bodies, im.stats.Refused[0])
+	default:
+		run.Status, run.ExitCode = StatusOK, intPtr(0)
+	}
+	if serr := run.save(context.WithoutCancel(ctx), wh); serr != nil && err == nil {
+		err = serr
+	}
+	return im.stats, err
+}
+
+type importer struct {
+	wh      *load.Warehouse
+	sink    *sink
+	opt     ImportOptions
+	fixed   *transform.Identity
+	run     *Run
+	pending []load.RawResponse
+	stats   ImportStats
+}
+
+func (im *importer) files(ctx context.Context, files []string) error {
+	for _, f := range files {
+		if err := im.file(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file imports one file: one body, or one per line.
+func (im *importer) file(ctx context.Context, path string) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return err
+	}
+	observed := im.opt.ObservedAt
+	if observed.IsZero() {
+		observed = st.ModTime()
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".ndjson" && ext != ".jsonl" {
+		body, err := io.ReadAll(fh)
+		if err != nil {
+			return err
+		}
+		return im.body(ctx, path, body, observed)
+	}
+	r := bufio.NewReaderSize(fh, 1<<20)
+	for line := 1; ; line++ {
+		body, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(body)) > 0 {
+			if berr := im.body(ctx, fmt.Sprintf("%s:%d", path, line), bytes.TrimSpace(body), observed); berr != nil {
+				return berr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+	}
+}
+
+// body places one body and queues it for landing.
+func (im *importer) body(ctx context.Context, where string, body []byte, observed time.Time) error {
+	im.stats.Bodies++
+	id := im.fixed
+	if id == nil {
+		got, err := transform.Identify(body)
+		if err != nil {
+			im.refuse(where, err)
+			return nil
+		}
+		id = &got
+	}
+	res, err := resourceOfRequest(id.Endpoint, id.Request)
+	if err != nil {
+		im.refuse(where, err)
+		return nil
+	}
+	im.pending = append(im.pending, load.RawResponse{
+		RunID: im.run.ID, Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: string(res),
+		Request: id.Request, Status: 200, FetchedAt: im.opt.Now(), ObservedAt: observed.UTC(),
+		Attempt: 1, Source: load.SourceImport, Body: body,
+	})
+	if len(im.pending) >= importBatch {
+		return im.flush(ctx)
+	}
+	return nil
+}
+
+func (im *importer) refuse(where string, err error) {
+	im.stats.Refused = append(im.stats.Refused, fmt.Sprintf("%s: %v", where, err))
+	im.opt.Log.Warn("import: body refused", "where", where, "error", err)
+}
+
+// flush lands the queued bodies, then derives them.
+func (im *importer) flush(ctx context.Context) error {
+	if len(im.pending) == 0 {
+		return nil
+	}
+	n, err := im.wh.Land(ctx, im.pending...)
+	if err != nil {
+		return err
+	}
+	im.stats.Landed += n
+	for _, r := range im.pending {
+		if err := im.sink.derive(ctx, r, load.ResponseID(r)); err != nil {
+			return err
+		}
+	}
+	im.pending = im.pending[:0]
+	return nil
+}
+
+// fixedIdentity is the identity named by flags.
+func fixedIdentity(e wire.Endpoint, request string) (transform.Identity, error) {
+	p := wire.ProductSchedule
+	switch e {
+	case wire.EndpointShipment:
+		p = wire.ProductTracking
+	case wire.EndpointPortSchedule, wire.EndpointP2PSchedule, wire.EndpointVesselSchedule, wire.EndpointCurrentPeriod, wire.EndpointPeriods:
+	default:
+		return transform.Identity{}, fmt.Errorf("--endpoint %q: want one of schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods", e)
+	}
+	if request == "" {
+		return transform.Identity{}, fmt.Errorf("--endpoint needs --request: the path and query the body answers, e.g. %s/schedule/NLRTM", wire.ScheduleBasePath)
+	}
+	if strings.HasPrefix(request, wire.TrackingBasePath) {
+		p = wire.ProductTracking
+	}
+	if _, err := resourceOfRequest(e, request); err != nil {
+		return transform.Identity{}, fmt.Errorf("--request: %w", err)
+	}
+	return transform.Identity{Product: p, Endpoint: e, Request: request}, nil
+}
+
+// importFiles expands paths into the files to import, in a stable order.
+func importFiles(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("nothing to import: give files or directories of JSON responses")
+	}
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			switch strings.ToLower(filepath.Ext(path)) {
+			case ".json", ".ndjson", ".jsonl":
+				if !d.IsDir() {
+					found = append(found, path)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no *.json, *.ndjson or *.jsonl file", p)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+func dateTimeOrNil(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
