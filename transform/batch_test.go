@@ -39,7 +39,7 @@ func shipmentResponse(rid string, at time.Time, eta, placeName string) transform
 		placeName, eta, placeName, eta)
 	return transform.Response{ResponseID: rid, Product: wire.ProductTracking, Endpoint: wire.EndpointShipment,
 		Request: "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MSCU1234566&shipmentType=CT",
-		Status: 200, ObservedAt: at, Body: []byte(body)}
+		Status:  200, ObservedAt: at, Body: []byte(body)}
 }
 
 func TestBufferColumnsFollowSchema(t *testing.T) {

@@ -24,19 +24,19 @@ type buffer interface {
 // columns from them, see coalesce); a row from another response is merged
 // by the table's kind (see mergeAppend and mergeLatest).
 type store[K comparable, R any] struct {
-	tbl   *schema.Table
-	cols  []column[R]
+	tbl  *schema.Table
+	cols []column[R]
 	// merge merges a row of another response into old and reports
 	// whether old took the new row's values.
 	merge func(old, new *R) bool
 	// coalesce, when set, fills the null columns of a response's row from
 	// a later row of the same key and response.
 	coalesce func(old, new *R)
-	rows  []R
-	stamp []uint64 // the Add that last put each row
-	own   []bool   // whether the row's values are from that Add
-	index map[K]int32
-	slot  int // the buffer's position in a Batch
+	rows     []R
+	stamp    []uint64 // the Add that last put each row
+	own      []bool   // whether the row's values are from that Add
+	index    map[K]int32
+	slot     int // the buffer's position in a Batch
 }
 
 func newStore[K comparable, R any](t *schema.Table, merge func(old, new *R) bool, cols ...column[R]) *store[K, R] {
