@@ -34,7 +34,9 @@ type Batch struct {
 	portCalls   *store[portCallKey, portCallRow]
 	buffers     []buffer // in schema.Tables order
 
-	occ occurrences // scratch of the container events of one response
+	occ    occurrences     // scratch of the container events of one response
+	fast   shipmentDecoder // the tracking responses' fast path
+	noFast bool            // tests: decode every body with the wire decoders
 }
 
 // NewBatch returns an empty batch whose records are allocated from mem.
@@ -54,6 +56,7 @@ func NewBatch(mem memory.Allocator) *Batch {
 		eventObs:    newEventObs(),
 		portCalls:   newPortCalls(),
 	}
+	b.fast.strs = b.strs
 	byTable := map[*schema.Table]buffer{}
 	for _, buf := range []buffer{b.deadLetters, b.periods, b.locations, b.facilities, b.vessels,
 		b.shipments, b.etas, b.containers, b.events, b.eventObs, b.portCalls} {

@@ -7,10 +7,17 @@ import (
 // addShipment derives a tracking response: shipments, eta_observations,
 // containers, container_events, event_observations and the dimensions.
 func (b *Batch) addShipment(a *add) {
-	s, err := wire.DecodeShipment(a.r.Body)
-	if err != nil {
-		b.deadLetter(a, "", err.Error())
-		return
+	var s *wire.Shipment
+	ok := false
+	if !b.noFast {
+		s, ok = b.fast.decode(a.r.Body)
+	}
+	if !ok {
+		var err error
+		if s, err = wire.DecodeShipment(a.r.Body); err != nil {
+			b.deadLetter(a, "", err.Error())
+			return
+		}
 	}
 	b.deriveShipment(a, s)
 }
