@@ -19,7 +19,7 @@ import (
 type Batch struct {
 	mem  memory.Allocator
 	adds uint64
-	strs interner
+	strs *interner
 
 	deadLetters *store[deadLetterKey, deadLetterRow]
 	periods     *store[periodKey, periodRow]
@@ -43,7 +43,7 @@ type Batch struct {
 func NewBatch(mem memory.Allocator) *Batch {
 	b := &Batch{
 		mem:         mem,
-		strs:        interner{},
+		strs:        newInterner(),
 		deadLetters: newDeadLetters(),
 		periods:     newPeriods(),
 		locations:   newLocations(),
@@ -78,7 +78,22 @@ type add struct {
 	obs  int64 // ObservedAt in microseconds
 	rows [16]int
 	dead int
+	// owned is set when the body was decoded by the shipment fast path,
+	// whose strings the batch already owns.
+	owned bool
+	// The dimension objects the response put last, with their keys: the
+	// fast path shares one object among the events that spell it the same
+	// way, and putting it again within the response would change nothing.
+	lastLocation *wire.Location
+	lastLocode   string
+	lastFacility *wire.Facility
+	lastFacKey   string
+	lastVessel   *wire.Vessel
+	lastIMO      int64
 }
+
+// keep is the keeper of a's strings.
+func (b *Batch) keep(a *add) keeper { return keeper{in: b.strs, owned: a.owned} }
 
 // Add derives the rows of one response. It never fails: a non-2xx response
 // is skipped; a body that does not have its endpoint's shape becomes one
@@ -112,7 +127,7 @@ func (b *Batch) Add(r Response) Result {
 }
 
 // put buffers row r under key k in s for the response of a.
-func put[K comparable, R any](a *add, s *store[K, R], k K, r *R) {
+func put[K comparable, R any](a *add, s *store[K, R], k K, r R) {
 	if s.put(a.seq, k, r) {
 		a.rows[s.slot]++
 	}
@@ -150,5 +165,5 @@ func (b *Batch) reset() {
 	for _, buf := range b.buffers {
 		buf.reset()
 	}
-	clear(b.strs)
+	b.strs.reset()
 }

@@ -52,5 +52,5 @@ func (b *Batch) period(a *add, record string, p *wire.ConsumptionPeriod) {
 		expired:        boolOf(p.Expired),
 		obs:            a.obs,
 	}
-	put(a, b.periods, periodKey{row.product, row.start, row.obs}, &row)
+	put(a, b.periods, periodKey{row.product, row.start, row.obs}, row)
 }

@@ -13,7 +13,7 @@ func (b *Batch) deadLetter(a *add, record, reason string) {
 		endpoint: b.strs.of(string(a.r.Endpoint)),
 		at:       a.obs,
 	}
-	if b.deadLetters.put(a.seq, deadLetterKey{row.rid, row.record, row.reason}, &row) {
+	if b.deadLetters.put(a.seq, deadLetterKey{row.rid, row.record, row.reason}, row) {
 		a.dead++
 	}
 }

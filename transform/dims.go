@@ -1,7 +1,6 @@
 package transform
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/etalake/etalake/extract/wire"
@@ -17,7 +16,10 @@ func (b *Batch) location(a *add, l *wire.Location) string {
 	if l == nil || l.Locode == "" {
 		return ""
 	}
-	s := b.strs
+	if l == a.lastLocation {
+		return a.lastLocode
+	}
+	s := b.keep(a)
 	row := locationRow{
 		seen:        seenAt(a.obs, a.r.ResponseID),
 		locode:      s.of(l.Locode),
@@ -30,18 +32,22 @@ func (b *Batch) location(a *add, l *wire.Location) string {
 	if c := l.Coordinates; c != nil {
 		row.lat, row.lng = floatOf(c.Lat), floatOf(c.Lng)
 	}
-	put(a, b.locations, row.locode, &row)
+	put(a, b.locations, row.locode, row)
+	a.lastLocation, a.lastLocode = l, row.locode
 	return row.locode
 }
 
 // facility buffers a facilities row and returns its key; a facility
 // without a name or a code names no row and returns "".
 func (b *Batch) facility(a *add, f *wire.Facility) string {
+	if f != nil && f == a.lastFacility {
+		return a.lastFacKey
+	}
 	key := facilityKey(f)
 	if key == "" {
 		return ""
 	}
-	s := b.strs
+	s := b.keep(a)
 	row := facilityRow{
 		seen:        seenAt(a.obs, a.r.ResponseID),
 		key:         s.of(key),
@@ -54,7 +60,8 @@ func (b *Batch) facility(a *add, f *wire.Facility) string {
 	if c := f.Coordinates; c != nil {
 		row.lat, row.lng = floatOf(c.Lat), floatOf(c.Lng)
 	}
-	put(a, b.facilities, row.key, &row)
+	put(a, b.facilities, row.key, row)
+	a.lastFacility, a.lastFacKey = f, row.key
 	return row.key
 }
 
@@ -109,10 +116,10 @@ func normalName(s string) string {
 // a positive IMO number names no row and returns 0.
 func (b *Batch) vessel(a *add, v *wire.Vessel) int64 {
 	imo := vesselIMO(v)
-	if imo == 0 {
-		return 0
+	if imo == 0 || v == a.lastVessel {
+		return imo
 	}
-	s := b.strs
+	s := b.keep(a)
 	row := vesselRow{
 		seen:     seenAt(a.obs, a.r.ResponseID),
 		imo:      imo,
@@ -121,7 +128,8 @@ func (b *Batch) vessel(a *add, v *wire.Vessel) int64 {
 		mmsi:     intOf(v.MMSI),
 		flag:     s.of(deref(v.Flag)),
 	}
-	put(a, b.vessels, imo, &row)
+	put(a, b.vessels, imo, row)
+	a.lastVessel = v
 	return imo
 }
 
@@ -131,12 +139,4 @@ func vesselIMO(v *wire.Vessel) int64 {
 		return 0
 	}
 	return int64(*v.IMO)
-}
-
-// imoText is the IMO number in decimal, "" for none.
-func imoText(imo int64) string {
-	if imo == 0 {
-		return ""
-	}
-	return strconv.FormatInt(imo, 10)
 }

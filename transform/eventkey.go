@@ -3,13 +3,16 @@ package transform
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"strconv"
 )
 
 // eventIdentity is what makes a container event the same event from one
 // observation to the next: never its date or its actual flag, which change
 // as the estimate moves and the event happens.
 type eventIdentity struct {
-	container, eventType, eventCode, status, locode, imo, voyage string
+	container, eventType, eventCode, status, locode string
+	imo                                             int64 // 0 for none
+	voyage                                          string
 }
 
 // eventKeyVersion starts every hashed identity, so that a future change of
@@ -17,14 +20,26 @@ type eventIdentity struct {
 const eventKeyVersion = "etalake.event/1"
 
 // appendIdentity encodes id unambiguously: each field as its length
-// (uvarint) then its bytes, in a fixed order, after the version.
+// (uvarint) then its bytes, in a fixed order, after the version; the IMO
+// number is written in decimal, and as nothing when there is none.
 func appendIdentity(buf []byte, id *eventIdentity) []byte {
 	buf = append(buf, eventKeyVersion...)
-	for _, f := range [...]string{id.container, id.eventType, id.eventCode, id.status, id.locode, id.imo, id.voyage} {
-		buf = binary.AppendUvarint(buf, uint64(len(f)))
-		buf = append(buf, f...)
+	for _, f := range [...]string{id.container, id.eventType, id.eventCode, id.status, id.locode} {
+		buf = appendField(buf, f)
 	}
-	return buf
+	var digits [20]byte
+	imo := digits[:0]
+	if id.imo != 0 {
+		imo = strconv.AppendInt(imo, id.imo, 10)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(imo)))
+	buf = append(buf, imo...)
+	return appendField(buf, id.voyage)
+}
+
+func appendField(buf []byte, f string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(f)))
+	return append(buf, f...)
 }
 
 // eventKeyOf is the event_key of an identity at an occurrence: the first

@@ -75,14 +75,14 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 		locode := b.location(a, e.Location)
 		facility := b.facility(a, e.Facility)
 		imo := b.vessel(a, e.Vessel)
-		s := b.strs
+		s := b.keep(a)
 		id := eventIdentity{
 			container: container,
 			eventType: e.EventType,
 			eventCode: e.EventCode,
 			status:    e.Status,
 			locode:    locode,
-			imo:       imoText(imo),
+			imo:       imo,
 			voyage:    deref(e.Voyage),
 		}
 		sig := eventSignature{
@@ -122,7 +122,7 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 		if imo != 0 {
 			row.vesselIMO = optInt{v: imo, ok: true}
 		}
-		put(a, b.events, eventKey{ship.number, container, key}, &row)
+		put(a, b.events, eventKey{ship.number, container, key}, row)
 		obs := eventObsRow{
 			observed:  observed{rid: a.r.ResponseID},
 			key:       key,
@@ -132,7 +132,7 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 			at:        sig.at,
 			actual:    e.IsActual,
 		}
-		put(a, b.eventObs, eventObsKey{key, a.obs}, &obs)
+		put(a, b.eventObs, eventObsKey{key, a.obs}, obs)
 	}
 }
 

@@ -4,18 +4,50 @@ import "strings"
 
 // interner keeps one owned copy of each distinct string a batch buffers.
 // Values repeat a great deal (codes, places, names), and a body's strings
-// may be views of its bytes, which the batch must not keep.
-type interner map[string]string
+// may be views of its bytes, which the batch must not keep. A small
+// direct-mapped cache in front of the map answers the most repeated
+// values without hashing them.
+type interner struct {
+	m     map[string]string
+	cache [256]string
+}
+
+func newInterner() *interner { return &interner{m: map[string]string{}} }
 
 // of returns the owned copy of s.
-func (in interner) of(s string) string {
+func (in *interner) of(s string) string {
 	if s == "" {
 		return ""
 	}
-	if v, ok := in[s]; ok {
-		return v
+	h := (uint(len(s))*131 + uint(s[0])*31 + uint(s[len(s)/2])*7 + uint(s[len(s)-1])) & 255
+	if c := in.cache[h]; c == s {
+		return c
 	}
-	v := strings.Clone(s)
-	in[v] = v
+	v, ok := in.m[s]
+	if !ok {
+		v = strings.Clone(s)
+		in.m[v] = v
+	}
+	in.cache[h] = v
 	return v
+}
+
+func (in *interner) reset() {
+	clear(in.m)
+	in.cache = [256]string{}
+}
+
+// keeper makes the strings a response's rows keep owned: interned, or
+// as they are when the decoder already interned them (the shipment fast
+// path).
+type keeper struct {
+	in    *interner
+	owned bool
+}
+
+func (k keeper) of(s string) string {
+	if k.owned {
+		return s
+	}
+	return k.in.of(s)
 }

@@ -75,7 +75,7 @@ func (b *Batch) timestamp(a *add, c *call, record string, j int, ts *wire.Timest
 
 // portCall buffers one port_calls row.
 func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
-	s := b.strs
+	s := b.keep(a)
 	row := portCallRow{
 		observed: observed{rid: a.r.ResponseID},
 		portCallKey: portCallKey{
@@ -96,7 +96,7 @@ func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
 		facility:     c.facility,
 		at:           at,
 	}
-	put(a, b.portCalls, row.portCallKey, &row)
+	put(a, b.portCalls, row.portCallKey, row)
 }
 
 // derivePortSchedule: one row per vesselSchedules[i].timestamps[j] at the
@@ -113,7 +113,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 		b.deadLetter(a, "", "port schedule without location.locode, and the request path names no port")
 		return
 	}
-	s := b.strs
+	s := b.keep(a)
 	port = s.of(port)
 	b.location(a, ps.Location)
 	for i := range ps.VesselSchedules {
@@ -147,7 +147,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 func (b *Batch) derivePointToPoint(a *add, p *wire.PointToPoint) {
 	b.location(a, p.PlaceOfReceipt)
 	b.location(a, p.PlaceOfDelivery)
-	s := b.strs
+	s := b.keep(a)
 	for i := range p.Routes {
 		rt := &p.Routes[i]
 		for k := range rt.Legs {
@@ -208,7 +208,7 @@ func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule) {
 		b.deadLetter(a, "", "vessel schedule without a positive vessel.imo, and the request path names no vessel")
 		return
 	}
-	s := b.strs
+	s := b.keep(a)
 	b.vessel(a, vs.Vessel)
 	base := call{
 		query:       queryVessel,

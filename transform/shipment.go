@@ -11,6 +11,7 @@ func (b *Batch) addShipment(a *add) {
 	ok := false
 	if !b.noFast {
 		s, ok = b.fast.decode(a.r.Body)
+		a.owned = ok
 	}
 	if !ok {
 		var err error
@@ -53,7 +54,7 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 		b.deadLetter(a, "", "shipment without a number: neither the request's shipmentNumber nor metadata.shipmentNumber is set")
 		return
 	}
-	str := b.strs
+	str := b.keep(a)
 	ship := shipmentKey{str.of(number), str.of(typ)}
 	row := shipmentRow{
 		seen:       seenAt(a.obs, a.r.ResponseID),
@@ -79,7 +80,7 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 		}
 		row.postpod = b.routePoint(a, ship, "POSTPOD", rt.Postpod)
 	}
-	put(a, b.shipments, ship, &row)
+	put(a, b.shipments, ship, row)
 
 	b.occ.reset()
 	for i := range s.Containers {
@@ -96,7 +97,7 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 			isoCode:   str.of(c.ISOCode),
 			status:    str.of(c.Status),
 		}
-		put(a, b.containers, containerKey{cr.number, cr.container}, &cr)
+		put(a, b.containers, containerKey{cr.number, cr.container}, cr)
 		b.addEvents(a, ship, cr.container, i, c.Events)
 	}
 }
@@ -127,5 +128,5 @@ func (b *Batch) eta(a *add, ship shipmentKey, target, source, locode string, eta
 		eta:      eta,
 		actual:   actual,
 	}
-	put(a, b.etas, etaKey{ship.number, ship.typ, target, source, a.obs}, &row)
+	put(a, b.etas, etaKey{ship.number, ship.typ, target, source, a.obs}, row)
 }

@@ -22,7 +22,7 @@ import (
 // derived, once.
 type shipmentDecoder struct {
 	scanner
-	strs interner
+	strs *interner
 
 	shipments  slab[wire.Shipment]
 	metadata   slab[wire.ShipmentMetadata]

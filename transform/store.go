@@ -37,6 +37,9 @@ type store[K comparable, R any] struct {
 	own      []bool   // whether the row's values are from that Add
 	index    map[K]int32
 	slot     int // the buffer's position in a Batch
+	// new holds the row being merged, so that merging does not make every
+	// row escape to the heap.
+	new R
 }
 
 func newStore[K comparable, R any](t *schema.Table, merge func(old, new *R) bool, cols ...column[R]) *store[K, R] {
@@ -45,20 +48,22 @@ func newStore[K comparable, R any](t *schema.Table, merge func(old, new *R) bool
 
 // put buffers r under k for the Add numbered add, and reports whether the
 // key is new to that Add.
-func (s *store[K, R]) put(add uint64, k K, r *R) bool {
+func (s *store[K, R]) put(add uint64, k K, r R) bool {
 	if i, ok := s.index[k]; ok {
 		if s.stamp[i] == add {
 			if s.coalesce != nil && s.own[i] {
-				s.coalesce(&s.rows[i], r)
+				s.new = r
+				s.coalesce(&s.rows[i], &s.new)
 			}
 			return false
 		}
-		s.own[i] = s.merge(&s.rows[i], r)
+		s.new = r
+		s.own[i] = s.merge(&s.rows[i], &s.new)
 		s.stamp[i] = add
 		return true
 	}
 	s.index[k] = int32(len(s.rows))
-	s.rows = append(s.rows, *r)
+	s.rows = append(s.rows, r)
 	s.stamp = append(s.stamp, add)
 	s.own = append(s.own, true)
 	return true
