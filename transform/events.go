@@ -10,13 +10,14 @@ import (
 // flag, description, facility, transport type, route type and additional
 // flag) is the same event and yields no row.
 type occurrences struct {
-	first map[[16]byte]int32 // event key at occurrence 0 → first of its list
 	seen  []occurrence
-	ident []byte // scratch for the encoded identity
+	index map[[16]byte]int32 // key at occurrence 0 → first of its list, once seen is long
+	ident []byte             // scratch for the encoded identity
 }
 
 // occurrence is one numbered event of an identity.
 type occurrence struct {
+	key0 [16]byte // the event key at occurrence 0: the identity
 	sig  eventSignature
 	next int32 // the next occurrence of the identity, -1 at the end
 }
@@ -29,12 +30,50 @@ type eventSignature struct {
 	transportType, routeType string
 }
 
+// occurrencesScan is how many events are searched one by one before an
+// index is built.
+const occurrencesScan = 32
+
 func (o *occurrences) reset() {
-	if o.first == nil {
-		o.first = map[[16]byte]int32{}
-	}
-	clear(o.first)
+	clear(o.seen) // drop the strings
 	o.seen = o.seen[:0]
+	if len(o.index) > 0 {
+		clear(o.index)
+	}
+}
+
+// first finds the first occurrence of an identity.
+func (o *occurrences) first(key0 [16]byte) (int32, bool) {
+	if len(o.seen) <= occurrencesScan {
+		for i := range o.seen {
+			if o.seen[i].key0 == key0 {
+				return int32(i), true
+			}
+		}
+		return 0, false
+	}
+	if len(o.index) == 0 {
+		if o.index == nil {
+			o.index = map[[16]byte]int32{}
+		}
+		for i := len(o.seen) - 1; i >= 0; i-- { // the first of each identity wins
+			o.index[o.seen[i].key0] = int32(i)
+		}
+	}
+	i, ok := o.index[key0]
+	return i, ok
+}
+
+// add appends an occurrence.
+func (o *occurrences) add(key0 [16]byte, sig *eventSignature) int32 {
+	i := int32(len(o.seen))
+	o.seen = append(o.seen, occurrence{key0: key0, sig: *sig, next: -1})
+	if len(o.index) > 0 {
+		if _, ok := o.index[key0]; !ok {
+			o.index[key0] = i
+		}
+	}
+	return i
 }
 
 // number returns the event key and occurrence of an event, or dup when it
@@ -42,10 +81,9 @@ func (o *occurrences) reset() {
 func (o *occurrences) number(id *eventIdentity, sig *eventSignature) (key [16]byte, occ int, dup bool) {
 	o.ident = appendIdentity(o.ident[:0], id)
 	key = eventKeyOf(o.ident, 0)
-	i, ok := o.first[key]
+	i, ok := o.first(key)
 	if !ok {
-		o.first[key] = int32(len(o.seen))
-		o.seen = append(o.seen, occurrence{sig: *sig, next: -1})
+		o.add(key, sig)
 		return key, 0, false
 	}
 	for {
@@ -58,8 +96,7 @@ func (o *occurrences) number(id *eventIdentity, sig *eventSignature) (key [16]by
 		}
 		i = o.seen[i].next
 	}
-	o.seen[i].next = int32(len(o.seen))
-	o.seen = append(o.seen, occurrence{sig: *sig, next: -1})
+	o.seen[i].next = o.add(key, sig)
 	return eventKeyOf(o.ident, occ), occ, false
 }
 

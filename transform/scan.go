@@ -30,6 +30,9 @@ func (s *scanner) ws() {
 
 // next skips white space and returns the next byte, 0 at the end.
 func (s *scanner) next() byte {
+	if s.pos < len(s.buf) && s.buf[s.pos] > ' ' {
+		return s.buf[s.pos] // compact JSON: no white space
+	}
 	s.ws()
 	if s.pos < len(s.buf) {
 		return s.buf[s.pos]
@@ -122,7 +125,7 @@ func isHex4(b []byte) bool {
 // str scans a string value and returns it as encoding/json decodes it:
 // a view of the body when it needs no unescaping, else a new string.
 func (s *scanner) str() (string, bool) {
-	s.ws()
+	s.next()
 	start := s.pos
 	raw, plain, ok := s.stringToken()
 	if !ok {
@@ -151,12 +154,14 @@ func hasEscape(b []byte) bool {
 // non-ASCII bytes is not handled (encoding/json matches keys after
 // unescaping and Unicode case folding).
 func (s *scanner) key() (string, bool) {
-	s.ws()
+	if s.next() != '"' {
+		return "", false
+	}
 	raw, plain, ok := s.stringToken()
 	if !ok || !plain || !s.consume(':') {
 		return "", false
 	}
-	s.ws()
+	s.next()
 	return view(raw), true
 }
 
@@ -289,7 +294,7 @@ func (s *scanner) skip() bool {
 
 // anyKey scans a key (any string) and its colon.
 func (s *scanner) anyKey() ([]byte, bool) {
-	s.ws()
+	s.next()
 	raw, _, ok := s.stringToken()
 	if !ok || !s.consume(':') {
 		return nil, false

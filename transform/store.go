@@ -85,12 +85,15 @@ func (s *store[K, R]) columnNames() []string {
 // record builds the table's record from the rows, in the order they were
 // first put.
 func (s *store[K, R]) record(mem memory.Allocator) arrow.RecordBatch {
-	rb := array.NewRecordBuilder(mem, s.tbl.Arrow())
-	defer rb.Release()
+	cols := make([]arrow.Array, len(s.cols))
 	for i, c := range s.cols {
-		c.fill(rb.Field(i), s.rows)
+		cols[i] = c.build(mem, s.rows)
 	}
-	return rb.NewRecordBatch()
+	rec := array.NewRecordBatch(s.tbl.Arrow(), cols, int64(len(s.rows)))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
 }
 
 func (s *store[K, R]) reset() {
