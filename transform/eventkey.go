@@ -15,15 +15,13 @@ type eventIdentity struct {
 	voyage                                          string
 }
 
-// eventKeyVersion starts every hashed identity, so that a future change of
-// the encoding cannot collide with today's keys.
-const eventKeyVersion = "etalake.event/1"
-
 // appendIdentity encodes id unambiguously: each field as its length
-// (uvarint) then its bytes, in a fixed order, after the version; the IMO
-// number is written in decimal, and as nothing when there is none.
+// (uvarint) then its bytes, in a fixed order; the IMO number is written in
+// decimal, and as nothing when there is none. It is short, so that most
+// identities hash in one SHA-256 block. The keys are stored in the
+// warehouse: changing the encoding changes every key, which takes a
+// migration.
 func appendIdentity(buf []byte, id *eventIdentity) []byte {
-	buf = append(buf, eventKeyVersion...)
 	for _, f := range [...]string{id.container, id.eventType, id.eventCode, id.status, id.locode} {
 		buf = appendField(buf, f)
 	}

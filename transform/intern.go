@@ -9,8 +9,11 @@ import "strings"
 // values without hashing them.
 type interner struct {
 	m     map[string]string
-	cache [256]string
+	cache [internCache]string
 }
+
+// internCache is the number of entries of the interner's cache.
+const internCache = 1024
 
 func newInterner() *interner { return &interner{m: map[string]string{}} }
 
@@ -19,7 +22,7 @@ func (in *interner) of(s string) string {
 	if s == "" {
 		return ""
 	}
-	h := (uint(len(s))*131 + uint(s[0])*31 + uint(s[len(s)/2])*7 + uint(s[len(s)-1])) & 255
+	h := (uint(len(s))*0x9E37 ^ uint(s[0])*0x85EB ^ uint(s[len(s)/2])*0xC2B3 ^ uint(s[len(s)-1])*0x27D5 ^ uint(s[len(s)/4])*0x1657) % internCache
 	if c := in.cache[h]; c == s {
 		return c
 	}
@@ -34,7 +37,7 @@ func (in *interner) of(s string) string {
 
 func (in *interner) reset() {
 	clear(in.m)
-	in.cache = [256]string{}
+	in.cache = [internCache]string{}
 }
 
 // keeper makes the strings a response's rows keep owned: interned, or

@@ -1,6 +1,10 @@
 package transform
 
-import "github.com/etalake/etalake/schema"
+import (
+	"encoding/binary"
+
+	"github.com/etalake/etalake/schema"
+)
 
 // The row types of the tables a Batch writes, their keys, and their
 // columns in schema order (a test checks the names against schema).
@@ -287,7 +291,7 @@ type eventKey struct {
 }
 
 func newEvents() *store[eventKey, eventRow] {
-	return newStore[eventKey](schema.ContainerEvents,
+	s := newStore[eventKey](schema.ContainerEvents,
 		mergeLatest(func(r *eventRow) *seen { return &r.seen }),
 		str("shipment_number", func(r *eventRow) string { return r.number }),
 		str("container_number", func(r *eventRow) string { return r.container }),
@@ -313,6 +317,10 @@ func newEvents() *store[eventKey, eventRow] {
 		str("response_id", func(r *eventRow) string { return r.rid }),
 		date("first_observed_date", func(r *eventRow) int64 { return r.first }),
 	)
+	// The event key is a hash of the container and the event: the same key
+	// under two shipment numbers is rare and probes one slot further.
+	s.hashed = &hashIndex[eventKey]{hash: func(k eventKey) uint64 { return binary.LittleEndian.Uint64(k.key[:8]) }}
+	return s
 }
 
 type eventObsRow struct {
@@ -331,7 +339,7 @@ type eventObsKey struct {
 }
 
 func newEventObs() *store[eventObsKey, eventObsRow] {
-	return newStore[eventObsKey](schema.EventObservations,
+	s := newStore[eventObsKey](schema.EventObservations,
 		mergeAppend(func(r *eventObsRow) *observed { return &r.observed }),
 		hexKey("event_key", func(r *eventObsRow) *[16]byte { return &r.key }),
 		ts("observed_at", func(r *eventObsRow) int64 { return r.obs }),
@@ -342,6 +350,10 @@ func newEventObs() *store[eventObsKey, eventObsRow] {
 		str("response_id", func(r *eventObsRow) string { return r.rid }),
 		date("observed_date", func(r *eventObsRow) int64 { return r.obs }),
 	)
+	s.hashed = &hashIndex[eventObsKey]{hash: func(k eventObsKey) uint64 {
+		return binary.LittleEndian.Uint64(k.key[:8]) ^ uint64(k.obs)*0x9E3779B97F4A7C15
+	}}
+	return s
 }
 
 type portCallRow struct {

@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
 	"unsafe"
@@ -80,6 +81,18 @@ func (s *scanner) stringToken() (raw []byte, plain bool, ok bool) {
 	i := start
 	plain = true
 	b := s.buf
+	// Eight bytes at a time while none is a quote, a backslash, a control
+	// or a non-ASCII byte.
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		const ones, highs = 0x0101010101010101, 0x8080808080808080
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		special := (quote-ones)&^quote | (backslash-ones)&^backslash | (w - ones*0x20) | w
+		if special&highs != 0 {
+			break
+		}
+		i += 8
+	}
 	for i < len(b) {
 		c := b[i]
 		switch {

@@ -36,7 +36,9 @@ type store[K comparable, R any] struct {
 	stamp    []uint64 // the Add that last put each row
 	own      []bool   // whether the row's values are from that Add
 	index    map[K]int32
-	slot     int // the buffer's position in a Batch
+	// hashed, when set, replaces index.
+	hashed *hashIndex[K]
+	slot   int // the buffer's position in a Batch
 	// new holds the row being merged, so that merging does not make every
 	// row escape to the heap.
 	new R
@@ -49,7 +51,15 @@ func newStore[K comparable, R any](t *schema.Table, merge func(old, new *R) bool
 // put buffers r under k for the Add numbered add, and reports whether the
 // key is new to that Add.
 func (s *store[K, R]) put(add uint64, k K, r R) bool {
-	if i, ok := s.index[k]; ok {
+	var i int32
+	var slot int
+	var ok bool
+	if s.hashed != nil {
+		i, slot, ok = s.hashed.find(k)
+	} else {
+		i, ok = s.index[k]
+	}
+	if ok {
 		if s.stamp[i] == add {
 			if s.coalesce != nil && s.own[i] {
 				s.new = r
@@ -62,7 +72,11 @@ func (s *store[K, R]) put(add uint64, k K, r R) bool {
 		s.stamp[i] = add
 		return true
 	}
-	s.index[k] = int32(len(s.rows))
+	if s.hashed != nil {
+		s.hashed.insert(k, slot, int32(len(s.rows)))
+	} else {
+		s.index[k] = int32(len(s.rows))
+	}
 	s.rows = append(s.rows, r)
 	s.stamp = append(s.stamp, add)
 	s.own = append(s.own, true)
@@ -102,6 +116,9 @@ func (s *store[K, R]) reset() {
 	s.stamp = s.stamp[:0]
 	s.own = s.own[:0]
 	clear(s.index)
+	if s.hashed != nil {
+		s.hashed.reset()
+	}
 }
 
 // observed is what an append row needs for merging: the response it came
