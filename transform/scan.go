@@ -174,7 +174,6 @@ func (s *scanner) key() (string, bool) {
 	if !ok || !plain || !s.consume(':') {
 		return "", false
 	}
-	s.next()
 	return view(raw), true
 }
 
@@ -315,10 +314,39 @@ func (s *scanner) anyKey() ([]byte, bool) {
 	return raw, true
 }
 
-// members calls member for each key of the object at pos, with pos at the
-// key's value; member must consume the value. A null object calls nothing
-// and reports null.
-func (s *scanner) object(member func(key string) bool) (null, ok bool) {
+// fieldSet is the members of an object type the fast path decodes, in the
+// order the service writes them.
+type fieldSet struct {
+	names  []string
+	quoted []string // `"name":`, to match a key and its colon at once
+	folded []string // lower case, for foldsTo
+}
+
+func newFieldSet(names ...string) *fieldSet {
+	fs := &fieldSet{names: names}
+	for _, n := range names {
+		fs.quoted = append(fs.quoted, `"`+n+`":`)
+		fs.folded = append(fs.folded, asciiLower(n))
+	}
+	return fs
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// object calls member(i) for each member of the object at pos that is the
+// field fs.names[i], with pos at the member's value; member must consume
+// it. Other members are skipped, unless encoding/json would take them for
+// a field (case folding): then, as on a repeated field, object reports
+// !ok. A null object calls nothing and reports null.
+func (s *scanner) object(fs *fieldSet, member func(i int) bool) (null, ok bool) {
 	switch s.next() {
 	case 'n':
 		return true, s.literal("null")
@@ -331,10 +359,47 @@ func (s *scanner) object(member func(key string) bool) (null, ok bool) {
 		s.pos++
 		return false, true
 	}
+	var seen uint64
+	expect := 0
 	for {
-		k, ok := s.key()
-		if !ok || !member(k) {
+		i := -1
+		if s.next() != '"' {
 			return false, false
+		}
+		// The field the service writes next, matched with its colon.
+		if expect < len(fs.quoted) {
+			q := fs.quoted[expect]
+			if len(s.buf)-s.pos >= len(q) && string(s.buf[s.pos:s.pos+len(q)]) == q {
+				i = expect
+				s.pos += len(q)
+			}
+		}
+		if i < 0 {
+			k, ok := s.key()
+			if !ok {
+				return false, false
+			}
+			for j, n := range fs.names {
+				if n == k {
+					i = j
+					break
+				}
+			}
+			if i < 0 && foldsTo(k, fs.folded...) {
+				return false, false
+			}
+		}
+		s.next()
+		if i < 0 {
+			if !s.skip() {
+				return false, false
+			}
+		} else {
+			if seen&(1<<i) != 0 || !member(i) {
+				return false, false // a repeated field: encoding/json merges them
+			}
+			seen |= 1 << i
+			expect = i + 1
 		}
 		switch s.next() {
 		case ',':

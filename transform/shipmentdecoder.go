@@ -43,19 +43,11 @@ type shipmentDecoder struct {
 // shipmentMembers are the members of a shipment object DecodeShipment
 // looks at, at the top level or inside data.
 type shipmentMembers struct {
-	seen       uint8
 	metadata   *wire.ShipmentMetadata
 	route      *wire.ShipmentRoute
 	containers []wire.Container
 	data       *shipmentMembers
 }
-
-const (
-	seenMetadata uint8 = 1 << iota
-	seenRoute
-	seenContainers
-	seenData
-)
 
 // present reports whether route or containers are present and not null.
 func (m *shipmentMembers) present() bool { return m.route != nil || m.containers != nil }
@@ -94,42 +86,46 @@ func (d *shipmentDecoder) decode(body []byte) (s *wire.Shipment, ok bool) {
 	return s, true
 }
 
+// The members of each object the fast path decodes, as wire names them.
+var (
+	shipmentFields    = newFieldSet("metadata", "route", "containers", "data")
+	metadataFields    = newFieldSet("shipmentType", "shipmentNumber", "sealine", "sealineName", "shippingStatus", "updatedAt", "warnings")
+	routeFields       = newFieldSet("prepol", "pol", "pod", "postpod")
+	routePointFields  = newFieldSet("location", "date", "actual")
+	podFields         = newFieldSet("location", "date", "actual", "predictiveEta")
+	locationFields    = newFieldSet("name", "state", "country", "countryCode", "locode", "coordinates", "timezone")
+	coordinatesFields = newFieldSet("lat", "lng", "updatedAt")
+	facilityFields    = newFieldSet("name", "countryCode", "locode", "bicCode", "smdgCode", "coordinates")
+	vesselFields      = newFieldSet("name", "imo", "callSign", "mmsi", "flag")
+	containerFields   = newFieldSet("number", "isoCode", "status", "events")
+	eventFields       = newFieldSet("location", "facility", "description", "eventType", "eventCode", "status", "date",
+		"isActual", "isAdditionalEvent", "routeType", "transportType", "vessel", "voyage")
+)
+
 // members decodes a shipment object; data is decoded too at the top level.
 func (d *shipmentDecoder) members(m *shipmentMembers, top bool) bool {
-	_, ok := d.object(func(k string) bool {
-		var bit uint8
+	_, ok := d.object(shipmentFields, func(i int) bool {
 		var ok bool
-		switch k {
-		case "metadata":
-			bit = seenMetadata
+		switch i {
+		case 0:
 			m.metadata, ok = d.shipmentMetadata()
-		case "route":
-			bit = seenRoute
+		case 1:
 			m.route, ok = d.route()
-		case "containers":
-			bit = seenContainers
+		case 2:
 			m.containers, ok = d.containerList()
-		case "data":
+		case 3:
 			if !top {
 				return d.skip()
 			}
-			bit = seenData
 			if d.null() {
-				ok = true
-				break
+				return true
 			}
 			if d.next() != '{' {
 				return false
 			}
 			m.data = &shipmentMembers{}
 			ok = d.members(m.data, false)
-		default:
-			return !foldsTo(k, "metadata", "route", "containers", "data") && d.skip()
 		}
-		if m.seen&bit != 0 {
-			return false // a duplicate member: encoding/json merges
-		}
-		m.seen |= bit
 		return ok
 	})
 	return ok
@@ -306,43 +302,27 @@ func (d *shipmentDecoder) rawValue(dst *[]byte) bool {
 	return true
 }
 
-// fields is the bookkeeping of one object: the members seen, to refuse
-// duplicates.
-type fields uint32
-
-// once marks member i seen and reports whether it was new.
-func (f *fields) once(i uint) bool {
-	if *f&(1<<i) != 0 {
-		return false
-	}
-	*f |= 1 << i
-	return true
-}
-
 func (d *shipmentDecoder) shipmentMetadata() (*wire.ShipmentMetadata, bool) {
 	if d.null() {
 		return nil, true
 	}
 	md := d.metadata.new()
-	var seen fields
-	_, ok := d.object(func(k string) bool {
-		switch k {
-		case "shipmentType":
-			return seen.once(0) && d.text(&md.ShipmentType)
-		case "shipmentNumber":
-			return seen.once(1) && d.text(&md.ShipmentNumber)
-		case "sealine":
-			return seen.once(2) && d.optText(&md.Sealine, d.strings.of)
-		case "sealineName":
-			return seen.once(3) && d.optText(&md.SealineName, d.strings.of)
-		case "shippingStatus":
-			return seen.once(4) && d.optText(&md.ShippingStatus, d.strings.of)
-		case "updatedAt":
-			return seen.once(5) && d.optTime(&md.UpdatedAt, d.times.of)
-		case "warnings":
-			return seen.once(6) && d.rawValue((*[]byte)(&md.Warnings))
+	_, ok := d.object(metadataFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&md.ShipmentType)
+		case 1:
+			return d.text(&md.ShipmentNumber)
+		case 2:
+			return d.optText(&md.Sealine, d.strings.of)
+		case 3:
+			return d.optText(&md.SealineName, d.strings.of)
+		case 4:
+			return d.optText(&md.ShippingStatus, d.strings.of)
+		case 5:
+			return d.optTime(&md.UpdatedAt, d.times.of)
 		}
-		return !foldsTo(k, "shipmenttype", "shipmentnumber", "sealine", "sealinename", "shippingstatus", "updatedat", "warnings") && d.skip()
+		return d.rawValue((*[]byte)(&md.Warnings))
 	})
 	return md, ok
 }
@@ -352,27 +332,21 @@ func (d *shipmentDecoder) route() (*wire.ShipmentRoute, bool) {
 		return nil, true
 	}
 	r := d.routes.new()
-	var seen fields
-	_, ok := d.object(func(k string) bool {
-		switch k {
-		case "prepol":
-			return seen.once(0) && d.routePoint(&r.Prepol)
-		case "pol":
-			return seen.once(1) && d.routePoint(&r.Pol)
-		case "pod":
-			if !seen.once(2) {
-				return false
-			}
+	_, ok := d.object(routeFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.routePoint(&r.Prepol)
+		case 1:
+			return d.routePoint(&r.Pol)
+		case 2:
 			if d.null() {
 				r.Pod = nil
 				return true
 			}
 			r.Pod = d.pods.new()
 			return d.routePointMembers(&r.Pod.RoutePoint, &r.Pod.PredictiveETA)
-		case "postpod":
-			return seen.once(3) && d.routePoint(&r.Postpod)
 		}
-		return !foldsTo(k, "prepol", "pol", "pod", "postpod") && d.skip()
+		return d.routePoint(&r.Postpod)
 	})
 	return r, ok
 }
@@ -388,24 +362,20 @@ func (d *shipmentDecoder) routePoint(dst **wire.RoutePoint) bool {
 
 // routePointMembers decodes a route member; predictive is set for pod.
 func (d *shipmentDecoder) routePointMembers(p *wire.RoutePoint, predictive **time.Time) bool {
-	var seen fields
-	null, ok := d.object(func(k string) bool {
-		switch k {
-		case "location":
-			return seen.once(0) && d.location(&p.Location)
-		case "date":
-			return seen.once(1) && d.optTime(&p.Date, d.times.of)
-		case "actual":
-			return seen.once(2) && d.optFlag(&p.Actual)
-		case "predictiveEta":
-			if predictive != nil {
-				return seen.once(3) && d.optTime(predictive, d.times.of)
-			}
+	fs := routePointFields
+	if predictive != nil {
+		fs = podFields
+	}
+	null, ok := d.object(fs, func(i int) bool {
+		switch i {
+		case 0:
+			return d.location(&p.Location)
+		case 1:
+			return d.optTime(&p.Date, d.times.of)
+		case 2:
+			return d.optFlag(&p.Actual)
 		}
-		if predictive != nil && foldsTo(k, "predictiveeta") {
-			return false
-		}
-		return !foldsTo(k, "location", "date", "actual") && d.skip()
+		return d.optTime(predictive, d.times.of)
 	})
 	return ok && !null
 }
@@ -424,25 +394,22 @@ func (d *shipmentDecoder) location(dst **wire.Location) bool {
 	}
 	start := d.pos
 	l := &wire.Location{}
-	var seen fields
-	null, ok := d.object(func(k string) bool {
-		switch k {
-		case "name":
-			return seen.once(0) && d.text(&l.Name)
-		case "state":
-			return seen.once(1) && d.optText(&l.State, newString)
-		case "country":
-			return seen.once(2) && d.text(&l.Country)
-		case "countryCode":
-			return seen.once(3) && d.text(&l.CountryCode)
-		case "locode":
-			return seen.once(4) && d.text(&l.Locode)
-		case "coordinates":
-			return seen.once(5) && d.coordinates(&l.Coordinates)
-		case "timezone":
-			return seen.once(6) && d.text(&l.Timezone)
+	null, ok := d.object(locationFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&l.Name)
+		case 1:
+			return d.optText(&l.State, newString)
+		case 2:
+			return d.text(&l.Country)
+		case 3:
+			return d.text(&l.CountryCode)
+		case 4:
+			return d.text(&l.Locode)
+		case 5:
+			return d.coordinates(&l.Coordinates)
 		}
-		return !foldsTo(k, "name", "state", "country", "countrycode", "locode", "coordinates", "timezone") && d.skip()
+		return d.text(&l.Timezone)
 	})
 	if !ok || null {
 		return false
@@ -454,23 +421,21 @@ func (d *shipmentDecoder) location(dst **wire.Location) bool {
 
 func newString(s string) *string     { return &s }
 func newTime(t time.Time) *time.Time { return &t }
+
 func (d *shipmentDecoder) coordinates(dst **wire.Coordinates) bool {
 	if d.null() {
 		*dst = nil
 		return true
 	}
 	c := &wire.Coordinates{}
-	var seen fields
-	_, ok := d.object(func(k string) bool {
-		switch k {
-		case "lat":
-			return seen.once(0) && d.optFloat(&c.Lat)
-		case "lng":
-			return seen.once(1) && d.optFloat(&c.Lng)
-		case "updatedAt":
-			return seen.once(2) && d.optTime(&c.UpdatedAt, newTime)
+	_, ok := d.object(coordinatesFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.optFloat(&c.Lat)
+		case 1:
+			return d.optFloat(&c.Lng)
 		}
-		return !foldsTo(k, "lat", "lng", "updatedat") && d.skip()
+		return d.optTime(&c.UpdatedAt, newTime)
 	})
 	*dst = c
 	return ok
@@ -490,23 +455,20 @@ func (d *shipmentDecoder) facility(dst **wire.Facility) bool {
 	}
 	start := d.pos
 	f := &wire.Facility{}
-	var seen fields
-	null, ok := d.object(func(k string) bool {
-		switch k {
-		case "name":
-			return seen.once(0) && d.text(&f.Name)
-		case "countryCode":
-			return seen.once(1) && d.text(&f.CountryCode)
-		case "locode":
-			return seen.once(2) && d.optText(&f.Locode, newString)
-		case "bicCode":
-			return seen.once(3) && d.optText(&f.BICCode, newString)
-		case "smdgCode":
-			return seen.once(4) && d.optText(&f.SMDGCode, newString)
-		case "coordinates":
-			return seen.once(5) && d.coordinates(&f.Coordinates)
+	null, ok := d.object(facilityFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&f.Name)
+		case 1:
+			return d.text(&f.CountryCode)
+		case 2:
+			return d.optText(&f.Locode, newString)
+		case 3:
+			return d.optText(&f.BICCode, newString)
+		case 4:
+			return d.optText(&f.SMDGCode, newString)
 		}
-		return !foldsTo(k, "name", "countrycode", "locode", "biccode", "smdgcode", "coordinates") && d.skip()
+		return d.coordinates(&f.Coordinates)
 	})
 	if !ok || null {
 		return false
@@ -530,21 +492,18 @@ func (d *shipmentDecoder) vessel(dst **wire.Vessel) bool {
 	}
 	start := d.pos
 	v := &wire.Vessel{}
-	var seen fields
-	null, ok := d.object(func(k string) bool {
-		switch k {
-		case "name":
-			return seen.once(0) && d.text(&v.Name)
-		case "imo":
-			return seen.once(1) && d.optInt(&v.IMO)
-		case "callSign":
-			return seen.once(2) && d.optText(&v.CallSign, newString)
-		case "mmsi":
-			return seen.once(3) && d.optInt(&v.MMSI)
-		case "flag":
-			return seen.once(4) && d.optText(&v.Flag, newString)
+	null, ok := d.object(vesselFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&v.Name)
+		case 1:
+			return d.optInt(&v.IMO)
+		case 2:
+			return d.optText(&v.CallSign, newString)
+		case 3:
+			return d.optInt(&v.MMSI)
 		}
-		return !foldsTo(k, "name", "imo", "callsign", "mmsi", "flag") && d.skip()
+		return d.optText(&v.Flag, newString)
 	})
 	if !ok || null {
 		return false
@@ -570,21 +529,18 @@ func (d *shipmentDecoder) containerList() ([]wire.Container, bool) {
 			return true
 		}
 		var c wire.Container
-		var seen fields
-		null, ok := d.object(func(k string) bool {
-			switch k {
-			case "number":
-				return seen.once(0) && d.text(&c.Number)
-			case "isoCode":
-				return seen.once(1) && d.text(&c.ISOCode)
-			case "status":
-				return seen.once(2) && d.text(&c.Status)
-			case "events":
-				var ok bool
-				c.Events, ok = d.eventList()
-				return seen.once(3) && ok
+		null, ok := d.object(containerFields, func(i int) bool {
+			switch i {
+			case 0:
+				return d.text(&c.Number)
+			case 1:
+				return d.text(&c.ISOCode)
+			case 2:
+				return d.text(&c.Status)
 			}
-			return !foldsTo(k, "number", "isocode", "status", "events") && d.skip()
+			var ok bool
+			c.Events, ok = d.eventList()
+			return ok
 		})
 		d.containers[i] = c
 		return ok && !null
@@ -607,38 +563,34 @@ func (d *shipmentDecoder) eventList() ([]wire.Event, bool) {
 			return true
 		}
 		var e wire.Event
-		var seen fields
-		null, ok := d.object(func(k string) bool {
-			switch k {
-			case "location":
-				return seen.once(0) && d.location(&e.Location)
-			case "facility":
-				return seen.once(1) && d.facility(&e.Facility)
-			case "description":
-				return seen.once(2) && d.text(&e.Description)
-			case "eventType":
-				return seen.once(3) && d.text(&e.EventType)
-			case "eventCode":
-				return seen.once(4) && d.text(&e.EventCode)
-			case "status":
-				return seen.once(5) && d.text(&e.Status)
-			case "date":
-				return seen.once(6) && d.optTime(&e.Date, d.times.of)
-			case "isActual":
-				return seen.once(7) && d.flag(&e.IsActual)
-			case "isAdditionalEvent":
-				return seen.once(8) && d.flag(&e.IsAdditionalEvent)
-			case "routeType":
-				return seen.once(9) && d.text(&e.RouteType)
-			case "transportType":
-				return seen.once(10) && d.optText(&e.TransportType, d.strings.of)
-			case "vessel":
-				return seen.once(11) && d.vessel(&e.Vessel)
-			case "voyage":
-				return seen.once(12) && d.optText(&e.Voyage, d.strings.of)
+		null, ok := d.object(eventFields, func(i int) bool {
+			switch i {
+			case 0:
+				return d.location(&e.Location)
+			case 1:
+				return d.facility(&e.Facility)
+			case 2:
+				return d.text(&e.Description)
+			case 3:
+				return d.text(&e.EventType)
+			case 4:
+				return d.text(&e.EventCode)
+			case 5:
+				return d.text(&e.Status)
+			case 6:
+				return d.optTime(&e.Date, d.times.of)
+			case 7:
+				return d.flag(&e.IsActual)
+			case 8:
+				return d.flag(&e.IsAdditionalEvent)
+			case 9:
+				return d.text(&e.RouteType)
+			case 10:
+				return d.optText(&e.TransportType, d.strings.of)
+			case 11:
+				return d.vessel(&e.Vessel)
 			}
-			return !foldsTo(k, "location", "facility", "description", "eventtype", "eventcode", "status", "date",
-				"isactual", "isadditionalevent", "routetype", "transporttype", "vessel", "voyage") && d.skip()
+			return d.optText(&e.Voyage, d.strings.of)
 		})
 		d.events[i] = e
 		return ok && !null
