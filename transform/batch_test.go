@@ -295,3 +295,21 @@ func lineDiff(got, want string) string {
 	}
 	return b.String()
 }
+
+// One container tracked under its own number and under its bill of lading
+// in one batch: one container_events row per shipment number, the same
+// event key, and one event observation per key and time (the smaller
+// response_id's).
+func TestOneContainerUnderTwoShipments(t *testing.T) {
+	ct := shipmentResponse("rid-ct", t0, "2026-03-05T14:00:00Z", "Bremerhaven")
+	bl := shipmentResponse("rid-bl", t0, "2026-03-05T14:00:00Z", "Bremerhaven")
+	bl.Request = "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MEDUAB123456&shipmentType=BL"
+	tables := run(t, ct, bl)
+	wantRows(t, tables, map[string]int{"shipments": 2, "containers": 2, "container_events": 2, "event_observations": 1})
+	ev := tables["container_events"].rows
+	key := func(row string) string { i := strings.Index(row, `"event_key"`); return row[i : i+46] }
+	if key(ev[0]) != key(ev[1]) {
+		t.Errorf("the same event has two keys: %s, %s", key(ev[0]), key(ev[1]))
+	}
+	mustContain(t, tables, "event_observations", `"shipment_number":"MEDUAB123456"`)
+}
