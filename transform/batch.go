@@ -34,7 +34,8 @@ type Batch struct {
 	portCalls   *store[portCallKey, portCallRow]
 	buffers     []buffer // in schema.Tables order
 
-	occ    occurrences     // scratch of the container events of one response
+	counts []int           // scratch: rows per buffer of one Add
+	occ    occurrences     // scratch: the container events of one response
 	fast   shipmentDecoder // the tracking responses' fast path
 	noFast bool            // tests: decode every body with the wire decoders
 }
@@ -68,6 +69,7 @@ func NewBatch(mem memory.Allocator) *Batch {
 			b.buffers = append(b.buffers, buf)
 		}
 	}
+	b.counts = make([]int, len(b.buffers))
 	return b
 }
 
@@ -76,7 +78,7 @@ type add struct {
 	r    *Response
 	seq  uint64
 	obs  int64 // ObservedAt in microseconds
-	rows [16]int
+	rows []int // by buffer, the rows new to the response
 	dead int
 	// owned is set when the body was decoded by the shipment fast path,
 	// whose strings the batch already owns.
@@ -89,7 +91,6 @@ type add struct {
 	lastFacility *wire.Facility
 	lastFacKey   string
 	lastVessel   *wire.Vessel
-	lastIMO      int64
 }
 
 // keep is the keeper of a's strings.
@@ -99,14 +100,16 @@ func (b *Batch) keep(a *add) keeper { return keeper{in: b.strs, owned: a.owned} 
 // is skipped; a body that does not have its endpoint's shape becomes one
 // dead_letters row and nothing else; a record inside a good body that does
 // not fit (an event without a code, a vessel schedule without a vessel)
-// becomes a dead_letters row and the rest of the body loads.
+// becomes a dead_letters row and the rest of the body loads. ObservedAt is
+// kept in UTC, truncated to microseconds. The batch keeps no reference to
+// the body.
 func (b *Batch) Add(r Response) Result {
 	if r.Status < 200 || r.Status > 299 {
 		return Result{Skipped: true}
 	}
 	b.adds++
-	a := &add{r: &r, seq: b.adds, obs: r.ObservedAt.UnixMicro()}
-	a.r.ResponseID = b.strs.of(r.ResponseID)
+	clear(b.counts)
+	a := &add{r: &r, seq: b.adds, obs: r.ObservedAt.UnixMicro(), rows: b.counts}
 	switch r.Endpoint {
 	case wire.EndpointShipment:
 		b.addShipment(a)
@@ -118,7 +121,7 @@ func (b *Batch) Add(r Response) Result {
 		b.deadLetter(a, "", fmt.Sprintf("unknown endpoint %q: no transform derives rows from it", string(r.Endpoint)))
 	}
 	res := Result{DeadLetters: a.dead, Rows: map[string]int{}}
-	for i, n := range a.rows[:len(b.buffers)] {
+	for i, n := range a.rows {
 		if n > 0 {
 			res.Rows[b.buffers[i].table().Name] = n
 		}
@@ -133,7 +136,9 @@ func put[K comparable, R any](a *add, s *store[K, R], k K, r R) {
 	}
 }
 
-// Rows is the number of rows buffered over all tables.
+// Rows is the number of rows buffered over all tables, for deciding when
+// to take the records. Take them well before a string column could pass
+// 2 GiB (tens of millions of rows).
 func (b *Batch) Rows() int {
 	n := 0
 	for _, buf := range b.buffers {
@@ -157,9 +162,13 @@ func (b *Batch) Records() []Record {
 	return out
 }
 
-// Release drops what is buffered. Records already returned are the
-// caller's.
-func (b *Batch) Release() { b.reset() }
+// Release drops what is buffered and the decoding caches. Records already
+// returned are the caller's. The batch can still be used.
+func (b *Batch) Release() {
+	b.reset()
+	b.fast = shipmentDecoder{strs: b.strs}
+	b.occ = occurrences{}
+}
 
 func (b *Batch) reset() {
 	for _, buf := range b.buffers {

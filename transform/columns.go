@@ -21,10 +21,17 @@ type column[R any] struct {
 	build func(mem memory.Allocator, rows []R) arrow.Array
 }
 
-// buffer allocates a zeroed buffer of size bytes.
+// newBuffer allocates a buffer of size bytes, which the caller writes
+// whole.
 func newBuffer(mem memory.Allocator, size int) *memory.Buffer {
 	b := memory.NewResizableBuffer(mem)
 	b.Resize(size)
+	return b
+}
+
+// newBitmap allocates a bitmap of n bits, all clear.
+func newBitmap(mem memory.Allocator, n int) *memory.Buffer {
+	b := newBuffer(mem, int(bitutil.BytesForBits(int64(n))))
 	clear(b.Bytes())
 	return b
 }
@@ -38,12 +45,12 @@ func values[T any](b *memory.Buffer, n int) []T {
 }
 
 // validity returns the validity bitmap of n values with the given nulls,
-// nil when there are none, and a function setting a value valid.
+// nil when there are none, and its bytes.
 func validity(mem memory.Allocator, n, nulls int) (*memory.Buffer, []byte) {
 	if nulls == 0 {
 		return nil, nil
 	}
-	b := newBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+	b := newBitmap(mem, n)
 	return b, b.Bytes()
 }
 
@@ -133,11 +140,9 @@ func fixed[R, T any](mem memory.Allocator, t arrow.DataType, rows []R, get func(
 	valid, bits := validity(mem, n, nulls)
 	for i := range rows {
 		v, ok := get(&rows[i])
-		if ok {
-			vs[i] = v
-			if bits != nil {
-				bitutil.SetBit(bits, i)
-			}
+		vs[i] = v // the zero value under a null
+		if ok && bits != nil {
+			bitutil.SetBit(bits, i)
 		}
 	}
 	return makeArray(t, n, nulls, valid, buf)
@@ -205,7 +210,7 @@ func bools[R any](mem memory.Allocator, rows []R, get func(*R) (bool, bool)) arr
 			nulls++
 		}
 	}
-	buf := newBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+	buf := newBitmap(mem, n)
 	vs := buf.Bytes()
 	valid, bits := validity(mem, n, nulls)
 	for i := range rows {
