@@ -313,3 +313,19 @@ func TestOneContainerUnderTwoShipments(t *testing.T) {
 	}
 	mustContain(t, tables, "event_observations", `"shipment_number":"MEDUAB123456"`)
 }
+
+// Strings from the request and reasons quoting the body are VARCHARs:
+// bytes that are not UTF-8 become U+FFFD (checkRecords checks UTF-8).
+func TestBytesThatAreNotUTF8(t *testing.T) {
+	r := shipmentResponse("r", t0, "2026-03-05T14:00:00Z", "A")
+	r.Body = []byte(`{"containers":[]}`)
+	r.Request = "/container-tracking/api/v2/shipment?shipmentNumber=AB%FFC&sealine=%C3"
+	mustContain(t, run(t, r), "shipments", `"shipment_number":"AB`+"\uFFFD"+`C","shipment_type":"CT","sealine":"`+"\uFFFD"+`"`)
+	p := transform.Response{ResponseID: "r", Product: wire.ProductSchedule, Endpoint: wire.EndpointCurrentPeriod,
+		Status: 200, ObservedAt: t0, Body: []byte("{\"credits\":1,\"periodStart\":\"\xa9\"}")}
+	mustContain(t, run(t, p), "dead_letters", "\uFFFD")
+	port := transform.Response{ResponseID: "r", Product: wire.ProductSchedule, Endpoint: wire.EndpointPortSchedule,
+		Request: "/schedule/api/v1/schedule/NL%FFM", Status: 200, ObservedAt: t0,
+		Body: []byte(`{"location":null,"vesselSchedules":[{"carrierCode":"MAEU","vessel":{"imo":9321483},"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-02-03T06:00:00Z"}]}]}`)}
+	mustContain(t, run(t, port), "port_calls", `"port_locode":"NL`+"\uFFFD"+`M"`)
+}

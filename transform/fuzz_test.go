@@ -43,7 +43,8 @@ func seedBodies(f *testing.F) {
 		}
 	}
 	for _, s := range []string{``, `null`, `{}`, `[]`, `{"data":null}`, `{"data":{"containers":null}}`,
-		`{"containers":[null,{"number":"X","events":[null,{"eventType":"A","eventCode":"B"}]}]}`} {
+		`{"containers":[null,{"number":"X","events":[null,{"eventType":"A","eventCode":"B"}]}]}`,
+		"{\"periodstArt\":\"\xa9\"}"} {
 		f.Add([]byte(s))
 	}
 }
@@ -61,6 +62,8 @@ func FuzzTransform(f *testing.F) {
 			res := b.Add(transform.Response{ResponseID: "r", Product: req.product, Endpoint: req.endpoint,
 				Request: req.request, Status: 200, ObservedAt: at, Body: body})
 			recs := b.Records()
+			defer release(recs)
+			defer b.Release()
 			checkRecords(t, recs)
 			whole := false
 			for _, r := range recs {
@@ -85,8 +88,6 @@ func FuzzTransform(f *testing.F) {
 			if n != total {
 				t.Errorf("%s: the result counts %d rows, the records hold %d", req.endpoint, n, total)
 			}
-			release(recs)
-			b.Release()
 		}
 	})
 }

@@ -44,14 +44,20 @@ type Result struct {
 	Skipped bool
 }
 
-// query returns the query parameters of the request; a request that does
-// not parse has none.
+// query returns the query parameters of the request, unescaped, with
+// bytes that are not UTF-8 replaced by U+FFFD; a request that does not
+// parse has none.
 func (r *Response) query() url.Values {
 	_, raw, ok := strings.Cut(r.Request, "?")
 	if !ok {
 		return nil
 	}
 	q, _ := url.ParseQuery(raw)
+	for _, vs := range q {
+		for i, v := range vs {
+			vs[i] = validUTF8(v)
+		}
+	}
 	return q
 }
 
@@ -78,7 +84,7 @@ func (r *Response) pathVars() map[string]string {
 			if err != nil || v == "" {
 				return nil
 			}
-			vars[strings.TrimSuffix(name, "}")] = v
+			vars[strings.TrimSuffix(name, "}")] = validUTF8(v)
 			continue
 		}
 		if t != segs[i] {
