@@ -1,0 +1,267 @@
+package transform_test
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/transform"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files (and write the simulator cases that do not exist yet)")
+
+const casesDir = "../testdata/transform"
+
+// meta is a case's meta.json: the response around the body.
+type meta struct {
+	Endpoint   wire.Endpoint `json:"endpoint"`
+	Product    wire.Product  `json:"product"`
+	Request    string        `json:"request"`
+	Status     int           `json:"status"`
+	ObservedAt time.Time     `json:"observed_at"`
+	ResponseID string        `json:"response_id"`
+}
+
+// testCase is one directory of testdata/transform.
+type testCase struct {
+	name string
+	dir  string
+	resp transform.Response
+}
+
+// loadCases reads every case: meta.json and body.json (or body.txt, for a
+// body that is not JSON).
+func loadCases(t testing.TB) []testCase {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(casesDir, "*", "meta.json"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases in %s: %v", casesDir, err)
+	}
+	var out []testCase
+	for _, m := range dirs {
+		dir := filepath.Dir(m)
+		out = append(out, testCase{name: filepath.Base(dir), dir: dir, resp: loadResponse(t, dir)})
+	}
+	return out
+}
+
+func loadResponse(t testing.TB, dir string) transform.Response {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("%s/meta.json: %v", dir, err)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, "body.json"))
+	if os.IsNotExist(err) {
+		body, err = os.ReadFile(filepath.Join(dir, "body.txt"))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return transform.Response{ResponseID: m.ResponseID, Product: m.Product, Endpoint: m.Endpoint,
+		Request: m.Request, Status: m.Status, ObservedAt: m.ObservedAt, Body: body}
+}
+
+// transformOne runs one response through a fresh batch and renders what
+// it yields.
+func transformOne(t testing.TB, r transform.Response) (transform.Result, map[string]*table) {
+	t.Helper()
+	mem := checked(t)
+	b := transform.NewBatch(mem)
+	defer b.Release()
+	res := b.Add(r)
+	if got := b.Rows(); got < sum(res) {
+		t.Errorf("Rows() = %d after an Add that yielded %d", got, sum(res))
+	}
+	recs := b.Records()
+	defer release(recs)
+	if b.Rows() != 0 {
+		t.Errorf("Rows() = %d after Records", b.Rows())
+	}
+	return res, render(t, recs)
+}
+
+func sum(res transform.Result) int {
+	n := res.DeadLetters
+	for _, v := range res.Rows {
+		n += v
+	}
+	return n
+}
+
+// expectations are the case-specific facts the goldens must show, checked
+// on top of the goldens so that an -update cannot silently bless a wrong
+// answer.
+var expectations = map[string]func(t *testing.T, res transform.Result, tables map[string]*table){
+	"shipment_truncated":  onlyWholeBodyDeadLetter,
+	"shipment_no_number":  onlyWholeBodyDeadLetter,
+	"shipment_not_object": onlyWholeBodyDeadLetter,
+	"unknown_endpoint":    onlyWholeBodyDeadLetter,
+	"non_2xx": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		if !res.Skipped || len(tables) != 0 || len(res.Rows) != 0 || res.DeadLetters != 0 {
+			t.Errorf("non-2xx: result %+v, tables %v, want skipped and nothing", res, names(tables))
+		}
+	},
+	"shipment_envelope": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"locations": 4, "facilities": 1, "vessels": 1, "shipments": 1,
+			"eta_observations": 2, "containers": 1, "container_events": 2, "event_observations": 2})
+		mustContain(t, tables, "shipments", `"pod_locode":"DEBRV","pod_date":"2026-03-05T14:00:00Z","pod_actual":false,"pod_predictive_eta":null`)
+		mustContain(t, tables, "container_events", `"event_code":"GTOT","status":"CEP","description":"Gate out empty","locode":"USHOU"`)
+		mustContain(t, tables, "facilities", `"facility_key":"VNSGN:CLT","name":"Cát Lái Terminal"`)
+		mustNotContain(t, tables, "eta_observations", `"PREDICTIVE"`)
+	},
+	"shipment_predictive_postpod": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		mustContain(t, tables, "eta_observations", `"target":"POD","source":"PREDICTIVE"`)
+		mustContain(t, tables, "eta_observations", `"target":"POSTPOD","source":"CARRIER"`)
+		mustContain(t, tables, "shipments", `"shipment_number":"MEDUAB123456","shipment_type":"BL"`)
+	},
+	"shipment_repeated_events": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"container_events": 3, "event_observations": 3})
+		mustContain(t, tables, "container_events", `"occurrence":1`)
+	},
+	"shipment_bad_records": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"dead_letters": 3, "containers": 1, "container_events": 1})
+		mustContain(t, tables, "dead_letters", `"record":"containers[0].events[1]","reason":"event without eventCode"`)
+		mustContain(t, tables, "dead_letters", `"record":"containers[1]"`)
+	},
+	"p2p_transhipment": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 6})
+	},
+	"periods": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"consumption_periods": 2, "dead_letters": 1})
+	},
+}
+
+func onlyWholeBodyDeadLetter(t *testing.T, res transform.Result, tables map[string]*table) {
+	t.Helper()
+	if len(tables) != 1 || tables["dead_letters"] == nil || len(tables["dead_letters"].rows) != 1 ||
+		!strings.Contains(tables["dead_letters"].rows[0], `"record":""`) || res.DeadLetters != 1 {
+		t.Errorf("want exactly one whole-body dead letter and nothing else, got %v (result %+v)", dump(tables), res)
+	}
+}
+
+func wantRows(t *testing.T, tables map[string]*table, want map[string]int) {
+	t.Helper()
+	for name, n := range want {
+		got := 0
+		if tables[name] != nil {
+			got = len(tables[name].rows)
+		}
+		if got != n {
+			t.Errorf("%s: %d rows, want %d:\n%s", name, got, n, dump(map[string]*table{name: tables[name]}))
+		}
+	}
+}
+
+func mustContain(t *testing.T, tables map[string]*table, name, fragment string) {
+	t.Helper()
+	if tables[name] == nil || !strings.Contains(strings.Join(tables[name].rows, "\n"), fragment) {
+		t.Errorf("%s: no row contains %s:\n%s", name, fragment, dump(map[string]*table{name: tables[name]}))
+	}
+}
+
+func mustNotContain(t *testing.T, tables map[string]*table, name, fragment string) {
+	t.Helper()
+	if tables[name] != nil && strings.Contains(strings.Join(tables[name].rows, "\n"), fragment) {
+		t.Errorf("%s: a row contains %s", name, fragment)
+	}
+}
+
+func names(tables map[string]*table) []string {
+	var out []string
+	for n := range tables {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func dump(tables map[string]*table) string {
+	var b strings.Builder
+	for _, n := range names(tables) {
+		b.WriteString(n + ":\n")
+		if tables[n] != nil {
+			for _, r := range tables[n].rows {
+				b.WriteString("  " + r + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestGolden transforms every case of testdata/transform alone in a batch
+// and compares each table's rows with golden/<table>.jsonl; a table
+// without rows has no golden file.
+func TestGolden(t *testing.T) {
+	for _, c := range loadCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			res, tables := transformOne(t, c.resp)
+			for name, tb := range tables {
+				n := res.Rows[name]
+				if name == schema.DeadLetters.Name {
+					n = res.DeadLetters
+				}
+				if n != len(tb.rows) {
+					t.Errorf("%s: Result counts %d rows, the record has %d", name, n, len(tb.rows))
+				}
+			}
+			if dl := tables["dead_letters"]; dl != nil && strings.Contains(strings.Join(dl.rows, "\n"), `"record":""`) && len(tables) > 1 {
+				t.Errorf("a whole-body dead letter with other rows: %v", names(tables))
+			}
+			if check := expectations[c.name]; check != nil {
+				check(t, res, tables)
+			}
+			compareGolden(t, filepath.Join(c.dir, "golden"), tables)
+		})
+	}
+}
+
+func compareGolden(t *testing.T, dir string, tables map[string]*table) {
+	t.Helper()
+	for _, tbl := range schema.Tables {
+		path := filepath.Join(dir, tbl.Name+".jsonl")
+		var got string
+		if tb := tables[tbl.Name]; tb != nil {
+			got = strings.Join(tb.rows, "\n") + "\n"
+		}
+		if *update {
+			if got == "" {
+				if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			if got != "" {
+				t.Errorf("%s: %d rows but no golden file (run with -update)\n%s", tbl.Name, len(tables[tbl.Name].rows), got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s differs from %s (run with -update to accept)\n--- got\n%s--- want\n%s", tbl.Name, path, got, want)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package transform
+
+import "strings"
+
+// interner keeps one owned copy of each distinct string a batch buffers.
+// Values repeat a great deal (codes, places, names), and a body's strings
+// may be views of its bytes, which the batch must not keep. A small
+// direct-mapped cache in front of the map answers the most repeated
+// values without hashing them.
+type interner struct {
+	m     map[string]string
+	cache [internCache]string
+}
+
+// internCache is the number of entries of the interner's cache.
+const internCache = 1024
+
+func newInterner() *interner { return &interner{m: map[string]string{}} }
+
+// of returns the owned copy of s.
+func (in *interner) of(s string) string {
+	if s == "" {
+		return ""
+	}
+	h := (uint(len(s))*0x9E37 ^ uint(s[0])*0x85EB ^ uint(s[len(s)/2])*0xC2B3 ^ uint(s[len(s)-1])*0x27D5 ^ uint(s[len(s)/4])*0x1657) % internCache
+	if c := in.cache[h]; c == s {
+		return c
+	}
+	v, ok := in.m[s]
+	if !ok {
+		v = strings.Clone(s)
+		in.m[v] = v
+	}
+	in.cache[h] = v
+	return v
+}
+
+func (in *interner) reset() {
+	clear(in.m)
+	in.cache = [internCache]string{}
+}
+
+// keeper makes the strings a response's rows keep owned: interned, or
+// as they are when the decoder already interned them (the shipment fast
+// path).
+type keeper struct {
+	in    *interner
+	owned bool
+}
+
+func (k keeper) of(s string) string {
+	if k.owned {
+		return s
+	}
+	return k.in.of(s)
+}

@@ -1,0 +1,95 @@
+package transform
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/schema"
+)
+
+// Response is one landed response, as the transform needs it.
+type Response struct {
+	// ResponseID is the content-derived id the landing gave the response.
+	ResponseID string
+	Product    wire.Product
+	Endpoint   wire.Endpoint
+	// Request is the path and query as sent, e.g.
+	// "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MSCU1234566&shipmentType=CT".
+	Request string
+	Status  int
+	// ObservedAt is when the answer was true (DESIGN.md "observed_at").
+	ObservedAt time.Time
+	Body       []byte
+}
+
+// Record is one table's rows. The caller releases Rec.
+type Record struct {
+	Table *schema.Table
+	Rec   arrow.RecordBatch
+}
+
+// Result is what one Add produced.
+type Result struct {
+	// Rows counts the rows the response yielded per table name, after the
+	// response's own duplicates were collapsed (a location named ten times
+	// counts once). Dead letters are counted in DeadLetters only.
+	Rows map[string]int
+	// DeadLetters counts the dead_letters rows of the response.
+	DeadLetters int
+	// Skipped is set for a non-2xx response: nothing is derived from it.
+	Skipped bool
+}
+
+// query returns the query parameters of the request, unescaped, with
+// bytes that are not UTF-8 replaced by U+FFFD; a request that does not
+// parse has none.
+func (r *Response) query() url.Values {
+	_, raw, ok := strings.Cut(r.Request, "?")
+	if !ok {
+		return nil
+	}
+	q, _ := url.ParseQuery(raw)
+	for _, vs := range q {
+		for i, v := range vs {
+			vs[i] = validUTF8(v)
+		}
+	}
+	return q
+}
+
+// pathVars matches the request's path against the default template of its
+// endpoint (after the product's base path) and returns the placeholders'
+// values, unescaped; nil when the path does not fit.
+func (r *Response) pathVars() map[string]string {
+	path, _, _ := strings.Cut(r.Request, "?")
+	for _, base := range []string{wire.ScheduleBasePath, wire.TrackingBasePath} {
+		if rest, ok := strings.CutPrefix(path, base); ok {
+			path = rest
+			break
+		}
+	}
+	tmpl := strings.Split(wire.DefaultPaths().Template(r.Endpoint), "/")
+	segs := strings.Split(path, "/")
+	if len(tmpl) != len(segs) || len(tmpl) < 2 {
+		return nil
+	}
+	vars := map[string]string{}
+	for i, t := range tmpl {
+		if name, ok := strings.CutPrefix(t, "{"); ok && strings.HasSuffix(name, "}") {
+			v, err := url.PathUnescape(segs[i])
+			if err != nil || v == "" {
+				return nil
+			}
+			vars[strings.TrimSuffix(name, "}")] = validUTF8(v)
+			continue
+		}
+		if t != segs[i] {
+			return nil
+		}
+	}
+	return vars
+}

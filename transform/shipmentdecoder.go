@@ -1,0 +1,605 @@
+package transform
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/etalake/etalake/extract/wire"
+)
+
+// shipmentDecoder is the fast path of the tracking responses, the bulk of
+// what the warehouse loads: it decodes a body into the same wire.Shipment
+// as wire.DecodeShipment, or gives up (ok false) on anything it does not
+// handle exactly as encoding/json does (escaped or case-folded keys,
+// duplicate members, type mismatches, invalid JSON, …), and the caller
+// then uses wire.DecodeShipment. A differential fuzz test holds the two to
+// the same rows.
+//
+// The value it returns lives in the decoder's slabs until the next decode;
+// its strings are owned by the batch (interned), and its locations,
+// facilities and vessels are shared by every body that spells them the
+// same way (memo), so that they are decoded, and their dimension rows
+// derived, once.
+type shipmentDecoder struct {
+	scanner
+	strs *interner
+
+	shipments  slab[wire.Shipment]
+	metadata   slab[wire.ShipmentMetadata]
+	routes     slab[wire.ShipmentRoute]
+	points     slab[wire.RoutePoint]
+	pods       slab[wire.PortOfDischarge]
+	times      slab[time.Time]
+	strings    slab[string]
+	bools      slab[bool]
+	containers []wire.Container
+	events     []wire.Event
+
+	locations  memo[wire.Location]
+	facilities memo[wire.Facility]
+	vessels    memo[wire.Vessel]
+}
+
+// shipmentMembers are the members of a shipment object DecodeShipment
+// looks at, at the top level or inside data.
+type shipmentMembers struct {
+	metadata   *wire.ShipmentMetadata
+	route      *wire.ShipmentRoute
+	containers []wire.Container
+	data       *shipmentMembers
+}
+
+// present reports whether route or containers are present and not null.
+func (m *shipmentMembers) present() bool { return m.route != nil || m.containers != nil }
+
+// decode decodes a tracking response body, or reports ok false.
+func (d *shipmentDecoder) decode(body []byte) (s *wire.Shipment, ok bool) {
+	d.buf, d.pos = body, 0
+	d.shipments.reset()
+	d.metadata.reset()
+	d.routes.reset()
+	d.points.reset()
+	d.pods.reset()
+	d.times.reset()
+	d.strings.reset()
+	d.bools.reset()
+	d.containers = d.containers[:0]
+	d.events = d.events[:0]
+
+	var top shipmentMembers
+	if d.next() != '{' || !d.members(&top, true) {
+		return nil, false
+	}
+	if d.ws(); d.pos != len(d.buf) { // trailing data
+		return nil, false
+	}
+	m := &top
+	if !top.present() {
+		// The public API's envelope: {"status": …, "data": {…}}.
+		if top.data == nil || !top.data.present() {
+			return nil, false
+		}
+		m = top.data
+	}
+	s = d.shipments.new()
+	s.Metadata, s.Route, s.Containers = m.metadata, m.route, m.containers
+	return s, true
+}
+
+// The members of each object the fast path decodes, as wire names them.
+var (
+	shipmentFields    = newFieldSet("metadata", "route", "containers", "data")
+	metadataFields    = newFieldSet("shipmentType", "shipmentNumber", "sealine", "sealineName", "shippingStatus", "updatedAt", "warnings")
+	routeFields       = newFieldSet("prepol", "pol", "pod", "postpod")
+	routePointFields  = newFieldSet("location", "date", "actual")
+	podFields         = newFieldSet("location", "date", "actual", "predictiveEta")
+	locationFields    = newFieldSet("name", "state", "country", "countryCode", "locode", "coordinates", "timezone")
+	coordinatesFields = newFieldSet("lat", "lng", "updatedAt")
+	facilityFields    = newFieldSet("name", "countryCode", "locode", "bicCode", "smdgCode", "coordinates")
+	vesselFields      = newFieldSet("name", "imo", "callSign", "mmsi", "flag")
+	containerFields   = newFieldSet("number", "isoCode", "status", "events")
+	eventFields       = newFieldSet("location", "facility", "description", "eventType", "eventCode", "status", "date",
+		"isActual", "isAdditionalEvent", "routeType", "transportType", "vessel", "voyage")
+)
+
+// members decodes a shipment object; data is decoded too at the top level.
+func (d *shipmentDecoder) members(m *shipmentMembers, top bool) bool {
+	_, ok := d.object(shipmentFields, func(i int) bool {
+		var ok bool
+		switch i {
+		case 0:
+			m.metadata, ok = d.shipmentMetadata()
+		case 1:
+			m.route, ok = d.route()
+		case 2:
+			m.containers, ok = d.containerList()
+		case 3:
+			if !top {
+				return d.skip()
+			}
+			if d.null() {
+				return true
+			}
+			if d.next() != '{' {
+				return false
+			}
+			m.data = &shipmentMembers{}
+			ok = d.members(m.data, false)
+		}
+		return ok
+	})
+	return ok
+}
+
+// own interns a decoded string.
+func (d *shipmentDecoder) own(s string) string { return d.strs.of(s) }
+
+// ownedStr decodes a string value.
+func (d *shipmentDecoder) ownedStr() (string, bool) {
+	s, ok := d.str()
+	return d.own(s), ok
+}
+
+// text decodes a non-pointer string member: null leaves it empty.
+func (d *shipmentDecoder) text(dst *string) bool {
+	if d.null() {
+		return true
+	}
+	s, ok := d.ownedStr()
+	*dst = s
+	return ok
+}
+
+// optText decodes a *string member.
+func (d *shipmentDecoder) optText(dst **string, alloc func(string) *string) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	s, ok := d.ownedStr()
+	*dst = alloc(s)
+	return ok
+}
+
+// flag decodes a bool member; null leaves it false.
+func (d *shipmentDecoder) flag(dst *bool) bool {
+	switch d.next() {
+	case 'n':
+		return d.literal("null")
+	case 't':
+		*dst = true
+		return d.literal("true")
+	case 'f':
+		*dst = false
+		return d.literal("false")
+	}
+	return false
+}
+
+// optFlag decodes a *bool member.
+func (d *shipmentDecoder) optFlag(dst **bool) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	var v bool
+	if d.next() != 't' && d.next() != 'f' || !d.flag(&v) {
+		return false
+	}
+	*dst = d.bools.of(v)
+	return true
+}
+
+// optTime decodes a *time.Time member as time.Time.UnmarshalJSON does.
+func (d *shipmentDecoder) optTime(dst **time.Time, alloc func(time.Time) *time.Time) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	if d.next() != '"' {
+		return false
+	}
+	start := d.pos
+	raw, _, ok := d.stringToken()
+	if !ok {
+		return false
+	}
+	t, ok := parseUTCSeconds(raw)
+	if !ok {
+		var v time.Time
+		if v.UnmarshalJSON(d.buf[start:d.pos]) != nil {
+			return false
+		}
+		t = v
+	}
+	*dst = alloc(t)
+	return true
+}
+
+// parseUTCSeconds parses the common form YYYY-MM-DDThh:mm:ssZ exactly as
+// time.Parse(time.RFC3339, …) does; ok is false for any other text.
+func parseUTCSeconds(b []byte) (time.Time, bool) {
+	if len(b) != 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range b[i : i+n] {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, sec := num(11, 2), num(14, 2), num(17, 2)
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// optInt decodes a *int member as encoding/json does (an integer literal
+// that fits).
+func (d *shipmentDecoder) optInt(dst **int) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	raw, integer, ok := d.number()
+	if !ok || !integer {
+		return false
+	}
+	n, err := strconv.ParseInt(view(raw), 10, 64)
+	if err != nil {
+		return false
+	}
+	v := int(n)
+	*dst = &v
+	return true
+}
+
+// optFloat decodes a *float64 member as encoding/json does.
+func (d *shipmentDecoder) optFloat(dst **float64) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	raw, _, ok := d.number()
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(view(raw), 64)
+	if err != nil {
+		return false
+	}
+	*dst = &f
+	return true
+}
+
+// rawValue decodes a json.RawMessage member: the value's text.
+func (d *shipmentDecoder) rawValue(dst *[]byte) bool {
+	start := d.pos
+	if !d.skip() {
+		return false
+	}
+	*dst = d.buf[start:d.pos]
+	return true
+}
+
+func (d *shipmentDecoder) shipmentMetadata() (*wire.ShipmentMetadata, bool) {
+	if d.null() {
+		return nil, true
+	}
+	md := d.metadata.new()
+	_, ok := d.object(metadataFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&md.ShipmentType)
+		case 1:
+			return d.text(&md.ShipmentNumber)
+		case 2:
+			return d.optText(&md.Sealine, d.strings.of)
+		case 3:
+			return d.optText(&md.SealineName, d.strings.of)
+		case 4:
+			return d.optText(&md.ShippingStatus, d.strings.of)
+		case 5:
+			return d.optTime(&md.UpdatedAt, d.times.of)
+		}
+		return d.rawValue((*[]byte)(&md.Warnings))
+	})
+	return md, ok
+}
+
+func (d *shipmentDecoder) route() (*wire.ShipmentRoute, bool) {
+	if d.null() {
+		return nil, true
+	}
+	r := d.routes.new()
+	_, ok := d.object(routeFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.routePoint(&r.Prepol)
+		case 1:
+			return d.routePoint(&r.Pol)
+		case 2:
+			if d.null() {
+				r.Pod = nil
+				return true
+			}
+			r.Pod = d.pods.new()
+			return d.routePointMembers(&r.Pod.RoutePoint, &r.Pod.PredictiveETA)
+		}
+		return d.routePoint(&r.Postpod)
+	})
+	return r, ok
+}
+
+func (d *shipmentDecoder) routePoint(dst **wire.RoutePoint) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	*dst = d.points.new()
+	return d.routePointMembers(*dst, nil)
+}
+
+// routePointMembers decodes a route member; predictive is set for pod.
+func (d *shipmentDecoder) routePointMembers(p *wire.RoutePoint, predictive **time.Time) bool {
+	fs := routePointFields
+	if predictive != nil {
+		fs = podFields
+	}
+	null, ok := d.object(fs, func(i int) bool {
+		switch i {
+		case 0:
+			return d.location(&p.Location)
+		case 1:
+			return d.optTime(&p.Date, d.times.of)
+		case 2:
+			return d.optFlag(&p.Actual)
+		}
+		return d.optTime(predictive, d.times.of)
+	})
+	return ok && !null
+}
+
+// location decodes a *wire.Location member, from the memo when its text
+// was seen before.
+func (d *shipmentDecoder) location(dst **wire.Location) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	if v, n := d.locations.find(d.buf[d.pos:]); v != nil {
+		*dst = v
+		d.pos += n
+		return true
+	}
+	start := d.pos
+	l := &wire.Location{}
+	null, ok := d.object(locationFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&l.Name)
+		case 1:
+			return d.optText(&l.State, newString)
+		case 2:
+			return d.text(&l.Country)
+		case 3:
+			return d.text(&l.CountryCode)
+		case 4:
+			return d.text(&l.Locode)
+		case 5:
+			return d.coordinates(&l.Coordinates)
+		}
+		return d.text(&l.Timezone)
+	})
+	if !ok || null {
+		return false
+	}
+	d.locations.add(d.buf[start:d.pos], l)
+	*dst = l
+	return true
+}
+
+func newString(s string) *string     { return &s }
+func newTime(t time.Time) *time.Time { return &t }
+
+func (d *shipmentDecoder) coordinates(dst **wire.Coordinates) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	c := &wire.Coordinates{}
+	_, ok := d.object(coordinatesFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.optFloat(&c.Lat)
+		case 1:
+			return d.optFloat(&c.Lng)
+		}
+		return d.optTime(&c.UpdatedAt, newTime)
+	})
+	*dst = c
+	return ok
+}
+
+// facility decodes a *wire.Facility member, from the memo when its text
+// was seen before.
+func (d *shipmentDecoder) facility(dst **wire.Facility) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	if v, n := d.facilities.find(d.buf[d.pos:]); v != nil {
+		*dst = v
+		d.pos += n
+		return true
+	}
+	start := d.pos
+	f := &wire.Facility{}
+	null, ok := d.object(facilityFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&f.Name)
+		case 1:
+			return d.text(&f.CountryCode)
+		case 2:
+			return d.optText(&f.Locode, newString)
+		case 3:
+			return d.optText(&f.BICCode, newString)
+		case 4:
+			return d.optText(&f.SMDGCode, newString)
+		}
+		return d.coordinates(&f.Coordinates)
+	})
+	if !ok || null {
+		return false
+	}
+	d.facilities.add(d.buf[start:d.pos], f)
+	*dst = f
+	return true
+}
+
+// vessel decodes a *wire.Vessel member, from the memo when its text was
+// seen before.
+func (d *shipmentDecoder) vessel(dst **wire.Vessel) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	if v, n := d.vessels.find(d.buf[d.pos:]); v != nil {
+		*dst = v
+		d.pos += n
+		return true
+	}
+	start := d.pos
+	v := &wire.Vessel{}
+	null, ok := d.object(vesselFields, func(i int) bool {
+		switch i {
+		case 0:
+			return d.text(&v.Name)
+		case 1:
+			return d.optInt(&v.IMO)
+		case 2:
+			return d.optText(&v.CallSign, newString)
+		case 3:
+			return d.optInt(&v.MMSI)
+		}
+		return d.optText(&v.Flag, newString)
+	})
+	if !ok || null {
+		return false
+	}
+	d.vessels.add(d.buf[start:d.pos], v)
+	*dst = v
+	return true
+}
+
+// emptyContainers and emptyEvents are the non-nil empty slices an empty
+// array decodes to.
+var (
+	emptyContainers = []wire.Container{}
+	emptyEvents     = []wire.Event{}
+)
+
+func (d *shipmentDecoder) containerList() ([]wire.Container, bool) {
+	start := len(d.containers)
+	null, ok := d.array(func() bool {
+		d.containers = append(d.containers, wire.Container{})
+		i := len(d.containers) - 1
+		if d.null() {
+			return true
+		}
+		var c wire.Container
+		null, ok := d.object(containerFields, func(i int) bool {
+			switch i {
+			case 0:
+				return d.text(&c.Number)
+			case 1:
+				return d.text(&c.ISOCode)
+			case 2:
+				return d.text(&c.Status)
+			}
+			var ok bool
+			c.Events, ok = d.eventList()
+			return ok
+		})
+		d.containers[i] = c
+		return ok && !null
+	})
+	if !ok || null {
+		return nil, ok
+	}
+	if len(d.containers) == start {
+		return emptyContainers, true
+	}
+	return d.containers[start:len(d.containers):len(d.containers)], true
+}
+
+func (d *shipmentDecoder) eventList() ([]wire.Event, bool) {
+	start := len(d.events)
+	null, ok := d.array(func() bool {
+		d.events = append(d.events, wire.Event{})
+		i := len(d.events) - 1
+		if d.null() {
+			return true
+		}
+		var e wire.Event
+		null, ok := d.object(eventFields, func(i int) bool {
+			switch i {
+			case 0:
+				return d.location(&e.Location)
+			case 1:
+				return d.facility(&e.Facility)
+			case 2:
+				return d.text(&e.Description)
+			case 3:
+				return d.text(&e.EventType)
+			case 4:
+				return d.text(&e.EventCode)
+			case 5:
+				return d.text(&e.Status)
+			case 6:
+				return d.optTime(&e.Date, d.times.of)
+			case 7:
+				return d.flag(&e.IsActual)
+			case 8:
+				return d.flag(&e.IsAdditionalEvent)
+			case 9:
+				return d.text(&e.RouteType)
+			case 10:
+				return d.optText(&e.TransportType, d.strings.of)
+			case 11:
+				return d.vessel(&e.Vessel)
+			}
+			return d.optText(&e.Voyage, d.strings.of)
+		})
+		d.events[i] = e
+		return ok && !null
+	})
+	if !ok || null {
+		return nil, ok
+	}
+	if len(d.events) == start {
+		return emptyEvents, true
+	}
+	return d.events[start:len(d.events):len(d.events)], true
+}
