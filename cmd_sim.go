@@ -49,6 +49,7 @@ func simCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			simServeCommand(),
 			simWorldCommand(),
+			simResponsesCommand(),
 		},
 	}
 }
@@ -220,3 +221,34 @@ func simWorldCommand() *cli.Command {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func simResponsesCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "responses",
+		Usage: "write the simulated service's tracking responses as NDJSON, one file per day, ready for import",
+		Description: "For each day from --start, writes <out>/YYYY-MM-DD.ndjson holding the tracking response of\n" +
+			"every shipment visible that day at --hour, and sets the file's modification time to that moment,\n" +
+			"which is what `etalake import` takes as observed_at:\n" +
+			"   etalake sim responses --days 30 --out responses/ && etalake import responses/",
+		Flags: append(worldFlags(),
+			&cli.StringFlag{Name: "out", Required: true, Usage: "directory to write the files to (created)"},
+			&cli.IntFlag{Name: "hour", Value: 2, Usage: "hour of the day (UTC) of each snapshot"},
+		),
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			wcfg, err := worldConfig(c)
+			if err != nil {
+				return err
+			}
+			if h := c.Int("hour"); h < 0 || h > 23 {
+				return configError("--hour %d: want 0 to 23", h)
+			}
+			n, err := sim.WriteResponses(sim.NewWorld(wcfg), c.String("out"), time.Duration(c.Int("hour"))*time.Hour)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "wrote %d responses for %d days to %s\n", n, wcfg.Days, c.String("out"))
+			return nil
+		},
+	}
+}

@@ -66,7 +66,11 @@ func sqlCommand() *cli.Command {
 				return err
 			}
 			defer db.Close()
-			return jobs.Query(c.Context, db, c.Args().First(), format, c.App.Writer)
+			err = jobs.Query(c.Context, db, c.Args().First(), format, c.App.Writer)
+			if errors.Is(err, jobs.ErrQuery) {
+				return usageErr{err}
+			}
+			return err
 		},
 	}
 }

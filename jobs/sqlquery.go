@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,6 +14,10 @@ import (
 	"time"
 	"unicode/utf8"
 )
+
+// ErrQuery matches a query the database refused (bad SQL, a write on the
+// read-only warehouse): the user's input, not a failure of etalake.
+var ErrQuery = errors.New("query failed")
 
 // QueryFormats are the output formats of Query.
 var QueryFormats = []string{"table", "csv", "json"}
@@ -27,7 +32,7 @@ const maxCell = 80
 func Query(ctx context.Context, db *sql.DB, query string, format string, w io.Writer) error {
 	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
-		return fmt.Errorf("query failed: %w", err)
+		return fmt.Errorf("%w: %w", ErrQuery, err)
 	}
 	defer rows.Close()
 	cols, err := rows.ColumnTypes()
@@ -66,7 +71,7 @@ func Query(ctx context.Context, db *sql.DB, query string, format string, w io.Wr
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("query failed: %w", err)
+		return fmt.Errorf("%w: %w", ErrQuery, err)
 	}
 	return out.close()
 }

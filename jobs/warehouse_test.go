@@ -1,0 +1,190 @@
+package jobs_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// writeDays writes, for each of days days from the world's start, one
+// NDJSON file of the tracking responses of the first n shipments visible
+// that day, and returns the directory and the observation time per file.
+func writeDays(t *testing.T, w *sim.World, days, n int) (string, []time.Time) {
+	t.Helper()
+	dir := t.TempDir()
+	var times []time.Time
+	for d := 0; d < days; d++ {
+		at := w.Config().Start.Add(time.Duration(d)*24*time.Hour + 2*time.Hour)
+		var lines []string
+		for _, ref := range w.Shipments() {
+			s, err := w.Shipment(ref, at)
+			if err != nil {
+				continue
+			}
+			b, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, string(b))
+			if len(lines) == n {
+				break
+			}
+		}
+		if d == 1 {
+			lines = append(lines, `{"route":{"pod":{"date":"2026-01-0`) // a truncated body
+		}
+		f := filepath.Join(dir, at.Format("2006-01-02")+".ndjson")
+		if err := os.WriteFile(f, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f, at, at); err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, at)
+	}
+	return dir, times
+}
+
+// snapshot renders every derived table, sorted, for comparing warehouses.
+func snapshot(t *testing.T, db *sql.DB) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, tbl := range schema.Derived() {
+		rows, err := db.Query(fmt.Sprintf("SELECT * FROM %s", tbl.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if tm, ok := v.(time.Time); ok {
+					vals[i] = tm.UTC().Format(time.RFC3339Nano)
+				}
+			}
+			b, _ := json.Marshal(vals)
+			out[tbl.Name] = append(out[tbl.Name], string(b))
+		}
+		rows.Close()
+		sort.Strings(out[tbl.Name])
+	}
+	return out
+}
+
+func TestImportReplayAndMirror(t *testing.T) {
+	world := simtest.World(sim.WorldConfig{})
+	files, _ := writeDays(t, world, 4, 40)
+	whDir := t.TempDir()
+	ctx := context.Background()
+
+	wh, err := load.Open(ctx, whDir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	st, err := jobs.Import(ctx, wh, []string{files}, jobs.ImportOptions{})
+	if !errors.Is(err, jobs.ErrSomeRefused) || len(st.Refused) != 1 || !strings.Contains(st.Refused[0], ".ndjson:41") {
+		t.Fatalf("import: %v, refused %v: want the truncated body refused by file and line", err, st.Refused)
+	}
+	if st.Bodies != 161 || st.Landed != 160 || st.Rows["container_events"] == 0 {
+		t.Fatalf("import stats %+v", st)
+	}
+	first := snapshot(t, wh.DB())
+
+	// History: every shipment was observed on each of the four days.
+	var obs int
+	if err := wh.DB().QueryRow("SELECT count(DISTINCT observed_at) FROM eta_observations").Scan(&obs); err != nil || obs != 4 {
+		t.Fatalf("distinct observation times = %d, %v; want 4", obs, err)
+	}
+
+	// Importing the same files again lands nothing and changes nothing.
+	st2, _ := jobs.Import(ctx, wh, []string{files}, jobs.ImportOptions{})
+	if st2.Landed != 0 || sum(st2.Rows) != 0 {
+		t.Fatalf("second import landed %d and changed %v", st2.Landed, st2.Rows)
+	}
+	if diff := compare(first, snapshot(t, wh.DB())); diff != "" {
+		t.Fatalf("second import changed the tables: %s", diff)
+	}
+
+	// A full replay equals the original loads, and so does a second one.
+	for i := 0; i < 2; i++ {
+		rs, err := jobs.Replay(ctx, wh, jobs.ReplayOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rs.Responses != 160 {
+			t.Fatalf("replay saw %d responses", rs.Responses)
+		}
+		if diff := compare(first, snapshot(t, wh.DB())); diff != "" {
+			t.Fatalf("replay %d differs from the original load: %s", i+1, diff)
+		}
+	}
+	// A range replay too.
+	day := world.Config().Start.Add(24 * time.Hour)
+	if _, err := jobs.Replay(ctx, wh, jobs.ReplayOptions{From: day, To: day.Add(24 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := compare(first, snapshot(t, wh.DB())); diff != "" {
+		t.Fatalf("range replay changed the tables: %s", diff)
+	}
+
+	// The Parquet mirror holds exactly the rows of every table.
+	for _, tbl := range schema.Derived() {
+		glob := filepath.Join(whDir, "parquet", tbl.Name, "**", "*.parquet")
+		var n int
+		q := fmt.Sprintf(`SELECT count(*) FROM (
+			(SELECT * FROM %[1]s EXCEPT ALL SELECT %[2]s FROM read_parquet('%[3]s', hive_partitioning=true))
+			UNION ALL
+			(SELECT %[2]s FROM read_parquet('%[3]s', hive_partitioning=true) EXCEPT ALL SELECT * FROM %[1]s))`,
+			tbl.Name, strings.Join(tbl.ColumnNames(), ", "), glob)
+		if len(first[tbl.Name]) == 0 {
+			continue
+		}
+		if err := wh.DB().QueryRow(q).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s: %d rows differ between DuckDB and Parquet (%v)", tbl.Name, n, err)
+		}
+	}
+	// One run row per job, each ended.
+	var runs, open int
+	if err := wh.DB().QueryRow("SELECT count(*), count(*) FILTER (WHERE ended_at IS NULL) FROM etl_runs").Scan(&runs, &open); err != nil || runs != 5 || open != 0 {
+		t.Fatalf("etl_runs: %d rows, %d open, %v", runs, open, err)
+	}
+}
+
+func sum(m map[string]int64) (n int64) {
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func compare(a, b map[string][]string) string {
+	for _, tbl := range schema.Derived() {
+		x, y := a[tbl.Name], b[tbl.Name]
+		if strings.Join(x, "\n") != strings.Join(y, "\n") {
+			return fmt.Sprintf("%s: %d rows vs %d", tbl.Name, len(x), len(y))
+		}
+	}
+	return ""
+}
