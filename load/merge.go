@@ -63,7 +63,7 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string
 			if b.Rec.NumRows() == 0 {
 				continue
 			}
-			n, err := s.merge(ctx, b.Table, b.Rec, true)
+			n, err := s.merge(ctx, b.Table, recordInput{b.Rec}, true)
 			if err != nil {
 				return fmt.Errorf("load: %s: %w", b.Table.Name, err)
 			}
@@ -101,16 +101,17 @@ func checkBatch(b Batch) error {
 	return nil
 }
 
-// merge merges rec into t and returns the rows inserted or changed. When
-// mirror is set, it records the partitions that change as pending for the
-// Parquet mirror. The record is registered once per statement that reads
-// it (a registered view is one scan): a duplicate check, for Latest,
-// Dimension and Ledger tables the partitions rows leave, and the merge.
-func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBatch, mirror bool) (int64, error) {
+// merge merges the batch in into t and returns the rows inserted or
+// changed. When mirror is set, it records the partitions that change as
+// pending for the Parquet mirror. The batch is made readable as inView
+// once per statement that reads it (a registered Arrow view is one scan):
+// a duplicate check, for Latest, Dimension and Ledger tables the
+// partitions rows leave, and the merge.
+func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror bool) (int64, error) {
 	var dups int64
 	var err error
-	if rec.NumRows() > 1 {
-		err = s.withView(ctx, rec, func() (err error) {
+	if in.rows() > 1 {
+		err = in.scan(ctx, s, func() (err error) {
 			dups, err = s.count(ctx, dupSQL(t))
 			return err
 		})
@@ -124,12 +125,12 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 	source := sourceSQL(t, dups > 0)
 	var parts []day
 	if t.Kind == schema.Append {
-		if parts, err = distinctDays(rec, t); err != nil {
+		if parts, err = in.days(ctx, s, t); err != nil {
 			return 0, err
 		}
 	}
 	if mirror && t.Kind != schema.Append {
-		err := s.withView(ctx, rec, func() error {
+		err := in.scan(ctx, s, func() error {
 			_, err := s.exec(ctx, pendingSQL(t, movedSQL(t, source)))
 			return err
 		})
@@ -139,7 +140,7 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 	}
 	var changed []day
 	var n int64
-	err = s.withView(ctx, rec, func() (err error) {
+	err = in.scan(ctx, s, func() (err error) {
 		changed, n, err = s.days(ctx, mergeSQL(t, source, parts))
 		return err
 	})

@@ -118,7 +118,7 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	var n int64
 	err = w.inTx(ctx, func(s *session) error {
 		var err error
-		n, err = s.merge(ctx, schema.RawResponses, rec, false)
+		n, err = s.merge(ctx, schema.RawResponses, recordInput{rec}, false)
 		return err
 	})
 	if err != nil {
