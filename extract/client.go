@@ -166,6 +166,15 @@ func (c *Client) Budget(p wire.Product) *Budget {
 	return c.cfg.ScheduleBudget
 }
 
+// WithObserve returns a client that shares everything with c — limiter,
+// budgets, connections — but hands every response to fn instead of
+// Config.Observe: a job uses it to land each response with what it asked.
+func (c *Client) WithObserve(fn func(*Raw) error) *Client {
+	cc := *c
+	cc.cfg.Observe = fn
+	return &cc
+}
+
 // Limiter returns the client's rate limiter.
 func (c *Client) Limiter() *Limiter { return c.limiter }
 
