@@ -257,7 +257,7 @@ var (
 		Doc: "Every container event date as it was observed.",
 		Key: []string{"event_key", "observed_at"},
 		Columns: []Column{
-			req("event_key", Varchar, "the event (container_events)"),
+			req("event_key", Varchar, "the event (container_events); it names the container's event, so one container tracked under two shipment numbers and observed at the same instant is one row"),
 			colObservedAt,
 			req("shipment_number", Varchar, "shipment"),
 			req("container_number", Varchar, "container"),

@@ -388,7 +388,7 @@ CREATE TABLE event_observations (
     "observed_date" DATE NOT NULL
 );
 COMMENT ON TABLE event_observations IS 'Every container event date as it was observed. Key (event_key, observed_at), append.';
-COMMENT ON COLUMN event_observations."event_key" IS 'the event (container_events)';
+COMMENT ON COLUMN event_observations."event_key" IS 'the event (container_events); it names the container''s event, so one container tracked under two shipment numbers and observed at the same instant is one row';
 COMMENT ON COLUMN event_observations."observed_at" IS 'when the answer was true: the response''s Date header, else receipt time';
 COMMENT ON COLUMN event_observations."shipment_number" IS 'shipment';
 COMMENT ON COLUMN event_observations."container_number" IS 'container';
