@@ -58,6 +58,9 @@ func newApp() *cli.App {
 		// main maps errors to exit codes; cli must never exit by itself.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
+			runCommand(),
+			backfillCommand(),
+			trackCommand(),
 			creditsCommand(),
 			importCommand(),
 			replayCommand(),

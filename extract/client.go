@@ -210,7 +210,7 @@ func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
 		var res *Reservation
 		if budget != nil {
 			var err error
-			if res, err = budget.Reserve(); err != nil {
+			if res, err = budget.Reserve(ctx); err != nil {
 				return nil, err
 			}
 		}

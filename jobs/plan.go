@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/etalake/etalake/extract"
@@ -164,16 +163,4 @@ func capText(c int64) string {
 		return "none"
 	}
 	return fmt.Sprint(c)
-}
-
-// summaryLine lists non-zero counts as "a 1, b 2".
-func summaryLine(pairs ...any) string {
-	var parts []string
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if n, ok := pairs[i+1].(int); ok && n == 0 {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%v %v", pairs[i], pairs[i+1]))
-	}
-	return strings.Join(parts, ", ")
 }

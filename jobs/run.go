@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -138,7 +139,9 @@ func (r *runner) execute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.balances(ctx, true)
+	if len(work) > 0 { // nothing to buy, no reason to spend rate-limit slots
+		r.balances(ctx, true, work)
+	}
 	r.res.Plan = r.plan(work)
 	if r.opt.DryRun {
 		return nil
@@ -151,8 +154,8 @@ func (r *runner) execute(ctx context.Context) error {
 	if err := r.fetch(ctx, work); err != nil {
 		return err
 	}
-	if ctx.Err() == nil && !errors.Is(r.writer.failure(), context.Canceled) {
-		r.balances(ctx, false)
+	if len(work) > 0 && ctx.Err() == nil && r.writer.failure() == nil {
+		r.balances(ctx, false, work)
 	}
 	return nil
 }
@@ -272,21 +275,11 @@ func (r *runner) products(work []workItem) []wire.Product {
 	return out
 }
 
-// balances reads the current period of each product the selection touches
+// balances reads the current period of each product the work pays for
 // (free calls, landed like any response) into the run's before or after
 // balances. A product whose provider reports no balance stays unknown.
-func (r *runner) balances(ctx context.Context, before bool) {
-	products := wire.Products
-	if r.opt.Selection.Empty() && !r.opt.Track {
-		return
-	}
-	for _, p := range products {
-		if p == wire.ProductTracking && !r.opt.Track && len(r.opt.Selection.Shipments) == 0 {
-			continue
-		}
-		if p == wire.ProductSchedule && len(r.opt.Selection.Ports)+len(r.opt.Selection.Lanes)+len(r.opt.Selection.Vessels) == 0 {
-			continue
-		}
+func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
+	for _, p := range r.products(work) {
 		c := r.client
 		if !r.opt.DryRun {
 			c = c.WithObserve(r.observer(ctx, periodResource(p)))
@@ -471,21 +464,7 @@ func (r *runner) stopReason() string {
 	if n := len(r.res.Failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests failed after retries", n))
 	}
-	return joinNonEmpty(parts, "; ")
-}
-
-func joinNonEmpty(parts []string, sep string) string {
-	out := ""
-	for _, p := range parts {
-		if p == "" {
-			continue
-		}
-		if out != "" {
-			out += sep
-		}
-		out += p
-	}
-	return out
+	return strings.Join(parts, "; ")
 }
 
 // selectionArgs is the selection as recorded in etl_runs.args.
