@@ -128,13 +128,17 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking int64)
 	return client, nil
 }
 
-// newLogger builds the stderr logger of --log-format.
-func newLogger(c *cli.Context) (*slog.Logger, error) {
+// newLogger builds the stderr logger of --log-format, at info level.
+func newLogger(c *cli.Context) (*slog.Logger, error) { return newLoggerAt(c, slog.LevelInfo) }
+
+// newLoggerAt builds the stderr logger of --log-format at a level.
+func newLoggerAt(c *cli.Context, level slog.Level) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: level}
 	switch f := c.String(flagLogFormat); f {
 	case "text", "":
-		return slog.New(slog.NewTextHandler(c.App.ErrWriter, nil)), nil
+		return slog.New(slog.NewTextHandler(c.App.ErrWriter, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(c.App.ErrWriter, nil)), nil
+		return slog.New(slog.NewJSONHandler(c.App.ErrWriter, opts)), nil
 	default:
 		return nil, configError("--log-format %q: want text or json", f)
 	}
