@@ -82,7 +82,10 @@ parsed; rows are loaded into DuckDB and the Parquet mirror at the end.
 
 A cap (--max-credits, --max-tracking-calls) or a 403 quota stops that product, keeps what was
 landed, records why in etl_runs and exits 3. Unknown shipments, ports or vessels (404) are
-recorded, not fatal.`
+recorded, not fatal.
+
+Exit codes: 0 ok, 1 failure, 2 usage/configuration/authentication (401), 3 partial (a cap or
+quota was reached, or requests failed after retries; everything landed is kept).`
 
 func runCommand() *cli.Command {
 	return &cli.Command{
