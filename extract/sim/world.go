@@ -66,6 +66,7 @@ type World struct {
 	imoIdx   map[int]int
 
 	calls       []call
+	maxLate     int64     // the greatest ACT − PLN arrival of any call
 	portCalls   [][]int32 // per place, by planned arrival
 	vesselCalls [][]int32 // per vessel, by planned arrival
 	portSvc     [][]svcPos
@@ -99,6 +100,9 @@ func NewWorld(cfg WorldConfig) *World {
 	start := cfg.Start.Unix()
 	w.buildCalls(start-horizonBefore, start+int64(cfg.Days)*day+horizonAfter)
 	w.sail()
+	for i := range w.calls {
+		w.maxLate = max(w.maxLate, w.calls[i].actArr-w.calls[i].plnArr)
+	}
 	w.indexCalls()
 	w.buildBestDirect()
 	w.generateShipments()
