@@ -119,6 +119,9 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if err := migrate(ctx, w.db, w.opt.Now); err != nil {
 		return err
 	}
+	if err := applyViews(ctx, w.db, w.opt.Now); err != nil {
+		return err
+	}
 	return sweepTemp(filepath.Join(w.dir, parquetDir))
 }
 
