@@ -26,9 +26,14 @@ type WorldConfig struct {
 	Days int
 	// Shipments is the number of shipments to generate (default 400). They
 	// leave their port of loading between 62 days before and 34 days after
-	// Start, so a 30-day demo sees every stage: delivered before Start, at
-	// sea, and booked during the run.
+	// Start (in a world longer than 60 days, until 26 days before its end),
+	// so a 30-day demo sees every stage: delivered before Start, at sea, and
+	// booked during the run.
 	Shipments int
+	// EvenCarriers gives every carrier the same share of shipments instead
+	// of its market share: for experiments that need each carrier's
+	// statistics equally precise.
+	EvenCarriers bool
 }
 
 // DefaultStart is the Start of a zero WorldConfig.
