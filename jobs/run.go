@@ -405,6 +405,9 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 				err = fmt.Errorf("writing the Parquet mirror: %w", serr)
 			}
 		}
+		if err == nil {
+			err = r.wh.RefreshAnalytics(ctx)
+		}
 		r.run.Rows = r.sink.loaded
 		r.run.ByStatus = r.writer.statuses()
 	}

@@ -103,6 +103,9 @@ func TestViewsRecoverTheGroundTruth(t *testing.T) {
 	}
 	defer wh.Close()
 	observe(t, w, wh)
+	if err := wh.RefreshAnalytics(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	db := wh.DB()
 	tr := w.Truth()
 	start, end := w.Config().Start, w.Config().Start.AddDate(0, 0, w.Config().Days)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -13,11 +14,18 @@ import (
 //go:embed views/*.sql
 var files embed.FS
 
-// View is one analytic view.
+// View is one analytic view, or a table materialised for them.
 type View struct {
-	Name string // file name without extension, e.g. 001_eta_accuracy
+	Name string // file name without extension, e.g. 002_eta_accuracy
 	SQL  string
+	// Table is set for a CREATE OR REPLACE TABLE: a view materialised
+	// because computing it on every query would be too slow. Its SQL is run
+	// again by every refresh (see package load).
+	Table string
 }
+
+// tablePattern finds the table a file materialises.
+var tablePattern = regexp.MustCompile(`(?m)^CREATE OR REPLACE TABLE (\w+) AS`)
 
 // Checksum identifies the view's SQL: a warehouse re-creates a view whose
 // checksum changed.
@@ -38,7 +46,11 @@ func Views() ([]View, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, View{Name: strings.TrimSuffix(e.Name(), ".sql"), SQL: string(b)})
+		v := View{Name: strings.TrimSuffix(e.Name(), ".sql"), SQL: string(b)}
+		if m := tablePattern.FindStringSubmatch(v.SQL); m != nil {
+			v.Table = m[1]
+		}
+		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -35,6 +35,9 @@ func history(t *testing.T) *sql.DB {
 	if _, err := wh.DB().Exec(string(fixture)); err != nil {
 		t.Fatalf("history.sql: %v", err)
 	}
+	if err := wh.RefreshAnalytics(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	return wh.DB()
 }
 

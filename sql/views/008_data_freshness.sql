@@ -32,8 +32,8 @@ SELECT t.shipment_number,
        t.state,
        t.added_at,
        t.last_observed_at,
-       date_diff('second', t.last_observed_at, now()) / 3600.0 AS hours_since_observed,
-       date_diff('second', t.last_observed_at, n.newest_at) / 3600.0 AS hours_behind_newest,
-       t.state = 'active' AND (t.last_observed_at IS NULL OR n.newest_at - t.last_observed_at > INTERVAL 36 HOURS) AS is_stale
+       (epoch_us(now()) - epoch_us(t.last_observed_at)) / 3600e6 AS hours_since_observed,
+       (epoch_us(n.newest_at) - epoch_us(t.last_observed_at)) / 3600e6 AS hours_behind_newest,
+       t.state = 'active' AND (t.last_observed_at IS NULL OR epoch_us(n.newest_at) - epoch_us(t.last_observed_at) > 36 * 3600e6) AS is_stale
 FROM tracked AS t
 CROSS JOIN newest AS n;

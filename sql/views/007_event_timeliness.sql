@@ -26,11 +26,11 @@ SELECT s.sealine AS carrier,
        e.route_type,
        count(*) AS n_events,
        count(p.estimate_at) AS n_with_estimate,
-       avg(date_diff('second', p.estimate_at, p.actual_at) / 3600.0) AS bias_hours,
-       avg(abs(date_diff('second', p.estimate_at, p.actual_at)) / 3600.0) AS mae_hours,
-       quantile_cont(abs(date_diff('second', p.estimate_at, p.actual_at)) / 3600.0, 0.9) AS p90_abs_hours,
-       avg(date_diff('second', p.estimate_seen_at, p.actual_at) / 3600.0) AS avg_lead_hours,
-       avg(date_diff('second', p.actual_at, p.actual_seen_at) / 3600.0) AS avg_report_delay_hours
+       avg((epoch_us(p.actual_at) - epoch_us(p.estimate_at)) / 3600e6) AS bias_hours,
+       avg(abs(epoch_us(p.actual_at) - epoch_us(p.estimate_at)) / 3600e6) AS mae_hours,
+       quantile_cont(abs(epoch_us(p.actual_at) - epoch_us(p.estimate_at)) / 3600e6, 0.9) AS p90_abs_hours,
+       avg((epoch_us(p.actual_at) - epoch_us(p.estimate_seen_at)) / 3600e6) AS avg_lead_hours,
+       avg((epoch_us(p.actual_seen_at) - epoch_us(p.actual_at)) / 3600e6) AS avg_report_delay_hours
 FROM per_event AS p
 JOIN container_events AS e
   ON e.shipment_number = p.shipment_number AND e.container_number = p.container_number AND e.event_key = p.event_key

@@ -29,8 +29,8 @@ SELECT carrier,
        voyage,
        planned_at,
        actual_at,
-       date_diff('second', planned_at, actual_at) / 3600.0 AS delay_hours,
-       abs(date_diff('second', planned_at, actual_at)) <= 24 * 3600 AS on_time,
+       (epoch_us(actual_at) - epoch_us(planned_at)) / 3600e6 AS delay_hours,
+       abs(epoch_us(actual_at) - epoch_us(planned_at)) <= 24 * 3600e6 AS on_time,
        observations
 FROM arrivals
 WHERE planned_at IS NOT NULL AND actual_at IS NOT NULL;
