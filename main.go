@@ -66,6 +66,7 @@ func newApp() *cli.App {
 			importCommand(),
 			replayCommand(),
 			sqlCommand(),
+			reportCommand(),
 			simCommand(),
 		},
 	}
