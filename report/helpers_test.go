@@ -138,6 +138,10 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	// Jobs refresh the tables the views read when they end; so does this.
+	if err := wh.RefreshAnalytics(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	return db
 }
 
