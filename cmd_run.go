@@ -42,17 +42,26 @@ func selection(c *cli.Context) (jobs.Selection, error) {
 	if sel.Vessels, err = jobs.ParseVessels(c.String("vessels")); err != nil {
 		return sel, usageErr{err}
 	}
-	if path := c.String("shipments"); path != "" {
-		f, err := os.Open(path)
-		if err != nil {
-			return sel, configError("--shipments: %v", err)
-		}
-		defer f.Close()
-		if sel.Shipments, err = jobs.ReadShipments(f, path); err != nil {
-			return sel, usageErr{err}
-		}
+	sel.Shipments, err = shipmentsFile(c.String("shipments"))
+	return sel, err
+}
+
+// shipmentsFile reads the shipments CSV of --shipments; none when the path
+// is empty.
+func shipmentsFile(path string) ([]extract.ShipmentRef, error) {
+	if path == "" {
+		return nil, nil
 	}
-	return sel, nil
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, configError("--shipments: %v", err)
+	}
+	defer f.Close()
+	refs, err := jobs.ReadShipments(f, path)
+	if err != nil {
+		return nil, usageErr{err}
+	}
+	return refs, nil
 }
 
 func logicalDate(c *cli.Context) (time.Time, error) {

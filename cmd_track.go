@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -20,54 +19,14 @@ func trackCommand() *cli.Command {
 		Name:  "track",
 		Usage: "manage the tracked set: the shipments the nightly run refreshes until they are finished",
 		Subcommands: []*cli.Command{
-			{
-				Name:         "add",
-				Usage:        "track shipments",
-				ArgsUsage:    refsUsage,
-				Flags:        []cli.Flag{warehouseFlag(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}},
-				OnUsageError: usageError,
-				Action: func(c *cli.Context) error {
-					refs, err := trackRefs(c)
-					if err != nil {
-						return err
-					}
-					wh, err := openWarehouse(c)
-					if err != nil {
-						return err
-					}
-					defer wh.Close()
-					n, err := jobs.TrackAdd(c.Context, wh, refs, "track add", time.Now().UTC())
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "%d added, %d already tracked\n", n, len(refs)-n)
-					return nil
-				},
-			},
-			{
-				Name:         "rm",
-				Usage:        "stop tracking shipments (their history stays)",
-				ArgsUsage:    refsUsage,
-				Flags:        []cli.Flag{warehouseFlag(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}},
-				OnUsageError: usageError,
-				Action: func(c *cli.Context) error {
-					refs, err := trackRefs(c)
-					if err != nil {
-						return err
-					}
-					wh, err := openWarehouse(c)
-					if err != nil {
-						return err
-					}
-					defer wh.Close()
-					n, err := jobs.TrackRemove(c.Context, wh, refs, time.Now().UTC())
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "%d removed, %d were not tracked\n", n, len(refs)-n)
-					return nil
-				},
-			},
+			trackChange("add", "track shipments", refsUsage,
+				func(c *cli.Context, wh *load.Warehouse, refs []extract.ShipmentRef) (int, error) {
+					return jobs.TrackAdd(c.Context, wh, refs, "track add", time.Now().UTC())
+				}, "%d added, %d already tracked\n"),
+			trackChange("rm", "stop tracking shipments (their history stays)", refsUsage,
+				func(c *cli.Context, wh *load.Warehouse, refs []extract.ShipmentRef) (int, error) {
+					return jobs.TrackRemove(c.Context, wh, refs, time.Now().UTC())
+				}, "%d removed, %d were not tracked\n"),
 			{
 				Name:  "list",
 				Usage: "list the tracked set with each shipment's state (active, finished, removed)",
@@ -109,10 +68,43 @@ func trackCommand() *cli.Command {
 	}
 }
 
+// trackChange is a command changing the tracked set: it reads the
+// shipments, applies change and reports how many changed (and how many of
+// those given did not) with summary.
+func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.Warehouse, []extract.ShipmentRef) (int, error), summary string) *cli.Command {
+	return &cli.Command{
+		Name:         name,
+		Usage:        usage,
+		ArgsUsage:    argsUsage,
+		Flags:        []cli.Flag{warehouseFlag(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			refs, err := trackRefs(c)
+			if err != nil {
+				return err
+			}
+			wh, err := openWarehouse(c)
+			if err != nil {
+				return err
+			}
+			defer wh.Close()
+			n, err := change(c, wh, refs)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, summary, n, len(refs)-n)
+			return nil
+		},
+	}
+}
+
 // trackRefs reads shipments from arguments and --shipments.
 func trackRefs(c *cli.Context) ([]extract.ShipmentRef, error) {
 	var refs []extract.ShipmentRef
 	for _, a := range c.Args().Slice() {
+		if strings.HasPrefix(a, "-") {
+			return nil, configError("%s after a shipment: flags go first, as in etalake track %s --shipments FILE NUMBER…", a, c.Command.Name)
+		}
 		parts := strings.SplitN(a, ":", 3)
 		for len(parts) < 3 {
 			parts = append(parts, "")
@@ -123,18 +115,11 @@ func trackRefs(c *cli.Context) ([]extract.ShipmentRef, error) {
 		}
 		refs = append(refs, ref)
 	}
-	if path := c.String("shipments"); path != "" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, configError("--shipments: %v", err)
-		}
-		defer f.Close()
-		more, err := jobs.ReadShipments(f, path)
-		if err != nil {
-			return nil, usageErr{err}
-		}
-		refs = append(refs, more...)
+	more, err := shipmentsFile(c.String("shipments"))
+	if err != nil {
+		return nil, err
 	}
+	refs = append(refs, more...)
 	if len(refs) == 0 {
 		return nil, configError("no shipment given: want NUMBER[:TYPE[:SEALINE]] arguments or --shipments FILE.csv")
 	}

@@ -44,13 +44,9 @@ const (
 // when they were added, removed ones are tracked again. It returns how many
 // were not tracked before.
 func TrackAdd(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, by string, now time.Time) (int, error) {
-	all, err := trackedSet(ctx, wh.DB(), now, DefaultGrace)
+	known, err := trackedByKey(ctx, wh.DB(), now)
 	if err != nil {
 		return 0, err
-	}
-	known := map[[2]string]Tracked{}
-	for _, t := range all {
-		known[[2]string{t.Ref.Number, string(t.Ref.Type)}] = t
 	}
 	var rows []map[string]any
 	added := 0
@@ -74,13 +70,9 @@ func TrackAdd(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRe
 // TrackRemove stops tracking shipments (their history stays). It returns how
 // many were tracked.
 func TrackRemove(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, now time.Time) (int, error) {
-	all, err := trackedSet(ctx, wh.DB(), now, DefaultGrace)
+	known, err := trackedByKey(ctx, wh.DB(), now)
 	if err != nil {
 		return 0, err
-	}
-	known := map[[2]string]Tracked{}
-	for _, t := range all {
-		known[[2]string{t.Ref.Number, string(t.Ref.Type)}] = t
 	}
 	var rows []map[string]any
 	for _, r := range refs {
@@ -92,6 +84,19 @@ func TrackRemove(ctx context.Context, wh *load.Warehouse, refs []extract.Shipmen
 		rows = append(rows, trackedRow(prev.Ref, prev.AddedAt, prev.AddedBy, &removed))
 	}
 	return len(rows), saveTracked(ctx, wh, rows)
+}
+
+// trackedByKey is the tracked set by (number, type).
+func trackedByKey(ctx context.Context, db *sql.DB, now time.Time) (map[[2]string]Tracked, error) {
+	all, err := trackedSet(ctx, db, now, DefaultGrace)
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[[2]string]Tracked, len(all))
+	for _, t := range all {
+		known[[2]string{t.Ref.Number, string(t.Ref.Type)}] = t
+	}
+	return known, nil
 }
 
 func trackedRow(r extract.ShipmentRef, at time.Time, by string, removed *time.Time) map[string]any {
