@@ -100,11 +100,11 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 
 // trackRefs reads shipments from arguments and --shipments.
 func trackRefs(c *cli.Context) ([]extract.ShipmentRef, error) {
+	if err := flagsFirst(c); err != nil {
+		return nil, err
+	}
 	var refs []extract.ShipmentRef
 	for _, a := range c.Args().Slice() {
-		if strings.HasPrefix(a, "-") {
-			return nil, configError("%s after a shipment: flags go first, as in etalake track %s --shipments FILE NUMBER…", a, c.Command.Name)
-		}
 		parts := strings.SplitN(a, ":", 3)
 		for len(parts) < 3 {
 			parts = append(parts, "")
