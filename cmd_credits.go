@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 )
 
@@ -26,7 +27,7 @@ func creditsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			client, err := newClient(c, log)
+			client, err := newClient(c, log, extract.Unlimited, extract.Unlimited)
 			if err != nil {
 				return err
 			}

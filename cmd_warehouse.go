@@ -51,6 +51,9 @@ func sqlCommand() *cli.Command {
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
+			if err := flagsFirst(c); err != nil {
+				return err
+			}
 			if c.NArg() != 1 || strings.TrimSpace(c.Args().First()) == "" {
 				return configError("sql wants exactly one argument, the query (quote it): etalake sql \"SELECT …\"")
 			}
@@ -140,6 +143,9 @@ func importCommand() *cli.Command {
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
+			if err := flagsFirst(c); err != nil {
+				return err
+			}
 			if c.NArg() == 0 {
 				return configError("import wants files or directories of JSON responses")
 			}
@@ -178,6 +184,18 @@ func importCommand() *cli.Command {
 			return err
 		},
 	}
+}
+
+// flagsFirst refuses a flag among the arguments: the command line stops
+// reading flags at the first argument, so a flag after it would be taken
+// for an argument.
+func flagsFirst(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if strings.HasPrefix(a, "--") {
+			return configError("%s after an argument: flags go first, as in etalake %s %s … ARGS", a, c.Command.FullName(), a)
+		}
+	}
+	return nil
 }
 
 // rowsSummary renders rows per table, largest first.

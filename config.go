@@ -77,14 +77,18 @@ func readKey(c *cli.Context) (extract.Key, error) {
 }
 
 // newClient builds the service client from the shared flags: URLs, key,
-// rate limiter shared across processes, paths and timeout.
-func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
+// rate limiter shared across processes, paths and timeout; the caps bound
+// its budgets (extract.Unlimited for none).
+func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking int64) (*extract.Client, error) {
 	cfg := extract.Config{
 		ScheduleURL: c.String(flagScheduleURL),
 		TrackingURL: c.String(flagTrackingURL),
 		Timeout:     c.Duration(flagTimeout),
 		Paths:       wire.DefaultPaths(),
 		UserAgent:   "etalake/" + version,
+
+		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
+		TrackingBudget: extract.NewBudget(wire.ProductTracking, capTracking),
 	}
 	for name, v := range map[string]string{"ETALAKE_SCHEDULE_URL (--schedule-url)": cfg.ScheduleURL, "ETALAKE_TRACKING_URL (--tracking-url)": cfg.TrackingURL} {
 		if strings.TrimSpace(v) == "" {
@@ -124,13 +128,17 @@ func newClient(c *cli.Context, log *slog.Logger) (*extract.Client, error) {
 	return client, nil
 }
 
-// newLogger builds the stderr logger of --log-format.
-func newLogger(c *cli.Context) (*slog.Logger, error) {
+// newLogger builds the stderr logger of --log-format, at info level.
+func newLogger(c *cli.Context) (*slog.Logger, error) { return newLoggerAt(c, slog.LevelInfo) }
+
+// newLoggerAt builds the stderr logger of --log-format at a level.
+func newLoggerAt(c *cli.Context, level slog.Level) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: level}
 	switch f := c.String(flagLogFormat); f {
 	case "text", "":
-		return slog.New(slog.NewTextHandler(c.App.ErrWriter, nil)), nil
+		return slog.New(slog.NewTextHandler(c.App.ErrWriter, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(c.App.ErrWriter, nil)), nil
+		return slog.New(slog.NewJSONHandler(c.App.ErrWriter, opts)), nil
 	default:
 		return nil, configError("--log-format %q: want text or json", f)
 	}

@@ -58,10 +58,15 @@ func newApp() *cli.App {
 		// main maps errors to exit codes; cli must never exit by itself.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
+			demoCommand(),
+			runCommand(),
+			backfillCommand(),
+			trackCommand(),
 			creditsCommand(),
 			importCommand(),
 			replayCommand(),
 			sqlCommand(),
+			reportCommand(),
 			simCommand(),
 		},
 	}

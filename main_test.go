@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +121,34 @@ func TestHelpDocumentsExitCodes(t *testing.T) {
 	_, out, _ := run(t, nil, "--help")
 	if !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "3  partial") {
 		t.Fatalf("help:\n%s", out)
+	}
+}
+
+func TestCLITrack(t *testing.T) {
+	wh := t.TempDir()
+	env := map[string]string{"ETALAKE_WAREHOUSE": wh}
+	csv := filepath.Join(t.TempDir(), "s.csv")
+	if err := os.WriteFile(csv, []byte("shipment_number,shipment_type,sealine\nMAEU123456789,BL,MAEU\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		args    []string
+		code    int
+		mention string
+	}{
+		{[]string{"track", "add", "CSQU3054383", "--shipments", csv}, 2, "flags go first"},
+		{[]string{"track", "add", "--shipments", csv, "CSQU3054383", "MSCU1234566:CT:MSCU"}, 0, "3 added, 0 already tracked"},
+		{[]string{"track", "add", "csqu3054383"}, 0, "0 added, 1 already tracked"},
+		{[]string{"track", "add", "CSQU3054384"}, 2, "check digit"},
+		{[]string{"track", "add"}, 2, "no shipment given"},
+		{[]string{"track", "rm", "MSCU1234566", "CSQU3054383:BL"}, 0, "1 removed, 1 were not tracked"},
+		{[]string{"track", "list"}, 0, "(2 shipments)"},
+		{[]string{"track", "list", "--all"}, 0, "removed"},
+	}
+	for _, s := range steps {
+		code, out, stderr := run(t, env, s.args...)
+		if code != s.code || !strings.Contains(out+stderr, s.mention) {
+			t.Fatalf("%v: exit %d (want %d), output lacks %q:\n%s%s", s.args, code, s.code, s.mention, out, stderr)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -36,6 +37,9 @@ type Budget struct {
 	reserved  int64
 	exhausted bool
 	reason    string
+	// changed is closed (and replaced) whenever a reservation settles or
+	// the cap or the quota changes: Reserve waits on it.
+	changed chan struct{}
 }
 
 // NewBudget returns the budget of product p with the user's cap; a negative
@@ -61,24 +65,53 @@ func (b *Budget) SetServerRemaining(n int64) {
 	n = max(n, 0)
 	b.remaining = n
 	b.serverCap = b.spent + b.uncertain + n
+	b.notifyLocked()
+}
+
+// notifyLocked wakes every Reserve waiting for a change.
+func (b *Budget) notifyLocked() {
+	if b.changed != nil {
+		close(b.changed)
+		b.changed = nil
+	}
 }
 
 // Reserve takes a credit for a paid request about to be sent. It fails with
 // an error matching ErrQuotaExhausted after Exhaust, or ErrBudgetSpent when
-// Spent + Uncertain + Reserved has reached the cap; the request must then
-// not be sent. The caller settles the reservation exactly once.
-func (b *Budget) Reserve() (*Reservation, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.exhausted {
-		return nil, fmt.Errorf("%s: quota exhausted (%s): %w", b.label(), b.reason, ErrQuotaExhausted)
+// Spent + Uncertain has reached the cap; the request must then not be sent.
+// When the cap is reached only with the requests in flight, it waits until
+// one of them settles — a failed request returns its credit, which this
+// one may then use — or ctx is done. The caller settles the reservation
+// exactly once.
+func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
+	for {
+		b.mu.Lock()
+		if b.exhausted {
+			b.mu.Unlock()
+			return nil, fmt.Errorf("%s: quota exhausted (%s): %w", b.label(), b.reason, ErrQuotaExhausted)
+		}
+		limit := b.capLocked()
+		if limit == Unlimited || b.spent+b.uncertain+b.reserved < limit {
+			b.reserved++
+			b.mu.Unlock()
+			return &Reservation{b: b}, nil
+		}
+		if b.spent+b.uncertain >= limit {
+			err := fmt.Errorf("%s: cap %d reached (%s): %w", b.label(), limit, b.tallyLocked(), ErrBudgetSpent)
+			b.mu.Unlock()
+			return nil, err
+		}
+		if b.changed == nil {
+			b.changed = make(chan struct{})
+		}
+		wait := b.changed
+		b.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	limit := b.capLocked()
-	if limit != Unlimited && b.spent+b.uncertain+b.reserved >= limit {
-		return nil, fmt.Errorf("%s: cap %d reached (%s): %w", b.label(), limit, b.tallyLocked(), ErrBudgetSpent)
-	}
-	b.reserved++
-	return &Reservation{b: b}, nil
 }
 
 // Exhaust stops the product for the rest of the run, after the server
@@ -90,6 +123,7 @@ func (b *Budget) Exhaust(reason string) {
 	defer b.mu.Unlock()
 	if !b.exhausted {
 		b.exhausted, b.reason = true, reason
+		b.notifyLocked()
 	}
 }
 
@@ -190,6 +224,7 @@ func (r *Reservation) settle(how int) {
 	case settleUncertain:
 		r.b.uncertain++
 	}
+	r.b.notifyLocked()
 }
 
 // BudgetState is a snapshot of a Budget.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -166,6 +167,15 @@ func (c *Client) Budget(p wire.Product) *Budget {
 	return c.cfg.ScheduleBudget
 }
 
+// WithObserve returns a client that shares everything with c — limiter,
+// budgets, connections — but hands every response to fn instead of
+// Config.Observe: a job uses it to land each response with what it asked.
+func (c *Client) WithObserve(fn func(*Raw) error) *Client {
+	cc := *c
+	cc.cfg.Observe = fn
+	return &cc
+}
+
 // Limiter returns the client's rate limiter.
 func (c *Client) Limiter() *Limiter { return c.limiter }
 
@@ -201,15 +211,16 @@ func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
 		var res *Reservation
 		if budget != nil {
 			var err error
-			if res, err = budget.Reserve(); err != nil {
+			if res, err = budget.Reserve(ctx); err != nil {
 				return nil, err
 			}
 		}
-		if err := c.limiter.Wait(ctx); err != nil {
+		slot, err := c.limiter.Acquire(ctx)
+		if err != nil {
 			settle(res, outcomeNotSent)
 			return nil, err
 		}
-		resp, err := c.send(ctx, r, attempt)
+		resp, err := c.send(ctx, r, attempt, slot)
 		if resp != nil {
 			if resp.Status >= 200 && resp.Status < 300 {
 				settle(res, outcomeCharged)
@@ -301,8 +312,12 @@ func (r *rawResponse) public() *Raw {
 }
 
 // send makes one attempt. It returns a response, or an error when there is
-// none (nothing arrived, or the body could not be read whole).
-func (c *Client) send(ctx context.Context, r *request, attempt int) (*rawResponse, error) {
+// none (nothing arrived, or the body could not be read whole). The
+// limiter's slot is moved to when the request was written.
+func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) (*rawResponse, error) {
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { _ = slot.Sent(c.clock.Now()) },
+	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
 	if err != nil {
 		return nil, err

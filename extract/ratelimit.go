@@ -212,15 +212,23 @@ func NewLimiter(cfg LimiterConfig) (*Limiter, error) {
 func (l *Limiter) Rate() Rate { return l.rate }
 
 // Wait blocks until a request may be sent and records it: when Wait
-// returns nil the caller has taken a slot and should send at once. Call it
-// before every request, free calls and retries included. It waits for a
-// pause (see Pause) and for the oldest slot of a full window to expire,
-// sleeping on the Clock exactly until then and checking again. It returns
-// ctx.Err() when ctx is done first, having taken no slot.
+// returns nil the caller has taken a slot and should send at once. It is
+// Acquire for callers that cannot tell when the request left.
 func (l *Limiter) Wait(ctx context.Context) error {
+	_, err := l.Acquire(ctx)
+	return err
+}
+
+// Acquire blocks until a request may be sent and records it, returning the
+// slot taken. Call it before every request, free calls and retries
+// included. It waits for a pause (see Pause) and for the oldest slot of a
+// full window to expire, sleeping on the Clock exactly until then and
+// checking again. It returns ctx.Err() when ctx is done first, having
+// taken no slot.
+func (l *Limiter) Acquire(ctx context.Context) (*Slot, error) {
 	for {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		var granted bool
 		var wake int64
@@ -232,15 +240,41 @@ func (l *Limiter) Wait(ctx context.Context) error {
 			return granted
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if granted {
-			return nil
+			return &Slot{l: l, stamp: wake}, nil
 		}
 		if err := l.clock.Sleep(ctx, l.unstamp(wake).Sub(l.clock.Now())); err != nil {
-			return err
+			return nil, err
 		}
 	}
+}
+
+// Slot is one request let go by Acquire.
+type Slot struct {
+	l     *Limiter
+	stamp int64 // as recorded in the log; guarded by l.mu
+}
+
+// Sent records when the request actually left — written to the connection
+// — if that is later than the grant. The server counts a request when it
+// arrives; between the grant and the wire lie scheduling and, for a first
+// request, dialing, which can exceed the margin on a loaded machine. Moving
+// the slot to the send time leaves the margin to cover the network alone.
+// It is safe to call from another goroutine, and more than once.
+func (s *Slot) Sent(t time.Time) error {
+	if s == nil {
+		return nil
+	}
+	return s.l.update(func(st *limiterState, now, keep int64) bool {
+		to := min(s.l.stamp(t), now)
+		if !st.move(s.stamp, to) {
+			return false
+		}
+		s.stamp = to
+		return true
+	})
 }
 
 // Pause stops every request of this key, in this process and (with Dir)

@@ -57,6 +57,20 @@ func (st *limiterState) admit(now, life, keep int64, n int) (bool, int64) {
 	return true, now
 }
 
+// move replaces the send time from by to (a later time: the request left
+// after it was granted), keeping the log sorted. It reports whether it
+// found from (it may have been forgotten already).
+func (st *limiterState) move(from, to int64) bool {
+	i, found := slices.BinarySearch(st.Sent, from)
+	if !found || to <= from {
+		return false
+	}
+	st.Sent = slices.Delete(st.Sent, i, i+1)
+	j, _ := slices.BinarySearch(st.Sent, to)
+	st.Sent = slices.Insert(st.Sent, j, to)
+	return true
+}
+
 // freesAt returns when the oldest send time in (now-life, now] expires, or
 // now+life when there is none.
 func (st *limiterState) freesAt(now, life int64) int64 {

@@ -3,6 +3,7 @@ package extract_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -431,6 +432,56 @@ func BenchmarkLimiterWait(b *testing.B) {
 				if err := l.Wait(ctx); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// A slot moved to when its request left keeps the window closed until that
+// later time, in memory and through the shared file.
+func TestSlotSentMovesTheWindow(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
+			clk := fakeclock.New(time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC))
+			cfg := extract.LimiterConfig{Rate: extract.Rate{N: 2, Window: 10 * time.Second}, Margin: 100 * time.Millisecond, Clock: clk}
+			if shared {
+				cfg.Dir, cfg.KeyID = t.TempDir(), "slotkey"
+			}
+			l, err := extract.NewLimiter(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			ctx := context.Background()
+			start := clk.Now()
+			first, err := l.Acquire(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Acquire(ctx); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(3 * time.Second) // the first request left 3 s after its grant
+			if err := first.Sent(clk.Now()); err != nil {
+				t.Fatal(err)
+			}
+			// The second slot (granted at start) frees at start + 10.1 s; the
+			// first now only at start + 13.1 s.
+			if _, err := l.Acquire(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := clk.Now().Sub(start), 10100*time.Millisecond; got != want {
+				t.Fatalf("third request at +%v, want +%v", got, want)
+			}
+			if _, err := l.Acquire(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := clk.Now().Sub(start), 13100*time.Millisecond; got != want {
+				t.Fatalf("fourth request at +%v, want +%v (the moved slot)", got, want)
+			}
+			// Moving back in time, or an unknown slot, changes nothing.
+			if err := first.Sent(start); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package jobs
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -25,16 +24,6 @@ type progress struct {
 }
 
 const redrawEvery = 200 * time.Millisecond
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
 
 func newProgress(w io.Writer, on bool, total int, perSlot time.Duration, now func() time.Time) *progress {
 	t := now()

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -189,4 +190,70 @@ func rowRecord(mem memory.Allocator, t *schema.Table, v map[string]any) (arrow.R
 		}
 	}
 	return b.NewRecordBatch(), nil
+}
+
+// endDeadRuns ends the rows of runs that are still "running": the writer
+// lock guarantees no other job is writing, so their process died (killed,
+// crashed, machine lost) before it could record the end.
+func endDeadRuns(ctx context.Context, wh *load.Warehouse, now time.Time) error {
+	rows, err := wh.DB().QueryContext(ctx, `SELECT run_id, job, logical_date, started_at, requests,
+  coalesce(requests_by_status::VARCHAR, '{}'), credits_spent_schedule, credits_uncertain_schedule, calls_tracking,
+  calls_uncertain_tracking, balance_schedule_before, balance_tracking_before, coalesce(rows_loaded::VARCHAR, '{}'),
+  coalesce(args::VARCHAR, '{}'), version
+FROM etl_runs WHERE status = 'running'`)
+	if err != nil {
+		return fmt.Errorf("reading unfinished runs: %w", err)
+	}
+	var dead []*Run
+	for rows.Next() {
+		r := &Run{}
+		var logical sql.NullTime
+		var byStatus, loaded, args string
+		var balS, balT sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.Job, &logical, &r.StartedAt, &r.Requests, &byStatus, &r.SpentSchedule,
+			&r.UncertainSchedule, &r.CallsTracking, &r.UncertainTracking, &balS, &balT, &loaded, &args, &r.Version); err != nil {
+			rows.Close()
+			return err
+		}
+		if logical.Valid {
+			d := logical.Time.UTC()
+			r.LogicalDate = &d
+		}
+		r.BalanceScheduleBefore = nullInt(balS)
+		r.BalanceTrackingBefore = nullInt(balT)
+		var statuses map[string]int64
+		_ = json.Unmarshal([]byte(byStatus), &statuses)
+		for k, v := range statuses {
+			if s, err := strconv.Atoi(k); err == nil {
+				if r.ByStatus == nil {
+					r.ByStatus = map[int]int64{}
+				}
+				r.ByStatus[s] = v
+			}
+		}
+		_ = json.Unmarshal([]byte(loaded), &r.Rows)
+		_ = json.Unmarshal([]byte(args), &r.Args)
+		dead = append(dead, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range dead {
+		r.StartedAt = r.StartedAt.UTC()
+		r.Status, r.EndedAt, r.ExitCode = StatusFailed, now, intPtr(ExitFailure)
+		r.Error = "the process ended without recording its end (killed, crashed or lost); what it landed was kept"
+		if err := r.save(ctx, wh); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nullInt(n sql.NullInt64) *int64 {
+	if !n.Valid {
+		return nil
+	}
+	v := n.Int64
+	return &v
 }

@@ -89,7 +89,8 @@ func (s *sink) flush(ctx context.Context) error {
 	return nil
 }
 
-// close loads what is left and brings the Parquet mirror up to date.
+// close loads what is left, brings the Parquet mirror up to date, and
+// refreshes the tables the analytic views read.
 func (s *sink) close(ctx context.Context) error {
 	defer s.batch.Release()
 	if err := s.flush(ctx); err != nil {
@@ -98,7 +99,7 @@ func (s *sink) close(ctx context.Context) error {
 	if _, err := s.wh.SyncParquet(ctx); err != nil {
 		return fmt.Errorf("writing the Parquet mirror: %w", err)
 	}
-	return nil
+	return s.wh.RefreshAnalytics(ctx)
 }
 
 // catchUp derives the responses a crash left landed but not loaded.

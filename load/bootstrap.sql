@@ -20,3 +20,10 @@ CREATE TABLE IF NOT EXISTS raw_derived (
     derived_at TIMESTAMPTZ NOT NULL
 );
 COMMENT ON TABLE raw_derived IS 'Landed responses whose rows have been loaded, recorded in the transaction that loaded them: a response landed but not here was cut off by a crash and is derived by the next run.';
+
+CREATE TABLE IF NOT EXISTS sql_views (
+    name VARCHAR NOT NULL,
+    checksum VARCHAR NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE sql_views IS 'Analytic views of package sql applied to this warehouse, with the checksum of the SQL that created each: a view whose SQL changed is created again.';

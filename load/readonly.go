@@ -17,6 +17,10 @@ import (
 // closed, so a writer that starts meanwhile gets a *BusyError instead of
 // DuckDB's lock error; while a writer holds the warehouse, OpenReadOnly
 // returns a *BusyError naming it. Several readers may be open at once.
+//
+// A reader runs with DuckDB's own memory limit (80 % of the machine's
+// memory) and every core: the writer's small limit bounds a long job, a
+// reader is an analyst's query that should finish.
 func OpenReadOnly(ctx context.Context, dir string) (*sql.DB, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -30,8 +34,7 @@ func OpenReadOnly(ctx context.Context, dir string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt, _ := Options{}.withDefaults()
-	c, err := connector(path, opt, true)
+	c, err := connector(path, Options{}, true)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("load: open %s read-only: %w", dir, err), lk.release())
 	}

@@ -119,16 +119,24 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if err := migrate(ctx, w.db, w.opt.Now); err != nil {
 		return err
 	}
+	if err := applyViews(ctx, w.db, w.opt.Now); err != nil {
+		return err
+	}
 	return sweepTemp(filepath.Join(w.dir, parquetDir))
 }
 
 // connector opens the DuckDB database at path with the options' memory
-// limit and threads. Every connection it makes runs in UTC, so that dates
-// and timestamps print and truncate the same on every machine.
+// limit and threads (DuckDB's defaults where they are zero). Every
+// connection it makes runs in UTC, so that dates and timestamps print and
+// truncate the same on every machine.
 func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, error) {
 	q := url.Values{}
-	q.Set("memory_limit", opt.MemoryLimit)
-	q.Set("threads", strconv.Itoa(opt.Threads))
+	if opt.MemoryLimit != "" {
+		q.Set("memory_limit", opt.MemoryLimit)
+	}
+	if opt.Threads > 0 {
+		q.Set("threads", strconv.Itoa(opt.Threads))
+	}
 	if readOnly {
 		q.Set("access_mode", "READ_ONLY")
 	}

@@ -95,6 +95,20 @@ var (
 			req("started_date", Date, "UTC date of started_at (partition)"),
 		},
 	}
+	TrackedShipments = &Table{
+		Name: "tracked_shipments", Kind: Ledger, Partition: "added_date",
+		Doc: "The shipments the nightly run refreshes until they are finished (etalake track, run --shipments).",
+		Key: []string{"shipment_number", "shipment_type"},
+		Columns: []Column{
+			req("shipment_number", Varchar, "container, bill of lading or booking number"),
+			req("shipment_type", Varchar, "CT, BL or BK"),
+			opt("sealine", Varchar, "SCAC given when it was added"),
+			req("added_at", Timestamp, "when it was first added"),
+			req("added_by", Varchar, "the run that added it, or track add"),
+			opt("removed_at", Timestamp, "when it was removed (etalake track rm); null while tracked"),
+			req("added_date", Date, "UTC date of added_at (partition)"),
+		},
+	}
 	ConsumptionPeriods = &Table{
 		Name: "consumption_periods", Kind: Append, Partition: "observed_date",
 		Doc: "Credit periods of each product as the service reported them over time.",
@@ -243,7 +257,7 @@ var (
 		Doc: "Every container event date as it was observed.",
 		Key: []string{"event_key", "observed_at"},
 		Columns: []Column{
-			req("event_key", Varchar, "the event (container_events)"),
+			req("event_key", Varchar, "the event (container_events); it names the container's event, so one container tracked under two shipment numbers and observed at the same instant is one row"),
 			colObservedAt,
 			req("shipment_number", Varchar, "shipment"),
 			req("container_number", Varchar, "container"),
@@ -280,7 +294,7 @@ var (
 // Tables lists every contract table in load order: dimensions before the
 // facts that name them.
 var Tables = []*Table{
-	RawResponses, DeadLetters, ETLRuns, ConsumptionPeriods,
+	RawResponses, DeadLetters, ETLRuns, TrackedShipments, ConsumptionPeriods,
 	Locations, Facilities, Vessels,
 	Shipments, ETAObservations, Containers, ContainerEvents, EventObservations, PortCalls,
 }
@@ -296,11 +310,11 @@ func ByName(name string) (*Table, bool) {
 }
 
 // Derived lists the tables rebuilt from the raw landing by replay: all but
-// raw_responses and etl_runs.
+// raw_responses and the ledgers (etl_runs, tracked_shipments).
 func Derived() []*Table {
 	var out []*Table
 	for _, t := range Tables {
-		if t != RawResponses && t != ETLRuns {
+		if t != RawResponses && t.Kind != Ledger {
 			out = append(out, t)
 		}
 	}

@@ -11,11 +11,14 @@ import (
 
 // Batch derives the contract tables' rows from responses and buffers them
 // until Records. Within a batch every table holds one row per key: a
-// response's own repeats collapse into its first row; across responses,
+// response's own repeats collapse into its first row (a location, facility
+// or vessel named again fills that row's null columns); across responses,
 // append tables keep the row of the smaller response_id, and latest and
 // dimension tables the values of the newest observation (ties: the greater
-// response_id) with the earliest first and the latest last time. A Batch is
-// not safe for concurrent use.
+// response_id) with the earliest first and the latest last time, so that
+// the rows do not depend on the order of the responses. Rows are kept as Go
+// values until Records, which allocates the Arrow memory. A Batch is not
+// safe for concurrent use.
 type Batch struct {
 	mem  memory.Allocator
 	adds uint64
@@ -162,13 +165,10 @@ func (b *Batch) Records() []Record {
 	return out
 }
 
-// Release drops what is buffered and the decoding caches. Records already
-// returned are the caller's. The batch can still be used.
-func (b *Batch) Release() {
-	b.reset()
-	b.fast = shipmentDecoder{strs: b.strs}
-	b.occ = occurrences{}
-}
+// Release drops what is buffered and frees the batch's buffers and
+// decoding caches. Records already returned are the caller's. The batch
+// can still be used, as a new one.
+func (b *Batch) Release() { *b = *NewBatch(b.mem) }
 
 func (b *Batch) reset() {
 	for _, buf := range b.buffers {

@@ -53,7 +53,8 @@ const flushRows = 1 << 16
 // BenchmarkTransform transforms the tracking responses of a simulated
 // world (every shipment at five times), taking the records whenever the
 // batch holds flushRows rows, as the loader does. events/s counts the
-// container events of the bodies.
+// container events of the bodies. The wire-decoders run decodes every body
+// with wire.DecodeShipment: the baseline of the fast path, in the same run.
 func BenchmarkTransform(b *testing.B) {
 	rs, events := simShipments(b)
 	size := 0
@@ -61,21 +62,32 @@ func BenchmarkTransform(b *testing.B) {
 		size += len(r.Body)
 	}
 	b.Logf("%d responses, %d events, %d bytes", len(rs), events, size)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(b, 0)
-	batch := transform.NewBatch(mem)
-	defer batch.Release()
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		for _, r := range rs {
-			batch.Add(r)
-			if batch.Rows() >= flushRows {
+	for _, bench := range []struct {
+		name  string
+		batch func(memory.Allocator) *transform.Batch
+	}{
+		{"fast-path", transform.NewBatch},
+		{"wire-decoders", func(mem memory.Allocator) *transform.Batch {
+			return transform.WithoutFastPath(transform.NewBatch(mem))
+		}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(b, 0)
+			batch := bench.batch(mem)
+			defer batch.Release()
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, r := range rs {
+					batch.Add(r)
+					if batch.Rows() >= flushRows {
+						release(batch.Records())
+					}
+				}
 				release(batch.Records())
 			}
-		}
-		release(batch.Records())
+			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
 	}
-	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -25,6 +25,8 @@ func (b *Batch) addConsumption(a *add) {
 		b.deadLetter(a, "", err.Error())
 		return
 	}
+	// wire.DecodePeriods accepts several shapes and sorts the periods
+	// oldest first: periods[i] counts in that order, not the body's.
 	for i := range list {
 		b.period(a, indexed("periods", i), &list[i])
 	}

@@ -41,12 +41,21 @@ func classifier(actual bool) string {
 
 func unixUTC(t int64) time.Time { return time.Unix(t, 0).UTC() }
 
-// callsBetween returns the calls of a sorted list with planned arrival in
-// [from, to].
-func (w *World) callsBetween(list []int32, from, to int64) []int32 {
-	lo := sort.Search(len(list), func(i int) bool { return w.calls[list[i]].plnArr >= from })
+// callsBetween returns the calls of a sorted list whose arrival falls in
+// [from, to]: the planned arrival, or the actual one once it happened at
+// at. A schedule shows the vessels that are (or were) at the port in its
+// window, so a vessel a week late still appears with its actual arrival.
+func (w *World) callsBetween(list []int32, from, to, at int64) []int32 {
+	lo := sort.Search(len(list), func(i int) bool { return w.calls[list[i]].plnArr >= from-w.maxLate })
 	hi := sort.Search(len(list), func(i int) bool { return w.calls[list[i]].plnArr > to })
-	return list[lo:hi]
+	var out []int32
+	for _, ci := range list[lo:hi] {
+		c := &w.calls[ci]
+		if c.plnArr >= from || (c.actArr <= at && c.actArr >= from && c.actArr <= to) {
+			out = append(out, ci)
+		}
+	}
+	return out
 }
 
 // seaport looks up a seaport by UN/LOCODE.
@@ -59,8 +68,8 @@ func (w *World) seaport(locode string) (int, bool) {
 }
 
 // PortSchedule answers the by-port query: the calls at the port of carriers
-// that support by-port schedules, with PLN arrival in [at − 7 d, at + 28 d],
-// ordered by planned arrival. ErrNoData for an unknown port or no call.
+// that support by-port schedules, with PLN (or, once it happened, actual)
+// arrival in [at − 7 d, at + 28 d], ordered by planned arrival. ErrNoData for an unknown port or no call.
 func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, error) {
 	pi, ok := w.seaport(locode)
 	if !ok {
@@ -68,7 +77,7 @@ func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, e
 	}
 	a := at.Unix()
 	out := &wire.PortSchedule{Location: w.places[pi].location(), VesselSchedules: []wire.PortVesselSchedule{}}
-	for _, ci32 := range w.callsBetween(w.portCalls[pi], a-portBefore, a+portAfter) {
+	for _, ci32 := range w.callsBetween(w.portCalls[pi], a-portBefore, a+portAfter, a) {
 		ci := int(ci32)
 		c := &w.calls[ci]
 		s := &w.services[c.svc]
@@ -91,7 +100,7 @@ func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, e
 }
 
 // VesselSchedule answers the by-vessel query: the vessel's calls with PLN
-// arrival in [at − 14 d, at + 42 d], if its carrier supports by-vessel
+// (or, once it happened, actual) arrival in [at − 14 d, at + 42 d], if its carrier supports by-vessel
 // schedules. ErrNoData for an unknown vessel, an unsupported carrier or no
 // call.
 func (w *World) VesselSchedule(imo int, at time.Time) (*wire.VesselSchedule, error) {
@@ -105,7 +114,7 @@ func (w *World) VesselSchedule(imo int, at time.Time) (*wire.VesselSchedule, err
 		return nil, ErrNoData
 	}
 	a := at.Unix()
-	calls := w.callsBetween(w.vesselCalls[vi], a-vesselBefore, a+vesselAfter)
+	calls := w.callsBetween(w.vesselCalls[vi], a-vesselBefore, a+vesselAfter, a)
 	if len(calls) == 0 {
 		return nil, ErrNoData
 	}

@@ -35,7 +35,8 @@ const (
 	sharePrepol    = 0.3  // of shipments whose POL has inland links
 	sharePostpod   = 0.45 // of shipments whose POD has inland links
 	departFromDays = -62  // first POL departures, days after Start
-	departToDays   = 34   // last POL departures, days after Start
+	departToDays   = 34   // last POL departures, days after Start, for a world of up to 60 days
+	departTailDays = 26   // in a longer world: the last departures this many days before its end
 )
 
 var isoCodes = []weighted{{"22G1", 20}, {"42G1", 25}, {"45G1", 45}, {"45R1", 7}, {"L5G1", 3}}
@@ -52,7 +53,11 @@ func (w *World) generateShipments() {
 	shares := make([]float64, len(w.carriers))
 	for i, c := range w.carriers {
 		shares[i] = c.share
+		if w.cfg.EvenCarriers {
+			shares[i] = 1
+		}
 	}
+	departTo := max(float64(departToDays), float64(w.cfg.Days-departTailDays))
 	nb := &numbering{seed: w.seed, taken: map[string]bool{}}
 	w.shipments = make([]shipment, 0, w.cfg.Shipments)
 	for n := 0; n < w.cfg.Shipments; n++ {
@@ -67,7 +72,7 @@ func (w *World) generateShipments() {
 				continue
 			}
 			it := pickItinerary(mix(h^2), its)
-			depart := w.start.Unix() + int64(uniform(mix(h^3), departFromDays, departToDays)*float64(day))
+			depart := w.start.Unix() + int64(uniform(mix(h^3), departFromDays, departTo)*float64(day))
 			legs, ok := w.routeLegs(it, depart)
 			if !ok {
 				continue

@@ -26,9 +26,14 @@ type WorldConfig struct {
 	Days int
 	// Shipments is the number of shipments to generate (default 400). They
 	// leave their port of loading between 62 days before and 34 days after
-	// Start, so a 30-day demo sees every stage: delivered before Start, at
-	// sea, and booked during the run.
+	// Start (in a world longer than 60 days, until 26 days before its end),
+	// so a 30-day demo sees every stage: delivered before Start, at sea, and
+	// booked during the run.
 	Shipments int
+	// EvenCarriers gives every carrier the same share of shipments instead
+	// of its market share: for experiments that need each carrier's
+	// statistics equally precise.
+	EvenCarriers bool
 }
 
 // DefaultStart is the Start of a zero WorldConfig.
@@ -66,6 +71,7 @@ type World struct {
 	imoIdx   map[int]int
 
 	calls       []call
+	maxLate     int64     // the greatest ACT − PLN arrival of any call
 	portCalls   [][]int32 // per place, by planned arrival
 	vesselCalls [][]int32 // per vessel, by planned arrival
 	portSvc     [][]svcPos
@@ -99,6 +105,9 @@ func NewWorld(cfg WorldConfig) *World {
 	start := cfg.Start.Unix()
 	w.buildCalls(start-horizonBefore, start+int64(cfg.Days)*day+horizonAfter)
 	w.sail()
+	for i := range w.calls {
+		w.maxLate = max(w.maxLate, w.calls[i].actArr-w.calls[i].plnArr)
+	}
 	w.indexCalls()
 	w.buildBestDirect()
 	w.generateShipments()

@@ -101,19 +101,14 @@ func DecodePeriods(body []byte) ([]ConsumptionPeriod, error) {
 		if err := json.Unmarshal(trimmed, &members); err != nil {
 			return nil, decodeError("consumption periods", err)
 		}
-		found := false
-		for _, name := range sortedKeys(members) {
-			raw := bytes.TrimSpace(members[name])
-			if len(raw) == 0 || raw[0] != '[' {
-				continue
-			}
-			if err := json.Unmarshal(raw, &list); err != nil {
-				return nil, decodeError("consumption periods", fmt.Errorf("member %q: %w", name, err))
-			}
-			found = true
-			break
+		if _, isErr := members["errorCode"]; isErr {
+			return nil, decodeError("consumption periods", fmt.Errorf("an error body, not periods"))
 		}
-		if !found {
+		var err error
+		if list, err = periodArray(members); err != nil {
+			return nil, decodeError("consumption periods", err)
+		}
+		if list == nil {
 			p, err := DecodeCurrentPeriod(trimmed)
 			if err != nil {
 				return nil, decodeError("consumption periods", fmt.Errorf("no array of periods and not a single period"))
@@ -131,6 +126,45 @@ func DecodePeriods(body []byte) ([]ConsumptionPeriod, error) {
 		return a.Before(*b)
 	})
 	return list, nil
+}
+
+// periodArray finds the periods inside an object whose array member name
+// is not documented: the first member (by name) holding an array of objects
+// that decode as periods with a start or a count; failing that, an empty
+// array named periods, data, items, content or results (no period yet). It
+// returns nil when there is neither.
+func periodArray(members map[string]json.RawMessage) ([]ConsumptionPeriod, error) {
+	var empty bool
+	for _, name := range sortedKeys(members) {
+		raw := bytes.TrimSpace(members[name])
+		if len(raw) == 0 || raw[0] != '[' {
+			continue
+		}
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			continue
+		}
+		if len(elems) == 0 {
+			switch foldName(name) {
+			case "periods", "data", "items", "content", "results":
+				empty = true
+			}
+			continue
+		}
+		var first ConsumptionPeriod
+		if json.Unmarshal(elems[0], &first) != nil || (first.PeriodStart == nil && first.Credits == nil && first.CreditsInitial == nil) {
+			continue
+		}
+		var list []ConsumptionPeriod
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, fmt.Errorf("member %q: %w", name, err)
+		}
+		return list, nil
+	}
+	if empty {
+		return []ConsumptionPeriod{}, nil
+	}
+	return nil, nil
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {

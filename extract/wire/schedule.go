@@ -86,8 +86,9 @@ type TransportCall struct {
 	Timestamps                []Timestamp `json:"timestamps"`
 }
 
-// DecodePortSchedule decodes a by-port schedule; the location and the
-// vesselSchedules member must be present (an empty list is fine).
+// DecodePortSchedule decodes a by-port schedule; the vesselSchedules member
+// must be present (an empty list is fine). A missing location is allowed:
+// the port is then the one asked for.
 func DecodePortSchedule(body []byte) (*PortSchedule, error) {
 	var v PortSchedule
 	if err := decodeRequired(body, &v, "port schedule", "vesselSchedules"); err != nil {

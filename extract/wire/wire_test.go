@@ -171,6 +171,17 @@ func TestDecodePeriodsShapes(t *testing.T) {
 			t.Fatalf("%s: periods not oldest first: %+v", body, ps)
 		}
 	}
+	// Among several arrays, the one of periods; an error body is no period.
+	mixed := `{"details":[],"notes":["x"],"periods":[` + older + `]}`
+	if ps, err := wire.DecodePeriods([]byte(mixed)); err != nil || len(ps) != 1 || *ps[0].Credits != 20 {
+		t.Fatalf("mixed arrays: %+v, %v", ps, err)
+	}
+	if ps, err := wire.DecodePeriods([]byte(`{"periods":[]}`)); err != nil || len(ps) != 0 {
+		t.Fatalf("no period yet: %+v, %v", ps, err)
+	}
+	if _, err := wire.DecodePeriods([]byte(`{"errorCode":500,"message":"x","details":[],"time":"2026-01-01T00:00:00Z"}`)); !errors.Is(err, wire.ErrDecode) {
+		t.Fatalf("error body: %v", err)
+	}
 	single, err := wire.DecodePeriods([]byte(newer))
 	if err != nil || len(single) != 1 {
 		t.Fatalf("single period: %v, %v", single, err)

@@ -111,6 +111,24 @@ COMMENT ON COLUMN etl_runs."error" IS 'the error that ended the run, if any';
 COMMENT ON COLUMN etl_runs."version" IS 'etalake version';
 COMMENT ON COLUMN etl_runs."started_date" IS 'UTC date of started_at (partition)';
 
+CREATE TABLE tracked_shipments (
+    "shipment_number" VARCHAR NOT NULL,
+    "shipment_type" VARCHAR NOT NULL,
+    "sealine" VARCHAR,
+    "added_at" TIMESTAMPTZ NOT NULL,
+    "added_by" VARCHAR NOT NULL,
+    "removed_at" TIMESTAMPTZ,
+    "added_date" DATE NOT NULL
+);
+COMMENT ON TABLE tracked_shipments IS 'The shipments the nightly run refreshes until they are finished (etalake track, run --shipments). Key (shipment_number, shipment_type), ledger.';
+COMMENT ON COLUMN tracked_shipments."shipment_number" IS 'container, bill of lading or booking number';
+COMMENT ON COLUMN tracked_shipments."shipment_type" IS 'CT, BL or BK';
+COMMENT ON COLUMN tracked_shipments."sealine" IS 'SCAC given when it was added';
+COMMENT ON COLUMN tracked_shipments."added_at" IS 'when it was first added';
+COMMENT ON COLUMN tracked_shipments."added_by" IS 'the run that added it, or track add';
+COMMENT ON COLUMN tracked_shipments."removed_at" IS 'when it was removed (etalake track rm); null while tracked';
+COMMENT ON COLUMN tracked_shipments."added_date" IS 'UTC date of added_at (partition)';
+
 CREATE TABLE consumption_periods (
     "product" VARCHAR NOT NULL,
     "period_start" TIMESTAMPTZ NOT NULL,
@@ -370,7 +388,7 @@ CREATE TABLE event_observations (
     "observed_date" DATE NOT NULL
 );
 COMMENT ON TABLE event_observations IS 'Every container event date as it was observed. Key (event_key, observed_at), append.';
-COMMENT ON COLUMN event_observations."event_key" IS 'the event (container_events)';
+COMMENT ON COLUMN event_observations."event_key" IS 'the event (container_events); it names the container''s event, so one container tracked under two shipment numbers and observed at the same instant is one row';
 COMMENT ON COLUMN event_observations."observed_at" IS 'when the answer was true: the response''s Date header, else receipt time';
 COMMENT ON COLUMN event_observations."shipment_number" IS 'shipment';
 COMMENT ON COLUMN event_observations."container_number" IS 'container';

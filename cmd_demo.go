@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/report"
+)
+
+func demoCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "demo",
+		Usage: "build a warehouse from a simulated service, one nightly run per virtual day; nothing to configure",
+		Description: "Starts the service simulator in-process on loopback, tracks the shipments it books, and runs\n" +
+			"the nightly job for each virtual day, with the schedules of a few busy ports, lanes and vessels.\n" +
+			"The warehouse it builds is a real one: query it with `etalake sql --warehouse DIR`.\n" +
+			"A previous demo's warehouse in DIR is rebuilt; any other warehouse is refused.\n" +
+			"It ends with the report of the warehouse (see `etalake report --help`), also written as a web\n" +
+			"page next to it: DIR-report.html.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "days", Value: 30, Usage: "virtual days to run"},
+			&cli.StringFlag{Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the simulated world"},
+			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
+			logFormatFlag(),
+		},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			if c.Int("days") < 1 || c.Int("days") > 90 {
+				return configError("--days %d: want 1 to 90", c.Int("days"))
+			}
+			if c.Int("shipments") < 1 {
+				return configError("--shipments %d: want at least 1", c.Int("shipments"))
+			}
+			// The demo's own lines say what each night did: only warnings
+			// go to the log.
+			log, err := newLoggerAt(c, slog.LevelWarn)
+			if err != nil {
+				return err
+			}
+			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
+				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
+				Version: version, Log: log, Out: c.App.Writer,
+			})
+			if errors.Is(err, jobs.ErrNotADemo) {
+				return usageErr{err}
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "demo: %d nights to %s in %s: %d requests, %d schedule credits, %d tracking calls\n",
+				res.Days, res.Simulated.Format(time.DateOnly), res.Elapsed.Round(time.Millisecond), res.Requests, res.Schedule, res.Tracking)
+			fmt.Fprintf(c.App.Writer, "demo: rows loaded: %s\n\n", rowsSummary(res.Rows))
+			err = writeReport(c.Context, res.Dir, c.App.Writer, demoReportPath(res.Dir))
+			if errors.Is(err, report.ErrNothingToReport) {
+				fmt.Fprintf(c.App.Writer, "demo: no report: %v; run more --days\n", err)
+			} else if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.App.Writer)
+			fmt.Fprintf(c.App.Writer, "demo: warehouse %s — try:\n  etalake sql --warehouse %s \"SELECT carrier, count(*) FROM port_calls GROUP BY ALL ORDER BY 2 DESC\"\n",
+				res.Dir, res.Dir)
+			return nil
+		},
+	}
+}
+
+// demoReportPath is where the demo writes its report page: next to the
+// warehouse, ./etalake-demo-report.html for ./etalake-demo.
+func demoReportPath(dir string) string {
+	clean := filepath.Clean(dir)
+	if base := filepath.Base(clean); base == "." || base == ".." || base == string(filepath.Separator) {
+		if abs, err := filepath.Abs(clean); err == nil {
+			clean = abs
+		}
+	}
+	p := clean + "-report.html"
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, ".") {
+		p = "." + string(filepath.Separator) + p
+	}
+	return p
+}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/jobs"
+)
+
+// selectionFlags choose what a run asks for.
+func selectionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "ports", EnvVars: []string{"ETALAKE_PORTS"}, Usage: "by-port schedules: LOCODEs, comma-separated, or @FILE (one per line or a CSV with the code first)"},
+		&cli.StringFlag{Name: "lanes", EnvVars: []string{"ETALAKE_LANES"}, Usage: "port-to-port schedules: POL-POD pairs (CNSHA-NLRTM), comma-separated, or @FILE"},
+		&cli.StringFlag{Name: "vessels", EnvVars: []string{"ETALAKE_VESSELS"}, Usage: "by-vessel schedules: IMO numbers, comma-separated, or @FILE"},
+		&cli.StringFlag{Name: "shipments", EnvVars: []string{"ETALAKE_SHIPMENTS"}, Usage: "shipments to track: a CSV FILE with shipment_number,shipment_type,sealine"},
+		&cli.StringFlag{Name: "date", EnvVars: []string{"ETALAKE_DATE"}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
+		&cli.Int64Flag{Name: "max-credits", EnvVars: []string{"ETALAKE_MAX_CREDITS"}, Value: extract.Unlimited, Usage: "spend at most N schedule credits (default: no cap but the balance)"},
+		&cli.Int64Flag{Name: "max-tracking-calls", EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, Value: extract.Unlimited, Usage: "make at most N paid tracking calls"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call"},
+	}
+}
+
+// selection reads the selection flags.
+func selection(c *cli.Context) (jobs.Selection, error) {
+	var sel jobs.Selection
+	var err error
+	if sel.Ports, err = jobs.ParsePorts(c.String("ports")); err != nil {
+		return sel, usageErr{err}
+	}
+	if sel.Lanes, err = jobs.ParseLanes(c.String("lanes")); err != nil {
+		return sel, usageErr{err}
+	}
+	if sel.Vessels, err = jobs.ParseVessels(c.String("vessels")); err != nil {
+		return sel, usageErr{err}
+	}
+	sel.Shipments, err = shipmentsFile(c.String("shipments"))
+	return sel, err
+}
+
+// shipmentsFile reads the shipments CSV of --shipments; none when the path
+// is empty.
+func shipmentsFile(path string) ([]extract.ShipmentRef, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, configError("--shipments: %v", err)
+	}
+	defer f.Close()
+	refs, err := jobs.ReadShipments(f, path)
+	if err != nil {
+		return nil, usageErr{err}
+	}
+	return refs, nil
+}
+
+func logicalDate(c *cli.Context) (time.Time, error) {
+	s := c.String("date")
+	if s == "" {
+		return time.Now().UTC(), nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, configError("--date %q: want a date YYYY-MM-DD", s)
+	}
+	return t, nil
+}
+
+func caps(c *cli.Context) (int64, int64, error) {
+	s, t := c.Int64("max-credits"), c.Int64("max-tracking-calls")
+	if s < extract.Unlimited || t < extract.Unlimited {
+		return 0, 0, configError("--max-credits and --max-tracking-calls: want a count ≥ 0")
+	}
+	return s, t, nil
+}
+
+const runDescription = `Reads the balance of each product first (free), plans, then spends: only what was not
+answered yet for the logical date is asked, so a second run of the same date spends nothing,
+and a run killed at any point loses nothing it landed. Every response is landed before it is
+parsed; rows are loaded into DuckDB and the Parquet mirror at the end.
+
+A cap (--max-credits, --max-tracking-calls) or a 403 quota stops that product, keeps what was
+landed, records why in etl_runs and exits 3. Unknown shipments, ports or vessels (404) are
+recorded, not fatal.
+
+Exit codes: 0 ok, 1 failure, 2 usage/configuration/authentication (401), 3 partial (a cap or
+quota was reached, or requests failed after retries; everything landed is kept).`
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "the nightly job: refresh the tracked shipments and the selected schedules for a logical date",
+		Description: runDescription + `
+
+Shipments given with --shipments join the tracked set; every tracked shipment is refreshed
+until it is finished (POSTPOD actual, or POD actual without a POSTPOD, plus --grace).
+
+Schedule it once a day:
+   15 2 * * *  ETALAKE_API_KEY_FILE=/etc/etalake/key etalake run --warehouse /srv/etalake --ports @/etc/etalake/ports.txt`,
+		Flags: append(append(append(sourceFlags(), warehouseFlag()), selectionFlags()...),
+			&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "keep refreshing a shipment this long after it arrived at its final place"},
+		),
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			if c.Duration("grace") < 0 {
+				return configError("--grace %s: want a duration ≥ 0", c.Duration("grace"))
+			}
+			return runJob(c, "run", true, nil)
+		},
+	}
+}
+
+func backfillCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "backfill",
+		Usage: "an ad hoc run of the selection, without touching the tracked set",
+		Description: runDescription + `
+
+On a terminal it shows the cost and asks before spending, unless --yes or --max-credits is
+given.`,
+		Flags: append(append(append(sourceFlags(), warehouseFlag()), selectionFlags()...),
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask before spending"},
+		),
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			var confirm func(jobs.Plan) bool
+			if !c.Bool("yes") && !c.IsSet("max-credits") && isTerminal(os.Stdin) && isTerminal(os.Stderr) {
+				confirm = func(p jobs.Plan) bool { return askToSpend(c.App.ErrWriter, os.Stdin, p) }
+			}
+			return runJob(c, "backfill", false, confirm)
+		},
+	}
+}
+
+// askToSpend shows the plan and reads yes or no.
+func askToSpend(w io.Writer, in io.Reader, p jobs.Plan) bool {
+	p.Write(w)
+	s, t := p.Spend()
+	fmt.Fprintf(w, "Spend %d schedule credits and %d tracking calls? [y/N] ", s, t)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runJob runs the nightly job or a backfill and maps its end to an exit
+// code.
+func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool) error {
+	sel, err := selection(c)
+	if err != nil {
+		return err
+	}
+	if !track && sel.Empty() {
+		return configError("backfill wants a selection: --ports, --lanes, --vessels or --shipments")
+	}
+	logical, err := logicalDate(c)
+	if err != nil {
+		return err
+	}
+	capS, capT, err := caps(c)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	client, err := newClient(c, log, capS, capT)
+	if err != nil {
+		return err
+	}
+	wh, err := openWarehouse(c)
+	if err != nil {
+		return err
+	}
+	defer wh.Close()
+	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
+		Job: job, LogicalDate: logical, Selection: sel, Track: track,
+		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
+		Confirm: confirm, Version: version, Log: log,
+		Progress: c.App.ErrWriter, ProgressOn: isTerminal(os.Stderr) && c.String(flagLogFormat) != "json",
+	})
+	if c.Bool("dry-run") {
+		if err == nil {
+			res.Plan.Write(c.App.Writer)
+		}
+		return err
+	}
+	jobs.WriteSummary(c.App.Writer, res)
+	switch {
+	case errors.Is(err, jobs.ErrDeclined):
+		return cli.Exit(err.Error(), exitFailure)
+	case err != nil && res.ExitCode == jobs.ExitUsage:
+		return usageErr{err}
+	case err != nil:
+		return err
+	case res.ExitCode != jobs.ExitOK:
+		return cli.Exit(fmt.Sprintf("%s ended partial: %s", job, res.Run.StopReason), res.ExitCode)
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
+)
+
+func trackCommand() *cli.Command {
+	refsUsage := "NUMBER[:TYPE[:SEALINE]]… (TYPE CT, BL or BK; CT by default), or --shipments FILE.csv"
+	return &cli.Command{
+		Name:  "track",
+		Usage: "manage the tracked set: the shipments the nightly run refreshes until they are finished",
+		Subcommands: []*cli.Command{
+			trackChange("add", "track shipments", refsUsage,
+				func(c *cli.Context, wh *load.Warehouse, refs []extract.ShipmentRef) (int, error) {
+					return jobs.TrackAdd(c.Context, wh, refs, "track add", time.Now().UTC())
+				}, "%d added, %d already tracked\n"),
+			trackChange("rm", "stop tracking shipments (their history stays)", refsUsage,
+				func(c *cli.Context, wh *load.Warehouse, refs []extract.ShipmentRef) (int, error) {
+					return jobs.TrackRemove(c.Context, wh, refs, time.Now().UTC())
+				}, "%d removed, %d were not tracked\n"),
+			{
+				Name:  "list",
+				Usage: "list the tracked set with each shipment's state (active, finished, removed)",
+				Flags: []cli.Flag{
+					warehouseFlag(),
+					&cli.BoolFlag{Name: "all", Usage: "include removed shipments"},
+					&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "as for run: how long after arrival a shipment is still active"},
+				},
+				OnUsageError: usageError,
+				Action: func(c *cli.Context) error {
+					db, err := load.OpenReadOnly(c.Context, c.String(flagWarehouse))
+					if err != nil {
+						return usageErr{err}
+					}
+					defer db.Close()
+					list, err := jobs.TrackList(c.Context, db, time.Now().UTC(), c.Duration("grace"))
+					if err != nil {
+						return err
+					}
+					tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "SHIPMENT\tTYPE\tSEALINE\tSTATE\tADDED\tARRIVED\tLAST OBSERVED")
+					n := 0
+					for _, t := range list {
+						if t.State == jobs.TrackRemoved && !c.Bool("all") {
+							continue
+						}
+						n++
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.Ref.Number, t.Ref.Type, dash(t.Ref.Sealine), t.State,
+							t.AddedAt.Format(time.DateOnly), timeOrDash(t.Arrived), timeOrDash(t.LastObserved))
+					}
+					if err := tw.Flush(); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "(%d shipments)\n", n)
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// trackChange is a command changing the tracked set: it reads the
+// shipments, applies change and reports how many changed (and how many of
+// those given did not) with summary.
+func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.Warehouse, []extract.ShipmentRef) (int, error), summary string) *cli.Command {
+	return &cli.Command{
+		Name:         name,
+		Usage:        usage,
+		ArgsUsage:    argsUsage,
+		Flags:        []cli.Flag{warehouseFlag(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			refs, err := trackRefs(c)
+			if err != nil {
+				return err
+			}
+			wh, err := openWarehouse(c)
+			if err != nil {
+				return err
+			}
+			defer wh.Close()
+			n, err := change(c, wh, refs)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, summary, n, len(refs)-n)
+			return nil
+		},
+	}
+}
+
+// trackRefs reads shipments from arguments and --shipments.
+func trackRefs(c *cli.Context) ([]extract.ShipmentRef, error) {
+	if err := flagsFirst(c); err != nil {
+		return nil, err
+	}
+	var refs []extract.ShipmentRef
+	for _, a := range c.Args().Slice() {
+		parts := strings.SplitN(a, ":", 3)
+		for len(parts) < 3 {
+			parts = append(parts, "")
+		}
+		ref, err := extract.ParseShipmentRef(parts[0], parts[1], parts[2])
+		if err != nil {
+			return nil, usageErr{fmt.Errorf("%s: %w", a, err)}
+		}
+		refs = append(refs, ref)
+	}
+	more, err := shipmentsFile(c.String("shipments"))
+	if err != nil {
+		return nil, err
+	}
+	refs = append(refs, more...)
+	if len(refs) == 0 {
+		return nil, configError("no shipment given: want NUMBER[:TYPE[:SEALINE]] arguments or --shipments FILE.csv")
+	}
+	return refs, nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func timeOrDash(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}

@@ -1,0 +1,232 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/load"
+)
+
+// DemoOptions configure the demo.
+type DemoOptions struct {
+	Days int    // virtual days to run, one nightly job each
+	Dir  string // the warehouse to build
+	Seed int64  // seed of the simulated world
+	// Shipments in the simulated world; the demo tracks each from the day
+	// it is booked.
+	Shipments int
+	Version   string
+	Log       *slog.Logger
+	Out       io.Writer // one line per day, then a summary
+	Now       func() time.Time
+}
+
+// DemoResult says what the demo built.
+type DemoResult struct {
+	Dir       string
+	Days      int
+	Requests  int64
+	Schedule  int64 // credits spent
+	Tracking  int64 // calls
+	Rows      map[string]int64
+	Elapsed   time.Duration
+	Simulated time.Time // the virtual date of the last day
+}
+
+// demoKey is the simulator's key inside the demo; it never leaves the
+// process.
+const demoKey = "etalake-demo"
+
+// ErrNotADemo: the demo refuses to write into a warehouse it did not build.
+var ErrNotADemo = errors.New("not a demo warehouse")
+
+// Demo starts the simulator in-process on loopback, and for each virtual
+// day tracks the shipments booked so far and runs the nightly job against
+// it, as a scheduler would, with the schedules of a few busy ports, lanes
+// and vessels. Nothing to configure. The warehouse is rebuilt from scratch
+// if it is a previous demo's; any other warehouse is refused.
+func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Out == nil {
+		opt.Out = io.Discard
+	}
+	if opt.Days < 1 {
+		return DemoResult{}, fmt.Errorf("demo: --days %d: want at least 1", opt.Days)
+	}
+	began := opt.Now()
+	if err := freshDemoDir(ctx, opt.Dir); err != nil {
+		return DemoResult{}, err
+	}
+	world := sim.NewWorld(sim.WorldConfig{Seed: opt.Seed, Days: opt.Days + 7, Shipments: opt.Shipments})
+	start := world.Config().Start
+	clock := sim.NewClock(start, 0, nil)
+	credits := int64(50_000)
+	fast := extract.Rate{N: 1000, Window: time.Second}
+	svc, err := sim.New(sim.Config{World: world, Clock: clock, Rate: fast,
+		Keys: []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}}})
+	if err != nil {
+		return DemoResult{}, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return DemoResult{}, fmt.Errorf("demo: starting the simulator: %w", err)
+	}
+	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+
+	wh, err := load.Open(ctx, opt.Dir, load.DefaultOptions())
+	if err != nil {
+		return DemoResult{}, err
+	}
+	defer wh.Close()
+	key, _ := extract.NewKey(demoKey)
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: fast})
+	if err != nil {
+		return DemoResult{}, err
+	}
+	sel := demoSchedules(world, start)
+	fmt.Fprintf(opt.Out, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
+		base, len(world.Shipments()), len(world.Truth().Carriers), opt.Days, start.Format(time.DateOnly))
+	fmt.Fprintf(opt.Out, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and every tracked shipment\n",
+		len(sel.Ports), len(sel.Lanes), len(sel.Vessels))
+	res := DemoResult{Dir: opt.Dir, Days: opt.Days, Rows: map[string]int64{}}
+	tracked := map[extract.ShipmentRef]bool{}
+	for d := 0; d < opt.Days; d++ {
+		night := start.AddDate(0, 0, d).Add(2 * time.Hour)
+		clock.Set(night)
+		day := sel
+		day.Shipments = newlyBooked(world, night, tracked)
+		client, err := extract.NewClient(extract.Config{
+			ScheduleURL: base + sim.SchedulePrefix, TrackingURL: base + sim.TrackingPrefix, Key: key, Limiter: lim,
+			UserAgent: "etalake-demo/" + opt.Version,
+		})
+		if err != nil {
+			return res, err
+		}
+		t0 := opt.Now()
+		r, err := RunJob(ctx, client, wh, RunOptions{
+			Job: "demo", LogicalDate: night, Selection: day, Track: true,
+			CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited,
+			SkipParquet: d < opt.Days-1, Version: opt.Version, Log: opt.Log, Now: opt.Now,
+		})
+		if err != nil {
+			return res, fmt.Errorf("demo: night of %s: %w", night.Format(time.DateOnly), err)
+		}
+		res.Requests += r.Run.Requests
+		res.Schedule += r.Run.SpentSchedule
+		res.Tracking += r.Run.CallsTracking
+		rows := int64(0)
+		for t, n := range r.Run.Rows {
+			res.Rows[t] += n
+			rows += n
+		}
+		res.Simulated = night
+		fmt.Fprintf(opt.Out, "  %s  %-7s %4d requests  %3d schedule credits  %3d tracking calls  %6d rows  %5s\n",
+			night.Format(time.DateOnly), r.Run.Status, r.Run.Requests, r.Run.SpentSchedule, r.Run.CallsTracking, rows,
+			opt.Now().Sub(t0).Round(time.Millisecond))
+	}
+	res.Elapsed = opt.Now().Sub(began)
+	return res, nil
+}
+
+// demoSchedules picks the schedules the demo asks each night: the ports
+// with by-port data and the most lanes, the busiest lanes, and vessels
+// with a by-vessel schedule.
+func demoSchedules(w *sim.World, at time.Time) Selection {
+	var sel Selection
+	for _, p := range w.Ports() {
+		if _, err := w.PortSchedule(p.Locode, at); err == nil && len(sel.Ports) < 6 {
+			sel.Ports = append(sel.Ports, p.Locode)
+		}
+	}
+	lanes := w.Lanes()
+	sort.SliceStable(lanes, func(i, j int) bool { return lanes[i].Shipments > lanes[j].Shipments })
+	for _, l := range lanes[:min(6, len(lanes))] {
+		sel.Lanes = append(sel.Lanes, Lane{POL: l.POL, POD: l.POD})
+	}
+	for _, v := range w.Vessels() {
+		if _, err := w.VesselSchedule(v.IMO, at); err == nil && len(sel.Vessels) < 6 {
+			sel.Vessels = append(sel.Vessels, v.IMO)
+		}
+	}
+	return sel
+}
+
+// newlyBooked returns the shipments the service shows at at, not delivered,
+// that the demo does not track yet, as an operations team adds each new
+// booking (on the first night: every shipment on its way).
+func newlyBooked(w *sim.World, at time.Time, tracked map[extract.ShipmentRef]bool) []extract.ShipmentRef {
+	var out []extract.ShipmentRef
+	for _, ref := range w.Shipments() {
+		if tracked[ref] {
+			continue
+		}
+		s, err := w.Shipment(ref, at)
+		if err != nil {
+			continue
+		}
+		if delivered(s) {
+			continue
+		}
+		tracked[ref] = true
+		out = append(out, ref)
+	}
+	return out
+}
+
+// delivered reports whether a shipment has arrived at its final place.
+func delivered(s *wire.Shipment) bool {
+	if s.Route == nil {
+		return false
+	}
+	if p := s.Route.Postpod; p != nil {
+		return p.Actual != nil && *p.Actual
+	}
+	return s.Route.Pod != nil && s.Route.Pod.Actual != nil && *s.Route.Pod.Actual
+}
+
+// freshDemoDir empties dir if it holds a previous demo's warehouse (every
+// run in it a demo run), and refuses any other warehouse.
+func freshDemoDir(ctx context.Context, dir string) error {
+	db, err := load.OpenReadOnly(ctx, dir)
+	if errors.Is(err, load.ErrNoWarehouse) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("demo: %s: %w", dir, err)
+	}
+	var others int
+	qerr := db.QueryRowContext(ctx, "SELECT count(*) FROM etl_runs WHERE job <> 'demo'").Scan(&others)
+	db.Close()
+	if qerr != nil {
+		return fmt.Errorf("demo: reading %s: %w", dir, qerr)
+	}
+	if others > 0 {
+		return fmt.Errorf("demo: %s holds a warehouse with %d runs that are not the demo's: %w; give --warehouse another directory", dir, others, ErrNotADemo)
+	}
+	for _, name := range []string{"etalake.duckdb", "etalake.duckdb.wal", "parquet"} {
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

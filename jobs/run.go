@@ -1,0 +1,481 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/load"
+)
+
+// Exit codes of a run (documented in --help and the README).
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2 // configuration or authentication (401)
+	ExitPartial = 3 // a cap or quota was reached, or requests failed after retries
+)
+
+// ErrDeclined: the user answered no to the cost of a backfill.
+var ErrDeclined = errors.New("declined: nothing was spent")
+
+// RunOptions configure the nightly run, a backfill or a day of the demo.
+type RunOptions struct {
+	Job         string    // run, backfill or demo
+	LogicalDate time.Time // the date the run is for (its UTC date counts)
+	Selection   Selection
+	// Track makes it the nightly run: the selection's shipments join the
+	// tracked set, and every tracked shipment not finished is refreshed. A
+	// backfill leaves the tracked set alone and asks only the selection.
+	Track bool
+	// Caps of the run, extract.Unlimited for none. They are also set on the
+	// client's budgets, which enforce them.
+	CapSchedule, CapTracking int64
+	// DryRun plans and reports without a paid request and without writing.
+	DryRun bool
+	// Grace is how long a finished shipment is still refreshed.
+	Grace time.Duration
+	// SkipParquet leaves the Parquet mirror to a later SyncParquet (the
+	// demo syncs once at its end); the pending partitions are kept.
+	SkipParquet bool
+	// Confirm, when set, is asked with the plan before anything is spent;
+	// false declines.
+	Confirm func(Plan) bool
+	Version string
+	Log     *slog.Logger
+	// Progress receives a status line when ProgressOn (a terminal).
+	Progress   io.Writer
+	ProgressOn bool
+	Now        func() time.Time
+}
+
+// RunResult is what a run did.
+type RunResult struct {
+	Run      Run
+	Plan     Plan
+	ExitCode int
+	// NotFound lists resources the service has no data for (404): recorded,
+	// not fatal. Failed lists those that failed after retries.
+	NotFound, Failed []string
+	// Stopped says, per product, why it stopped early.
+	Stopped map[wire.Product]string
+}
+
+// RunJob runs the nightly job (Track), a backfill, or one demo day: it
+// derives what a crash left landed but not loaded, reads the balances
+// (free), plans, asks only for what was not answered yet for the logical
+// date, lands every response before it is parsed, loads the rows, brings
+// the Parquet mirror up to date and records the run in etl_runs.
+//
+// A cap, a 403 quota or failures after retries stop that product or
+// resource, keep everything landed, and end with ExitPartial; 404s are
+// recorded, not fatal; a 401 stops the run (ExitUsage).
+func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt RunOptions) (RunResult, error) {
+	opt = withRunDefaults(opt)
+	logical := dateOf(opt.LogicalDate)
+	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}}}
+	r.run = Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: StatusRunning,
+		Version: opt.Version, Args: selectionArgs(opt)}
+	r.log = opt.Log.With("run", r.run.ID)
+	err := r.execute(ctx)
+	return r.finish(ctx, err)
+}
+
+func withRunDefaults(o RunOptions) RunOptions {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Grace == 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.Job == "" {
+		o.Job = "run"
+	}
+	return o
+}
+
+func dateOf(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+type runner struct {
+	client  *extract.Client
+	wh      *load.Warehouse
+	opt     RunOptions
+	logical time.Time
+	log     *slog.Logger
+	run     Run
+	res     RunResult
+	sink    *sink
+	writer  *writer
+	wg      sync.WaitGroup
+	mu      sync.Mutex // res.NotFound, res.Failed, res.Stopped
+	noResp  atomic.Int64
+}
+
+func (r *runner) execute(ctx context.Context) error {
+	if !r.opt.DryRun {
+		if err := r.start(ctx); err != nil {
+			return err
+		}
+	}
+	work, err := r.worklist(ctx)
+	if err != nil {
+		return err
+	}
+	if len(work) > 0 { // nothing to buy, no reason to spend rate-limit slots
+		r.balances(ctx, true, work)
+	}
+	r.res.Plan = r.plan(work)
+	if r.opt.DryRun {
+		return nil
+	}
+	if r.opt.Confirm != nil && len(work) > 0 && !r.opt.Confirm(r.res.Plan) {
+		return ErrDeclined
+	}
+	r.log.Info("run: fetching", "logical_date", r.logical.Format(time.DateOnly), "requests", len(work),
+		"skipped", r.res.Plan.AlreadyLanded, "finished", r.res.Plan.Finished)
+	if err := r.fetch(ctx, work); err != nil {
+		return err
+	}
+	if len(work) > 0 && ctx.Err() == nil && r.writer.failure() == nil {
+		r.balances(ctx, false, work)
+	}
+	return nil
+}
+
+// start records the run, ends the rows of runs that died, and derives the
+// responses a crash left behind; then starts the writer.
+func (r *runner) start(ctx context.Context) error {
+	if err := endDeadRuns(ctx, r.wh, r.opt.Now()); err != nil {
+		return err
+	}
+	if err := r.run.save(ctx, r.wh); err != nil {
+		return err
+	}
+	r.sink = newSink(r.wh, memory.DefaultAllocator, r.opt.Now)
+	if n, err := r.sink.catchUp(ctx); err != nil {
+		return fmt.Errorf("deriving responses left by an earlier run: %w", err)
+	} else if n > 0 {
+		r.log.Warn("run: derived responses an earlier run landed but did not load", "responses", n)
+	}
+	r.writer = newWriter(r.sink)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.writer.run(context.WithoutCancel(ctx))
+	}()
+	return nil
+}
+
+// worklist is the requests of the run after the checkpoint: the selection,
+// plus for the nightly run every tracked shipment not finished.
+func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
+	sel := r.opt.Selection
+	if r.opt.Track {
+		if !r.opt.DryRun && len(sel.Shipments) > 0 {
+			n, err := TrackAdd(ctx, r.wh, sel.Shipments, r.run.ID, r.opt.Now())
+			if err != nil {
+				return nil, err
+			}
+			r.log.Info("run: tracking new shipments", "added", n)
+		}
+		tracked, err := trackedSet(ctx, r.wh.DB(), r.logical.Add(24*time.Hour), r.opt.Grace)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[Resource]bool{}
+		var ships []extract.ShipmentRef
+		add := func(ref extract.ShipmentRef) {
+			if !seen[shipmentResource(ref)] {
+				seen[shipmentResource(ref)] = true
+				ships = append(ships, ref)
+			}
+		}
+		for _, t := range tracked {
+			switch t.State {
+			case TrackActive:
+				add(t.Ref)
+			case TrackFinished:
+				r.res.Plan.Finished++
+			}
+		}
+		if r.opt.DryRun { // not added yet: count them as they would be
+			for _, s := range sel.Shipments {
+				add(s)
+			}
+		}
+		sel.Shipments = ships
+	}
+	all := items(sel, r.logical)
+	landed, err := landedFor(ctx, r.wh.DB(), r.logical)
+	if err != nil {
+		return nil, err
+	}
+	var out []workItem
+	for _, it := range all {
+		if landed[it.resource] {
+			r.res.Plan.AlreadyLanded++
+			continue
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+func (r *runner) plan(work []workItem) Plan {
+	p := r.res.Plan
+	p.Job, p.LogicalDate, p.Rate = r.opt.Job, r.logical, r.client.Limiter().Rate()
+	p.CapSchedule, p.CapTracking = r.opt.CapSchedule, r.opt.CapTracking
+	p.BalanceSchedule, p.BalanceTracking = r.run.BalanceScheduleBefore, r.run.BalanceTrackingBefore
+	for _, it := range work {
+		switch it.resource[:4] {
+		case "port":
+			p.Ports++
+		case "p2p:":
+			p.Lanes++
+		case "vess":
+			p.Vessels++
+		default:
+			p.Shipments++
+		}
+	}
+	p.Free = 2 * len(r.products(work))
+	return p
+}
+
+// products are the products the run pays for.
+func (r *runner) products(work []workItem) []wire.Product {
+	seen := map[wire.Product]bool{}
+	for _, it := range work {
+		seen[it.product] = true
+	}
+	var out []wire.Product
+	for _, p := range wire.Products {
+		if seen[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// balances reads the current period of each product the work pays for
+// (free calls, landed like any response) into the run's before or after
+// balances. A product whose provider reports no balance stays unknown.
+func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
+	for _, p := range r.products(work) {
+		c := r.client
+		if !r.opt.DryRun {
+			c = c.WithObserve(r.observer(ctx, periodResource(p)))
+		}
+		period, _, err := c.CurrentPeriod(ctx, p)
+		if err != nil {
+			r.log.Warn("run: balance not reported", "product", p, "error", err)
+			continue
+		}
+		if period.Credits == nil {
+			continue
+		}
+		n := *period.Credits
+		switch {
+		case p == wire.ProductSchedule && before:
+			r.run.BalanceScheduleBefore = &n
+		case p == wire.ProductSchedule:
+			r.run.BalanceScheduleAfter = &n
+		case before:
+			r.run.BalanceTrackingBefore = &n
+		default:
+			r.run.BalanceTrackingAfter = &n
+		}
+	}
+}
+
+// observer lands every response of a request for resource res.
+func (r *runner) observer(ctx context.Context, res Resource) func(*extract.Raw) error {
+	return func(raw *extract.Raw) error {
+		return r.writer.land(ctx, r.landed(raw, res))
+	}
+}
+
+func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
+	var date *time.Time
+	if !raw.Date.IsZero() {
+		d := raw.Date
+		date = &d
+	}
+	logical := r.logical
+	return load.RawResponse{
+		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: string(res),
+		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
+		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
+	}
+}
+
+// fetch sends the work through a pool sized to keep the rate limit busy.
+func (r *runner) fetch(ctx context.Context, work []workItem) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rate := r.client.Limiter().Rate()
+	workers := min(max(rate.N, 2), 32, max(len(work), 1))
+	prog := newProgress(r.opt.Progress, r.opt.ProgressOn, len(work), rate.Window/time.Duration(rate.N), r.opt.Now)
+	defer prog.finish()
+	var done atomic.Int64
+	p := pool.New().WithMaxGoroutines(workers)
+	for _, it := range work {
+		p.Go(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			err := it.call(ctx, r.client.WithObserve(r.observer(ctx, it.resource)))
+			r.classify(it, err, cancel)
+			n := done.Add(1)
+			s, t := r.client.Budget(wire.ProductSchedule).State(), r.client.Budget(wire.ProductTracking).State()
+			prog.update(int(n), s.Spent+s.Uncertain, t.Spent+t.Uncertain, int(n) == len(work))
+		})
+	}
+	p.Wait()
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return ctx.Err()
+}
+
+// errUnauthorized stops the run: the key is refused.
+var errUnauthorized = errors.New("the service refused the API key (401): nothing more is asked")
+
+// classify records how a request ended.
+func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc) {
+	if err == nil {
+		return
+	}
+	var te *extract.TransportError
+	if errors.As(err, &te) {
+		r.noResp.Add(1)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case errors.Is(err, extract.ErrNotFound):
+		r.res.NotFound = append(r.res.NotFound, string(it.resource))
+	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrForbidden):
+		if _, ok := r.res.Stopped[it.product]; !ok {
+			r.res.Stopped[it.product] = err.Error()
+			r.log.Warn("run: product stopped", "product", it.product, "reason", err)
+		}
+	case errors.Is(err, extract.ErrUnauthorized):
+		cancel(fmt.Errorf("%w: %w", errUnauthorized, err))
+	case errors.Is(err, extract.ErrDecode):
+		// Landed and quarantined in dead_letters: the run goes on.
+		r.log.Warn("run: response does not decode", "resource", it.resource, "error", err)
+	case errors.Is(err, context.Canceled):
+	default:
+		r.res.Failed = append(r.res.Failed, fmt.Sprintf("%s: %v", it.resource, err))
+		r.log.Warn("run: request failed", "resource", it.resource, "error", err)
+	}
+}
+
+// finish stops the writer, loads what is left, writes the mirror, and
+// records the run's end.
+func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
+	ctx = context.WithoutCancel(ctx)
+	if r.writer != nil {
+		close(r.writer.in)
+		r.wg.Wait()
+		if ferr := r.writer.failure(); ferr != nil && err == nil {
+			err = ferr
+		}
+		if err == nil && !r.opt.SkipParquet {
+			if _, serr := r.wh.SyncParquet(ctx); serr != nil {
+				err = fmt.Errorf("writing the Parquet mirror: %w", serr)
+			}
+		}
+		if err == nil {
+			err = r.wh.RefreshAnalytics(ctx)
+		}
+		r.run.Rows = r.sink.loaded
+		r.run.ByStatus = r.writer.statuses()
+	}
+	s, t := r.client.Budget(wire.ProductSchedule).State(), r.client.Budget(wire.ProductTracking).State()
+	r.run.SpentSchedule, r.run.UncertainSchedule = s.Spent, s.Uncertain
+	r.run.CallsTracking, r.run.UncertainTracking = t.Spent, t.Uncertain
+	for _, n := range r.run.ByStatus {
+		r.run.Requests += n
+	}
+	r.run.Requests += r.noResp.Load()
+	sort.Strings(r.res.NotFound)
+	sort.Strings(r.res.Failed)
+	code := ExitOK
+	switch {
+	case errors.Is(err, errUnauthorized):
+		code = ExitUsage
+	case errors.Is(err, ErrDeclined):
+		code = ExitFailure
+	case err != nil:
+		code = ExitFailure
+	case len(r.res.Stopped) > 0 || len(r.res.Failed) > 0:
+		code = ExitPartial
+	}
+	r.res.ExitCode = code
+	if r.opt.DryRun {
+		r.res.Run = r.run
+		return r.res, err
+	}
+	r.run.EndedAt = r.opt.Now()
+	r.run.ExitCode = &code
+	switch code {
+	case ExitOK:
+		r.run.Status = StatusOK
+	case ExitPartial:
+		r.run.Status = StatusPartial
+		r.run.StopReason = r.stopReason()
+	default:
+		r.run.Status = StatusFailed
+		if err != nil {
+			r.run.Error = err.Error()
+		}
+	}
+	if serr := r.run.save(ctx, r.wh); serr != nil && err == nil {
+		err = serr
+	}
+	r.res.Run = r.run
+	return r.res, err
+}
+
+func (r *runner) stopReason() string {
+	var parts []string
+	for _, p := range wire.Products {
+		if why, ok := r.res.Stopped[p]; ok {
+			parts = append(parts, fmt.Sprintf("%s stopped: %s", p, why))
+		}
+	}
+	if n := len(r.res.Failed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d requests failed after retries", n))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// selectionArgs is the selection as recorded in etl_runs.args.
+func selectionArgs(o RunOptions) map[string]any {
+	args := map[string]any{
+		"ports": o.Selection.Ports, "lanes": len(o.Selection.Lanes), "vessels": o.Selection.Vessels,
+		"shipments": len(o.Selection.Shipments), "track": o.Track, "dry_run": o.DryRun,
+		"max_credits": o.CapSchedule, "max_tracking_calls": o.CapTracking,
+	}
+	return args
+}

@@ -1,0 +1,255 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
+)
+
+const runKey = "run-test-KEY-5b7e9d"
+
+// bench is a simulator with a frozen virtual clock, a fast rate on both
+// sides, and a warehouse.
+type bench struct {
+	env  *simtest.Env
+	wh   *load.Warehouse
+	dir  string
+	logs bytes.Buffer
+}
+
+func newBench(t *testing.T, schedule, tracking int64) *bench {
+	t.Helper()
+	fast := extract.Rate{N: 1000, Window: time.Second}
+	b := &bench{dir: t.TempDir()}
+	b.env = simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: runKey, Schedule: simtest.Credits(schedule), Tracking: simtest.Credits(tracking)}},
+		Rate: fast,
+	})
+	var err error
+	if b.wh, err = load.Open(context.Background(), b.dir, load.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.wh.Close() })
+	return b
+}
+
+func (b *bench) client(t *testing.T, capS, capT int64) *extract.Client {
+	t.Helper()
+	cfg := b.env.Config(t, runKey)
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: extract.Rate{N: 1000, Window: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Limiter = lim
+	cfg.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, capS)
+	cfg.TrackingBudget = extract.NewBudget(wire.ProductTracking, capT)
+	c, err := extract.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (b *bench) run(t *testing.T, opt jobs.RunOptions) jobs.RunResult {
+	t.Helper()
+	if opt.Job == "" {
+		opt.Job, opt.Track = "run", true
+	}
+	if opt.LogicalDate.IsZero() {
+		opt.LogicalDate = b.env.Service.Clock().Now()
+	}
+	if opt.CapSchedule == 0 && opt.CapTracking == 0 {
+		opt.CapSchedule, opt.CapTracking = extract.Unlimited, extract.Unlimited
+	}
+	opt.Log = slog.New(slog.NewJSONHandler(&b.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	res, err := jobs.RunJob(context.Background(), b.client(t, opt.CapSchedule, opt.CapTracking), b.wh, opt)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return res
+}
+
+// charged counts the paid requests the simulator charged.
+func (b *bench) charged() int {
+	n := 0
+	for _, e := range b.env.Service.Ledger() {
+		if e.Charged {
+			n++
+		}
+	}
+	return n
+}
+
+// visible picks n shipments the world shows at its start, not finished.
+func visible(t *testing.T, w *sim.World, n int) []extract.ShipmentRef {
+	t.Helper()
+	at := w.Config().Start
+	var out []extract.ShipmentRef
+	for _, ref := range w.Shipments() {
+		s, err := w.Shipment(ref, at)
+		if err != nil || s.Route == nil || s.Route.Pod == nil || (s.Route.Pod.Actual != nil && *s.Route.Pod.Actual) {
+			continue
+		}
+		out = append(out, ref)
+		if len(out) == n {
+			return out
+		}
+	}
+	t.Fatalf("only %d shipments in transit", len(out))
+	return nil
+}
+
+func count(t *testing.T, wh *load.Warehouse, q string) int {
+	t.Helper()
+	var n int
+	if err := wh.DB().QueryRow(q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+func TestNightlyRunsOverVirtualDays(t *testing.T) {
+	b := newBench(t, 1000, 1000)
+	w := b.env.Service.World()
+	ships := visible(t, w, 12)
+	port := simtest.Port(t, w, w.Config().Start)
+	sel := jobs.Selection{Ports: []string{port}, Lanes: []jobs.Lane{{POL: w.Lanes()[0].POL, POD: w.Lanes()[0].POD}}, Shipments: ships}
+
+	// The dry run's estimate is what the run then spends.
+	plan := b.run(t, jobs.RunOptions{Selection: sel, DryRun: true}).Plan
+	if b.charged() != 0 {
+		t.Fatal("the dry run spent credits")
+	}
+	first := b.run(t, jobs.RunOptions{Selection: sel})
+	if first.ExitCode != 0 || len(first.Failed) > 0 {
+		t.Fatalf("first run: exit %d, failed %v, stopped %v", first.ExitCode, first.Failed, first.Stopped)
+	}
+	s, tr := plan.Spend()
+	if int64(s) != first.Run.SpentSchedule || int64(tr) != first.Run.CallsTracking || b.charged() != s+tr {
+		t.Fatalf("dry run planned %d+%d credits, the run spent %d+%d, the server charged %d",
+			s, tr, first.Run.SpentSchedule, first.Run.CallsTracking, b.charged())
+	}
+	if d := first.Run.BalanceScheduleBefore; d == nil || *d != 1000 || *first.Run.BalanceScheduleAfter != 1000-int64(s) {
+		t.Fatalf("balances %v → %v", first.Run.BalanceScheduleBefore, first.Run.BalanceScheduleAfter)
+	}
+
+	// A second run of the same date spends nothing and sends nothing.
+	before := len(b.env.Service.Ledger())
+	again := b.run(t, jobs.RunOptions{})
+	if b.charged() != s+tr || len(b.env.Service.Ledger()) != before || again.Run.Requests != 0 {
+		t.Fatalf("same-day re-run sent %d requests", len(b.env.Service.Ledger())-before)
+	}
+
+	// Day after day, the history grows as the world changes.
+	var etaRows []int
+	for d := 1; d <= 4; d++ {
+		b.env.Service.Clock().Advance(24 * time.Hour)
+		res := b.run(t, jobs.RunOptions{})
+		if res.ExitCode != 0 {
+			t.Fatalf("day %d: exit %d: %v", d, res.ExitCode, res.Failed)
+		}
+		etaRows = append(etaRows, count(t, b.wh, "SELECT count(*) FROM eta_observations"))
+	}
+	for i := 1; i < len(etaRows); i++ {
+		if etaRows[i] <= etaRows[i-1] {
+			t.Fatalf("eta history did not grow: %v", etaRows)
+		}
+	}
+	if n := count(t, b.wh, "SELECT count(DISTINCT observed_at) FROM eta_observations"); n != 5 {
+		t.Fatalf("%d distinct observation times, want one per day (5)", n)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status <> 'ok'"); n != 0 {
+		t.Fatalf("%d runs not ok", n)
+	}
+
+	// The key is in no file of the warehouse and no log line.
+	err := filepath.WalkDir(b.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(data, []byte(runKey)) {
+			t.Errorf("the key is in %s", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.logs.String(), runKey) {
+		t.Error("the key is in the logs")
+	}
+}
+
+func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
+	b := newBench(t, 1000, 5) // five tracking credits for eight shipments
+	ships := visible(t, b.env.Service.World(), 8)
+	res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})
+	if res.ExitCode != jobs.ExitPartial || res.Run.Status != jobs.StatusPartial || res.Stopped[wire.ProductTracking] == "" {
+		t.Fatalf("exit %d, status %s, stopped %v; want partial with tracking stopped", res.ExitCode, res.Run.Status, res.Stopped)
+	}
+	if got := count(t, b.wh, "SELECT count(*) FROM shipments"); got != 5 {
+		t.Fatalf("%d shipments kept, want the 5 paid for", got)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status = 'partial' AND stop_reason LIKE 'tracking stopped%'"); n != 1 {
+		t.Fatalf("the stop is not recorded in etl_runs")
+	}
+	// Next month the credits are back: the same logical date resumes and
+	// buys only the three missing.
+	logical := res.Run.LogicalDate
+	clock := b.env.Service.Clock()
+	clock.Set(time.Date(clock.Now().Year(), clock.Now().Month()+1, 1, 1, 0, 0, 0, time.UTC))
+	charged := b.charged()
+	res = b.run(t, jobs.RunOptions{LogicalDate: *logical})
+	if res.ExitCode != 0 || b.charged()-charged != 3 {
+		t.Fatalf("resume: exit %d, %d charged; want 0 and 3", res.ExitCode, b.charged()-charged)
+	}
+	if got := count(t, b.wh, "SELECT count(*) FROM shipments"); got != 8 {
+		t.Fatalf("%d shipments after resuming, want 8", got)
+	}
+}
+
+func TestCapIsReachedNotApproached(t *testing.T) {
+	b := newBench(t, 1000, 1000)
+	w := b.env.Service.World()
+	// Unknown shipments (free 404s) mixed with known ones: a cap of 4 buys 4.
+	ships := visible(t, w, 6)
+	ships = append([]extract.ShipmentRef{{Number: "CSQU3054383", Type: "CT"}, {Number: "MSCU1234566", Type: "CT"}}, ships...)
+	res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, CapSchedule: extract.Unlimited, CapTracking: 4})
+	if res.Run.CallsTracking != 4 || b.charged() != 4 || res.ExitCode != jobs.ExitPartial {
+		t.Fatalf("cap 4: %d charged (%d by our count), exit %d", b.charged(), res.Run.CallsTracking, res.ExitCode)
+	}
+	for _, nf := range res.NotFound { // which unknowns were asked depends on the workers' order
+		if nf != "shipment:CT:CSQU3054383" && nf != "shipment:CT:MSCU1234566" {
+			t.Fatalf("not found = %v", res.NotFound)
+		}
+	}
+}
+
+func TestBackfillLeavesTheTrackedSetAlone(t *testing.T) {
+	b := newBench(t, 1000, 1000)
+	ships := visible(t, b.env.Service.World(), 3)
+	res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: jobs.Selection{Shipments: ships}})
+	if res.ExitCode != 0 || res.Run.CallsTracking != 3 {
+		t.Fatalf("backfill: exit %d, %d calls", res.ExitCode, res.Run.CallsTracking)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM tracked_shipments"); n != 0 {
+		t.Fatalf("backfill tracked %d shipments", n)
+	}
+}

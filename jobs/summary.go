@@ -1,0 +1,105 @@
+package jobs
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// WriteSummary renders what a run did for a person: status, requests by
+// status, credits against the server's balance, rows per table, and what
+// was not found or failed.
+func WriteSummary(w io.Writer, res RunResult) {
+	r := res.Run
+	dur := ""
+	if !r.EndedAt.IsZero() {
+		dur = " in " + r.EndedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+	}
+	date := ""
+	if r.LogicalDate != nil {
+		date = " for " + r.LogicalDate.Format(time.DateOnly)
+	}
+	fmt.Fprintf(w, "%s %s%s: %s%s\n", r.Job, r.ID, date, r.Status, dur)
+	var statuses []string
+	keys := make([]int, 0, len(r.ByStatus))
+	for s := range r.ByStatus {
+		keys = append(keys, s)
+	}
+	sort.Ints(keys)
+	for _, s := range keys {
+		statuses = append(statuses, fmt.Sprintf("%d: %d", s, r.ByStatus[s]))
+	}
+	if n := r.Requests - sumStatuses(r.ByStatus); n > 0 {
+		statuses = append(statuses, fmt.Sprintf("no response: %d", n))
+	}
+	fmt.Fprintf(w, "  requests   %d (%s), %d skipped as already landed\n", r.Requests, strings.Join(statuses, ", "), res.Plan.AlreadyLanded)
+	fmt.Fprintf(w, "  schedule   %d credits%s%s\n", r.SpentSchedule, uncertain(r.UncertainSchedule), balanceText(r.BalanceScheduleBefore, r.BalanceScheduleAfter, r.SpentSchedule+r.UncertainSchedule))
+	fmt.Fprintf(w, "  tracking   %d calls%s%s\n", r.CallsTracking, uncertain(r.UncertainTracking), balanceText(r.BalanceTrackingBefore, r.BalanceTrackingAfter, r.CallsTracking+r.UncertainTracking))
+	if len(r.Rows) > 0 {
+		tables := make([]string, 0, len(r.Rows))
+		for t := range r.Rows {
+			tables = append(tables, t)
+		}
+		sort.Slice(tables, func(i, j int) bool {
+			return r.Rows[tables[i]] > r.Rows[tables[j]] || r.Rows[tables[i]] == r.Rows[tables[j]] && tables[i] < tables[j]
+		})
+		var parts []string
+		for _, t := range tables {
+			parts = append(parts, fmt.Sprintf("%s %d", t, r.Rows[t]))
+		}
+		fmt.Fprintf(w, "  rows       %s\n", strings.Join(parts, ", "))
+	}
+	if res.Plan.Finished > 0 {
+		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
+	}
+	listLine(w, "not found", res.NotFound)
+	listLine(w, "failed", res.Failed)
+	if r.StopReason != "" {
+		fmt.Fprintf(w, "  stopped    %s\n", r.StopReason)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(w, "  error      %s\n", r.Error)
+	}
+}
+
+func sumStatuses(m map[int]int64) (n int64) {
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func uncertain(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (+%d possibly charged: timed out)", n)
+}
+
+func balanceText(before, after *int64, ours int64) string {
+	if before == nil {
+		return ""
+	}
+	s := fmt.Sprintf(", balance %d", *before)
+	if after != nil {
+		s += fmt.Sprintf(" → %d", *after)
+		if d := drift(before, after, ours); d != nil && *d != 0 {
+			s += fmt.Sprintf(" (the server counted %+d more than we did)", *d)
+		}
+	}
+	return s
+}
+
+func listLine(w io.Writer, label string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	const show = 5
+	s := strings.Join(items[:min(show, len(items))], ", ")
+	if len(items) > show {
+		s += fmt.Sprintf(", … (%d more)", len(items)-show)
+	}
+	fmt.Fprintf(w, "  %-10s %d: %s\n", label, len(items), s)
+}

@@ -1,0 +1,157 @@
+package load
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	views "github.com/etalake/etalake/sql"
+)
+
+// applyViews creates the analytic views of package sql in their order, each
+// only when its SQL differs from the one recorded in sql_views (the first
+// time, or after an upgrade changed it), in one transaction with its record.
+func applyViews(ctx context.Context, db *sql.DB, now func() time.Time) error {
+	vs, err := views.Views()
+	if err != nil {
+		return fmt.Errorf("load: embedded views: %w", err)
+	}
+	recorded := map[string]string{}
+	rows, err := db.QueryContext(ctx, "SELECT name, checksum FROM sql_views")
+	if err != nil {
+		return fmt.Errorf("load: read sql_views: %w", err)
+	}
+	for rows.Next() {
+		var name, sum string
+		if err := rows.Scan(&name, &sum); err != nil {
+			rows.Close()
+			return err
+		}
+		recorded[name] = sum
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	tables := map[string]bool{}
+	if err := tableNames(ctx, db, tables); err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if recorded[v.Name] == v.Checksum() && (v.Table == "" || tables[v.Table]) {
+			continue
+		}
+		if err := applyView(ctx, db, v, now()); err != nil {
+			return fmt.Errorf("load: view %s: %w", v.Name, err)
+		}
+	}
+	return nil
+}
+
+// tableNames adds the names of the database's tables to names.
+func tableNames(ctx context.Context, db *sql.DB, names map[string]bool) error {
+	rows, err := db.QueryContext(ctx, "SELECT table_name FROM duckdb_tables()")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return err
+		}
+		names[n] = true
+	}
+	return rows.Err()
+}
+
+// RefreshAnalytics rebuilds the tables materialised for the analytic views
+// (package sql) from the contract tables: jobs call it when they end, so
+// that notebooks and reports see what the job loaded.
+func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
+	vs, err := views.Views()
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.db == nil {
+		return errClosed
+	}
+	// What the job just loaded is still held in memory until checkpointed;
+	// written out, it can be evicted while the rebuild needs the room.
+	if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("load: checkpoint before refreshing: %w", err)
+	}
+	for _, v := range vs {
+		if v.Table == "" {
+			continue
+		}
+		// CREATE OR REPLACE TABLE … AS is atomic by itself; inside an
+		// explicit transaction its rows would have to stay in memory.
+		_, err := w.db.ExecContext(ctx, v.SQL)
+		if isOutOfMemory(err) {
+			err = w.singleThreaded(ctx, v.SQL)
+		}
+		if err != nil {
+			return fmt.Errorf("load: refreshing %s: %w", v.Table, err)
+		}
+	}
+	return nil
+}
+
+// singleThreaded runs a statement with one DuckDB thread: a parallel hash
+// aggregation holds a table per thread, and one thread fits a rebuild in a
+// memory limit that two do not (slower, but it finishes).
+func (w *Warehouse) singleThreaded(ctx context.Context, q string) error {
+	if _, err := w.db.ExecContext(ctx, "SET threads = 1"); err != nil {
+		return err
+	}
+	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET threads = %d", w.opt.Threads))
+	_, err := w.db.ExecContext(ctx, q)
+	return err
+}
+
+func isOutOfMemory(err error) bool {
+	var de *duckdb.Error
+	return errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory
+}
+
+func applyView(ctx context.Context, db *sql.DB, v views.View, at time.Time) error {
+	if v.Table != "" { // see RefreshAnalytics: atomic by itself
+		// An earlier version may have defined the name as a view.
+		var isView bool
+		if err := db.QueryRowContext(ctx, "SELECT count(*) > 0 FROM duckdb_views() WHERE view_name = ?", v.Table).Scan(&isView); err != nil {
+			return err
+		}
+		if isView {
+			if _, err := db.ExecContext(ctx, "DROP VIEW "+ident(v.Table)); err != nil {
+				return err
+			}
+		}
+		if _, err := db.ExecContext(ctx, v.SQL); err != nil {
+			return err
+		}
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if v.Table == "" {
+		if _, err := tx.ExecContext(ctx, v.SQL); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM sql_views WHERE name = ?", v.Name); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO sql_views (name, checksum, applied_at) VALUES (?, ?, ?)", v.Name, v.Checksum(), at.UTC()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

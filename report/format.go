@@ -1,0 +1,70 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// none stands for a value that does not exist (no ETA at that horizon).
+const none = "–"
+
+// hours renders hours with one decimal.
+func hours(v float64) string {
+	return strconv.FormatFloat(roundTo(v, 1), 'f', 1, 64)
+}
+
+// signedHours renders a bias with its sign: +3.7, -5.9, 0.0.
+func signedHours(v float64) string {
+	v = roundTo(v, 1)
+	if v == 0 {
+		return "0.0"
+	}
+	return fmt.Sprintf("%+.1f", v)
+}
+
+// percent renders a share (0 to 1) as a whole percentage.
+func percent(share float64) string {
+	return strconv.FormatFloat(roundTo(share*100, 0), 'f', 0, 64) + "%"
+}
+
+// roundTo rounds half away from zero at d decimals, and never returns -0.
+func roundTo(v float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	r := math.Round(v*p) / p
+	if r == 0 {
+		return 0
+	}
+	return r
+}
+
+// count renders an integer with a comma every three digits: 12,345.
+func count[T int | int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// stamp renders an observation time in UTC to the minute.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
+
+// plural renders n and the noun, in the plural unless n is 1.
+func plural[T int | int64](n T, one, many string) string {
+	if n == 1 {
+		return count(n) + " " + one
+	}
+	return count(n) + " " + many
+}

@@ -1,0 +1,120 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	stdhtml "html"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/etalake/etalake/report"
+)
+
+func page(t *testing.T, r *report.Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestWriteHTMLIsOneSelfContainedPage(t *testing.T) {
+	r := build(t, small())
+	r.Warehouse = "/data/warehouse"
+	html := page(t, r)
+	if !strings.HasPrefix(html, "<!DOCTYPE html>") || !strings.Contains(html, "<title>ETA accuracy report: /data/warehouse</title>") {
+		t.Errorf("no doctype or title:\n%.300s", html)
+	}
+	for _, bad := range []string{"http://", "https://", "<script", "<link", "@import", "url(", "src="} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the page refers to something outside it: %q", bad)
+		}
+	}
+	// One chart per figure, each accessible: a title, a description, a label.
+	for _, id := range []string{"chart-errors", "chart-horizon", "chart-ontime"} {
+		if n := strings.Count(html, `<svg id="`+id+`"`); n != 1 {
+			t.Errorf("%d SVG %s, want 1", n, id)
+		}
+	}
+	if n := strings.Count(html, "<svg"); n != 3 {
+		t.Errorf("%d <svg, want 3", n)
+	}
+	if n := strings.Count(html, `role="img" aria-label="`); n != 3 {
+		t.Errorf("%d charts with role img and a label, want 3", n)
+	}
+	for _, s := range svgs(html) {
+		if !strings.Contains(s, "<title>") || !strings.Contains(s, "<desc ") {
+			t.Errorf("a chart without its title or description: %.200s", s)
+		}
+		// The charts' markup is well-formed XML (the SVG namespace aside).
+		dec := xml.NewDecoder(strings.NewReader(s))
+		for {
+			_, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("chart is not well-formed: %v", err)
+				break
+			}
+		}
+	}
+	// The same tables as the terminal: four, the matrix included.
+	if n := strings.Count(html, "<table>"); n != 4 {
+		t.Errorf("%d tables, want 4", n)
+	}
+	shown := stdhtml.UnescapeString(html)
+	for _, want := range []string{"Carrier ranking", "Error by horizon", "Predictive ETA vs", "Schedule reliability",
+		"AAAA", "BBBB", "CCCC", ">+8.0<", ">12.0<", ">22.0<", ">80%<", ">67%<", "balance after the last run", ">1.3 h<"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the page does not show %q", want)
+		}
+	}
+}
+
+// svgs returns each <svg …>…</svg> of the page.
+func svgs(html string) []string {
+	return regexp.MustCompile(`(?s)<svg .*?</svg>`).FindAllString(html, -1)
+}
+
+func TestWriteHTMLEscapesTheData(t *testing.T) {
+	const evil = `<b>&"x`
+	f := small()
+	for i := range f.Shipments {
+		if f.Shipments[i].Carrier == "AAAA" {
+			f.Shipments[i].Carrier = evil
+		}
+	}
+	for i := range f.Calls {
+		if f.Calls[i].Carrier == "AAAA" {
+			f.Calls[i].Carrier = evil
+		}
+	}
+	r := build(t, f)
+	r.Warehouse = `/tmp/<i>"wh"</i>`
+	html := page(t, r)
+	if strings.Contains(html, evil) || strings.Contains(html, "<b>") || strings.Contains(html, "<i>") {
+		t.Error("a carrier or the warehouse's name reached the page unescaped")
+	}
+	const escaped = "&lt;b&gt;&amp;&#34;x"
+	// In the ranking, the matrix, the schedule table, the line chart's
+	// legend and tooltips, and the bar chart.
+	if n := strings.Count(html, escaped); n < 6 {
+		t.Errorf("the carrier appears escaped %d times, want at least 6", n)
+	}
+	for _, s := range svgs(html) {
+		dec := xml.NewDecoder(strings.NewReader(s))
+		for {
+			_, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("a chart is not well-formed with the carrier in it: %v", err)
+			}
+		}
+	}
+}

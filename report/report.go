@@ -1,0 +1,140 @@
+package report
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// RankHorizon is the number of days before arrival at which carriers are
+// ranked: far enough out for the ETA to matter to planning, near enough
+// for most shipments to have one.
+const RankHorizon = 3
+
+// PredictiveHorizon is the number of days before arrival at which the
+// error distribution of the predictive ETA is shown: the service publishes
+// it only within about 3 days of arrival.
+const PredictiveHorizon = 1
+
+// MinRanked is the number of shipments with a carrier ETA at RankHorizon
+// a carrier needs to be ranked; carriers with fewer are listed after the
+// ranked ones, unranked, since a mean over one or two shipments says
+// little.
+const MinRanked = 5
+
+// Report is everything the accuracy report shows, read from the views.
+// A section whose data does not exist yet is empty (Span says which):
+// Carriers, Horizons, Comparison and Errors need an arrived shipment,
+// Schedule a port call with a planned and an actual arrival.
+type Report struct {
+	// Warehouse names the warehouse in the headings when not "": Build
+	// leaves it empty, the caller sets it.
+	Warehouse string
+	Span      Span
+	// Horizons are the days before arrival the views measure ETAs at,
+	// ascending (1, 3, 7, 14).
+	Horizons []int
+	// Carriers are ranked by the MAE of their ETA at RankHorizon, best
+	// first; the unranked ones (Rank 0) follow, by the same order.
+	Carriers []CarrierAccuracy
+	// All is every carrier together (Carrier "").
+	All CarrierAccuracy
+	// Comparison is the predictive ETA against the carrier's, all
+	// carriers, per horizon where both exist, ascending.
+	Comparison []Comparison
+	// Schedule is the reliability of each carrier's port calls, the most
+	// punctual first.
+	Schedule []Reliability
+	// Errors are the individual errors behind the distribution chart:
+	// the carrier ETA at RankHorizon, then the carrier's and the
+	// predictive ETA at PredictiveHorizon.
+	Errors  []ErrorSample
+	Credits Credits
+}
+
+// Span is the extent of the warehouse.
+type Span struct {
+	// First and Last are the first and last observation of an ETA or a
+	// port call (zero when there is none).
+	First, Last time.Time
+	// Arrived counts the shipments arrived at their port of discharge
+	// (POD), those the accuracy sections are about.
+	Arrived int
+	// Calls counts the port calls whose planned and actual arrivals were
+	// both observed, those the schedule section is about.
+	Calls int
+}
+
+// Build reads the report from the views of the warehouse db. It returns an
+// error wrapping ErrNothingToReport when the warehouse has neither an
+// arrived shipment nor a port call to measure, and one wrapping ErrNoViews
+// when it lacks the views.
+func Build(ctx context.Context, db *sql.DB) (*Report, error) {
+	if err := checkViews(ctx, db); err != nil {
+		return nil, err
+	}
+	r := &Report{}
+	steps := []struct {
+		what string
+		read func(context.Context, *sql.DB, *Report) error
+	}{
+		{"span", readSpan},
+		{"eta_accuracy_summary", readAccuracy},
+		{"eta_accuracy_comparison", readComparison},
+		{"eta_accuracy", readErrors},
+		{"schedule_reliability", readSchedule},
+		{"credit_usage", readCredits},
+	}
+	for _, s := range steps {
+		if err := s.read(ctx, db, r); err != nil {
+			return nil, fmt.Errorf("report: reading %s: %w", s.what, err)
+		}
+	}
+	if r.Span.Arrived == 0 && r.Span.Calls == 0 {
+		return nil, fmt.Errorf("report: %w: %s, and %s", ErrNothingToReport, missingArrivals, missingCalls)
+	}
+	return r, nil
+}
+
+// What a section says when its data does not exist yet.
+const (
+	missingArrivals = "no tracked shipment has arrived at its port of discharge yet (ETA accuracy needs an actual arrival)"
+	missingCalls    = "no port call has both a planned and an actual arrival yet (schedule reliability needs port schedules observed before and after a call)"
+)
+
+// views are the views Build reads.
+var views = []string{"eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison", "schedule_reliability", "credit_usage"}
+
+// checkViews returns an error wrapping ErrNoViews naming the views the
+// warehouse lacks.
+func checkViews(ctx context.Context, db *sql.DB) error {
+	have := map[string]bool{}
+	rows, err := db.QueryContext(ctx, "SELECT view_name FROM duckdb_views() WHERE NOT internal")
+	if err != nil {
+		return fmt.Errorf("report: listing views: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		have[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var missing []string
+	for _, v := range views {
+		if !have[v] {
+			missing = append(missing, v)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("report: %w (missing %s): open it once with this version of etalake (a run, or etalake replay) to create them",
+			ErrNoViews, strings.Join(missing, ", "))
+	}
+	return nil
+}

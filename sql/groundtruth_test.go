@@ -1,0 +1,153 @@
+package sql_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/transform"
+)
+
+// The world of the ground-truth test: long enough, and with shipments spread
+// evenly over the carriers, that every carrier arrives at many distinct
+// calls, whose errors average out (a vessel's estimates move together, so
+// calls, not shipments, are the independent draws).
+var truthWorld = sim.WorldConfig{Seed: 1, Shipments: 24000, Days: 300, EvenCarriers: true}
+
+// observe loads what a nightly job would have landed, restricted to what the
+// views read: each shipment on the nights just before its 1-, 3-, 7- and
+// 14-day horizon cuts and the night after it arrived; every vessel of a
+// carrier with by-vessel schedules every 14 days.
+func observe(t *testing.T, w *sim.World, wh *load.Warehouse) {
+	t.Helper()
+	ctx := context.Background()
+	tr := w.Truth()
+	start := w.Config().Start
+	end := start.AddDate(0, 0, w.Config().Days)
+	batch := transform.NewBatch(memory.DefaultAllocator)
+	defer batch.Release()
+	keep := map[string]bool{schema.Shipments.Name: true, schema.ETAObservations.Name: true, schema.PortCalls.Name: true}
+	flush := func() {
+		var bs []load.Batch
+		for _, r := range batch.Records() {
+			if keep[r.Table.Name] {
+				bs = append(bs, load.Batch{Table: r.Table, Rec: r.Rec})
+			}
+			defer r.Rec.Release()
+		}
+		if _, err := wh.Load(ctx, bs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := 0
+	add := func(e wire.Endpoint, p wire.Product, body any, at time.Time) {
+		id++
+		b, err := jsonBody(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch.Add(transform.Response{ResponseID: responseID(id), Product: p, Endpoint: e, Status: 200, ObservedAt: at, Body: b})
+		if batch.Rows() > 200_000 {
+			flush()
+		}
+	}
+	night := func(t time.Time) time.Time { // the last 02:00 at or before t
+		n := time.Date(t.Year(), t.Month(), t.Day(), 2, 0, 0, 0, time.UTC)
+		if n.After(t) {
+			n = n.AddDate(0, 0, -1)
+		}
+		return n
+	}
+	for _, s := range tr.Shipments {
+		arr := s.Legs[len(s.Legs)-1].ActualArrival
+		if arr.Before(start.AddDate(0, 0, 15)) || !arr.Before(end) {
+			continue
+		}
+		ref := shipmentRef(s)
+		for _, h := range []int{14, 7, 3, 1} {
+			at := night(arr.Add(-time.Duration(h) * 24 * time.Hour))
+			if sh, err := w.Shipment(ref, at); err == nil {
+				add(wire.EndpointShipment, wire.ProductTracking, withRequest(sh, ref), at)
+			}
+		}
+		at := night(arr).AddDate(0, 0, 1)
+		if sh, err := w.Shipment(ref, at); err == nil {
+			add(wire.EndpointShipment, wire.ProductTracking, withRequest(sh, ref), at)
+		}
+	}
+	for at := start.AddDate(0, 0, 14); !at.After(end.AddDate(0, 0, 28)); at = at.AddDate(0, 0, 14) {
+		for _, v := range w.Vessels() {
+			if vs, err := w.VesselSchedule(v.IMO, at); err == nil {
+				add(wire.EndpointVesselSchedule, wire.ProductSchedule, vs, at)
+			}
+		}
+	}
+	flush()
+}
+
+func TestViewsRecoverTheGroundTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 240-day world")
+	}
+	w := sim.NewWorld(truthWorld)
+	wh, err := load.Open(context.Background(), t.TempDir(), load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	observe(t, w, wh)
+	if err := wh.RefreshAnalytics(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db := wh.DB()
+	tr := w.Truth()
+	start, end := w.Config().Start, w.Config().Start.AddDate(0, 0, w.Config().Days)
+
+	for _, c := range tr.Carriers {
+		// The carrier's ETA bias at the 3-day horizon, as injected.
+		var n int
+		var bias, carrierMAE, predictiveMAE float64
+		one(t, db, `SELECT n, bias_hours FROM eta_accuracy_summary
+			WHERE carrier = '`+c.SCAC+`' AND pod_locode IS NULL AND source = 'CARRIER' AND horizon_days = 3`, &n, &bias)
+		t.Logf("%s: 3-day bias %+6.2f h (injected %+6.2f) over %d shipments", c.SCAC, bias, c.ETABias3dHours, n)
+		if math.Abs(bias-c.ETABias3dHours) > 2 {
+			t.Errorf("%s: 3-day bias %.2f h, injected %.2f h: off by more than 2 h", c.SCAC, bias, c.ETABias3dHours)
+		}
+		// The predictive ETA beats the carrier's within 3 days, as injected.
+		one(t, db, `SELECT carrier_mae_hours, predictive_mae_hours FROM eta_accuracy_comparison
+			WHERE carrier = '`+c.SCAC+`' AND horizon_days = 1`, &carrierMAE, &predictiveMAE)
+		if predictiveMAE >= carrierMAE {
+			t.Errorf("%s: predictive MAE %.2f h not below the carrier's %.2f h at 1 day", c.SCAC, predictiveMAE, carrierMAE)
+		}
+		// At 3 days the predictive ETA is seldom out yet (it is given within
+		// 72 h of arrival): compare where there are pairs enough.
+		var pairs int
+		one(t, db, `SELECT count(*) FROM eta_accuracy_comparison WHERE carrier = '`+c.SCAC+`' AND horizon_days = 3`, &pairs)
+		if pairs > 0 {
+			one(t, db, `SELECT n, carrier_mae_hours, predictive_mae_hours FROM eta_accuracy_comparison
+				WHERE carrier = '`+c.SCAC+`' AND horizon_days = 3`, &pairs, &carrierMAE, &predictiveMAE)
+			if pairs >= 30 && predictiveMAE >= carrierMAE {
+				t.Errorf("%s: predictive MAE %.2f h not below the carrier's %.2f h at 3 days (%d pairs)", c.SCAC, predictiveMAE, carrierMAE, pairs)
+			}
+		}
+		if !c.Supports.Vessel {
+			continue // its schedules are not observable by vessel (service.md §1: coverage differs by query)
+		}
+		// The on-time share of its calls planned in the world's window.
+		var calls int
+		var share float64
+		one(t, db, `SELECT count(*), avg(CASE WHEN on_time THEN 1.0 ELSE 0.0 END) FROM port_call_reliability
+			WHERE carrier = '`+c.SCAC+`' AND planned_at >= '`+start.Format(time.RFC3339)+`' AND planned_at < '`+end.Format(time.RFC3339)+`'`, &calls, &share)
+		t.Logf("%s: on time %.3f (injected %.3f, realised %.3f) over %d calls", c.SCAC, share, c.OnTimeShare, c.RealisedOnTimeShare, calls)
+		if math.Abs(share-c.OnTimeShare) > 0.03 {
+			t.Errorf("%s: on-time share %.3f, injected %.3f: off by more than 3 points", c.SCAC, share, c.OnTimeShare)
+		}
+	}
+}

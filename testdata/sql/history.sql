@@ -1,0 +1,112 @@
+-- A small hand-built history for the golden tests of the views.
+--
+-- Shipments:
+--   S1 CT MAEU CNSHA→NLRTM, arrived 2026-03-10 12:00; carrier ETAs seen daily
+--      from 15 days out, each 10 h early (arrival later than promised);
+--      predictive ETA from 2 days out, 2 h late (arrival earlier).
+--   S2 BL MSCU CNSHA→DEHAM, arrived 2026-03-12 00:00; its ETA first seen 5
+--      days out (nothing known at 7 and 14 days), each 30 h late.
+--   S3 CT MAEU CNSHA→NLRTM, never arrived: no accuracy row at all.
+--   S4 BK MAEU CNSHA→NLRTM with POSTPOD DEDUI: POD arrived 2026-03-08 00:00,
+--      POSTPOD arrived 2026-03-11 00:00.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S1', 'CT', 'MAEU', 'Maersk', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-05 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-10 12:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-02-23 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r1', DATE '2026-02-23'),
+  ('S2', 'BL', 'MSCU', 'MSC', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-08 00:00:00+00', true,
+   'DEHAM', TIMESTAMPTZ '2026-03-12 00:00:00+00', true, NULL, NULL, NULL, NULL, 2, NULL,
+   TIMESTAMPTZ '2026-03-07 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'r2', DATE '2026-03-07'),
+  ('S3', 'CT', 'MAEU', 'Maersk', 'IN_TRANSIT', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-20 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-25 00:00:00+00', false, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r3', DATE '2026-03-01'),
+  ('S4', 'BK', 'MAEU', 'Maersk', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-03 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-08 00:00:00+00', true, NULL, 'DEDUI', TIMESTAMPTZ '2026-03-11 00:00:00+00', true, 1, NULL,
+   TIMESTAMPTZ '2026-02-28 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r4', DATE '2026-02-28')
+) AS v;
+
+-- S1: carrier ETA (actual − 10 h) every night from 2026-02-23 to 2026-03-10, actual on 2026-03-11.
+INSERT INTO eta_observations
+SELECT 'S1', 'CT', 'POD', 'CARRIER', d, 'NLRTM', TIMESTAMPTZ '2026-03-10 02:00:00+00', false, 'r1', CAST(d AS DATE)
+FROM generate_series(TIMESTAMPTZ '2026-02-23 02:00:00+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S1', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-10 12:00:00+00', true, 'r1', DATE '2026-03-11'),
+  ('S1', 'CT', 'POD', 'PREDICTIVE', TIMESTAMPTZ '2026-03-08 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-10 14:00:00+00', false, 'r1', DATE '2026-03-08'),
+  ('S1', 'CT', 'POD', 'PREDICTIVE', TIMESTAMPTZ '2026-03-09 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-10 14:00:00+00', false, 'r1', DATE '2026-03-09'),
+  ('S1', 'CT', 'POD', 'PREDICTIVE', TIMESTAMPTZ '2026-03-10 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-10 14:00:00+00', false, 'r1', DATE '2026-03-10');
+-- S2: carrier ETA (actual + 30 h) from 2026-03-07 (5 days out), actual on 2026-03-12.
+INSERT INTO eta_observations
+SELECT 'S2', 'BL', 'POD', 'CARRIER', d, 'DEHAM', TIMESTAMPTZ '2026-03-13 06:00:00+00', false, 'r2', CAST(d AS DATE)
+FROM generate_series(TIMESTAMPTZ '2026-03-07 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S2', 'BL', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'DEHAM', TIMESTAMPTZ '2026-03-12 00:00:00+00', true, 'r2', DATE '2026-03-12');
+-- S3: estimates only.
+INSERT INTO eta_observations VALUES
+  ('S3', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-24 00:00:00+00', false, 'r3', DATE '2026-03-01'),
+  ('S3', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-25 00:00:00+00', false, 'r3', DATE '2026-03-11');
+-- S4: POD exactly on time from 10 days out; POSTPOD 6 h early (arrival later) from 4 days out.
+INSERT INTO eta_observations
+SELECT 'S4', 'BK', 'POD', 'CARRIER', d, 'NLRTM', TIMESTAMPTZ '2026-03-08 00:00:00+00', false, 'r4', CAST(d AS DATE)
+FROM generate_series(TIMESTAMPTZ '2026-02-26 02:00:00+00', TIMESTAMPTZ '2026-03-07 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations
+SELECT 'S4', 'BK', 'POSTPOD', 'CARRIER', d, 'DEDUI', TIMESTAMPTZ '2026-03-10 18:00:00+00', false, 'r4', CAST(d AS DATE)
+FROM generate_series(TIMESTAMPTZ '2026-03-07 02:00:00+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S4', 'BK', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-08 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-08 00:00:00+00', true, 'r4', DATE '2026-03-08'),
+  ('S4', 'BK', 'POSTPOD', 'CARRIER', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'DEDUI', TIMESTAMPTZ '2026-03-11 00:00:00+00', true, 'r4', DATE '2026-03-11');
+
+-- Port calls (ARRI unless said):
+--   A MAEU at NLRTM, vessel 9321483 voyage 101W: planned 03-01 06:00, seen by PORT
+--     and VESSEL queries over three nights, actual 03-01 20:00 (14 h: on time).
+--   B MAEU at NLRTM, 9321483 voyage 102W: planned 03-08 06:00, actual 03-11 06:00 (72 h late).
+--   C MSCU at DEHAM, 9074729 voyage 7E: planned 03-05 00:00 (plan later revised to 03-06,
+--     the first plan counts), actual 03-03 00:00 (48 h early: not on time).
+--   D MSCU at DEHAM, 9074729 voyage 8E: planned only (no actual yet): not counted.
+--   A's departure timestamps are ignored.
+INSERT INTO port_calls VALUES
+  ('PORT', 'NLRTM', 9321483, '101W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-27 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-01 06:00:00+00', 'p1', DATE '2026-02-27'),
+  ('PORT', 'NLRTM', 9321483, '101W', 'ARRI', 'EST', TIMESTAMPTZ '2026-02-27 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-01 18:00:00+00', 'p1', DATE '2026-02-27'),
+  ('VESSEL', 'NLRTM', 9321483, '101W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-28 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-01 06:00:00+00', 'p2', DATE '2026-02-28'),
+  ('PORT', 'NLRTM', 9321483, '101W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-01 06:00:00+00', 'p3', DATE '2026-03-02'),
+  ('PORT', 'NLRTM', 9321483, '101W', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-01 20:00:00+00', 'p3', DATE '2026-03-02'),
+  ('VESSEL', 'NLRTM', 9321483, '101W', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-03 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-01 20:00:00+00', 'p4', DATE '2026-03-03'),
+  ('PORT', 'NLRTM', 9321483, '101E', 'DEPA', 'ACT', TIMESTAMPTZ '2026-03-03 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '101W', '101E', NULL, TIMESTAMPTZ '2026-03-02 20:00:00+00', 'p4', DATE '2026-03-03'),
+  ('PORT', 'NLRTM', 9321483, '102W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-05 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '102W', '102E', NULL, TIMESTAMPTZ '2026-03-08 06:00:00+00', 'p5', DATE '2026-03-05'),
+  ('PORT', 'NLRTM', 9321483, '102W', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '102W', '102E', NULL, TIMESTAMPTZ '2026-03-11 06:00:00+00', 'p6', DATE '2026-03-12'),
+  ('PORT', 'DEHAM', 9074729, '7E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '7E', '7W', NULL, TIMESTAMPTZ '2026-03-05 00:00:00+00', 'p7', DATE '2026-02-25'),
+  ('PORT', 'DEHAM', 9074729, '7E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-26 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '7E', '7W', NULL, TIMESTAMPTZ '2026-03-06 00:00:00+00', 'p8', DATE '2026-02-26'),
+  ('PORT', 'DEHAM', 9074729, '7E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-04 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '7E', '7W', NULL, TIMESTAMPTZ '2026-03-03 00:00:00+00', 'p9', DATE '2026-03-04'),
+  ('PORT', 'DEHAM', 9074729, '8E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-04 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '8E', '8W', NULL, TIMESTAMPTZ '2026-03-20 00:00:00+00', 'p9', DATE '2026-03-04');
+
+-- Container events of S1's box: a departure estimated twice then actual
+-- (estimate 2 h early, actual reported one night later), a gate-out actual
+-- at once (never estimated).
+INSERT INTO container_events VALUES
+  ('S1', 'MSKU0000001', 'k-depa', 'CT', 'TRANSPORT', 'DEPA', 'VDL', 'Vessel departure', 'CNSHA', NULL, TIMESTAMPTZ '2026-02-05 00:00:00+00', true, false, 'SEA', 'VESSEL', 9321483, 'MAERSK A', '100E', 0,
+   TIMESTAMPTZ '2026-02-02 02:00:00+00', TIMESTAMPTZ '2026-02-06 02:00:00+00', 'r1', DATE '2026-02-02'),
+  ('S1', 'MSKU0000001', 'k-gtot', 'CT', 'EQUIPMENT', 'GTOT', 'CEP', 'Gate out', 'CNSHA', NULL, TIMESTAMPTZ '2026-01-30 10:00:00+00', true, false, 'LAND', NULL, NULL, NULL, NULL, 0,
+   TIMESTAMPTZ '2026-02-02 02:00:00+00', TIMESTAMPTZ '2026-02-06 02:00:00+00', 'r1', DATE '2026-02-02');
+INSERT INTO event_observations VALUES
+  ('k-depa', TIMESTAMPTZ '2026-02-02 02:00:00+00', 'S1', 'MSKU0000001', TIMESTAMPTZ '2026-02-04 20:00:00+00', false, 'r1', DATE '2026-02-02'),
+  ('k-depa', TIMESTAMPTZ '2026-02-03 02:00:00+00', 'S1', 'MSKU0000001', TIMESTAMPTZ '2026-02-04 22:00:00+00', false, 'r1', DATE '2026-02-03'),
+  ('k-depa', TIMESTAMPTZ '2026-02-06 02:00:00+00', 'S1', 'MSKU0000001', TIMESTAMPTZ '2026-02-05 00:00:00+00', true, 'r1', DATE '2026-02-06'),
+  ('k-gtot', TIMESTAMPTZ '2026-02-02 02:00:00+00', 'S1', 'MSKU0000001', TIMESTAMPTZ '2026-01-30 10:00:00+00', true, 'r1', DATE '2026-02-02');
+
+-- The tracked set: S1 (arrived), S3 (active, observed), S5 (active, never observed), S6 removed.
+INSERT INTO tracked_shipments VALUES
+  ('S1', 'CT', 'MAEU', TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', NULL, DATE '2026-02-01'),
+  ('S3', 'CT', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'track add', NULL, DATE '2026-02-20'),
+  ('S5', 'BL', 'ONEY', TIMESTAMPTZ '2026-03-10 00:00:00+00', 'track add', NULL, DATE '2026-03-10'),
+  ('S6', 'CT', NULL, TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', TIMESTAMPTZ '2026-02-15 00:00:00+00', DATE '2026-02-01');
+-- The newest response in the warehouse: 2026-03-12 02:00.
+INSERT INTO raw_responses VALUES
+  ('x1', 'run-2', 'tracking', 'shipment', 'shipment:BL:S2', '/container-tracking/api/v2/shipment?shipmentNumber=S2', 200,
+   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12');
+
+-- Runs: two on 2026-03-11 (one partial), one on 2026-03-12 with drift.
+INSERT INTO etl_runs VALUES
+  ('run-1', 'run', DATE '2026-03-11', TIMESTAMPTZ '2026-03-11 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:10:00+00', 'partial', 3, 'cap',
+   120, '{"200": 118, "404": 2}', 20, 1, 90, 0, 500, 480, 300, 210, -1, 0, NULL, 600, NULL, NULL, 'test', DATE '2026-03-11'),
+  ('run-1b', 'run', DATE '2026-03-11', TIMESTAMPTZ '2026-03-11 03:00:00+00', TIMESTAMPTZ '2026-03-11 03:01:00+00', 'ok', 0, NULL,
+   10, '{"200": 10}', 2, 0, 6, 0, 480, 478, 210, 204, 0, 0, NULL, 60, NULL, NULL, 'test', DATE '2026-03-11'),
+  ('run-2', 'run', DATE '2026-03-12', TIMESTAMPTZ '2026-03-12 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:05:00+00', 'ok', 0, NULL,
+   50, '{"200": 50}', 10, 0, 30, 0, 478, 466, 204, 174, 2, 0, NULL, 300, NULL, NULL, 'test', DATE '2026-03-12');
