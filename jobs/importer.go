@@ -220,6 +220,7 @@ func (im *importer) flush(ctx context.Context) error {
 			return err
 		}
 	}
+	clear(im.pending) // the bodies are landed and derived: let them go
 	im.pending = im.pending[:0]
 	return nil
 }

@@ -105,8 +105,13 @@ func checkBatch(b Batch) error {
 // changed. When mirror is set, it records the partitions that change as
 // pending for the Parquet mirror. The batch is made readable as inView
 // once per statement that reads it (a registered Arrow view is one scan):
-// a duplicate check, for Latest, Dimension and Ledger tables the
-// partitions rows leave, and the merge.
+// a duplicate check and the join with the table. The rows that change are
+// collected first (changedSQL), then the table's rows of their keys are
+// deleted and the rows inserted: DuckDB keeps an UPDATE's before-images
+// and per-vector update records in memory until the transaction ends, in
+// proportion to the table rather than to the batch when a batch touches
+// rows all over it (as each day's observations of the events do), while a
+// delete costs a row id and an insert spills.
 func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror bool) (int64, error) {
 	var dups int64
 	var err error
@@ -122,37 +127,44 @@ func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror b
 	if dups > 0 && t.Kind == schema.Ledger {
 		return 0, invalidf("%s: the batch holds %d keys more than once", t.Name, dups)
 	}
-	source := sourceSQL(t, dups > 0)
 	var parts []day
 	if t.Kind == schema.Append {
 		if parts, err = in.days(ctx, s, t); err != nil {
 			return 0, err
 		}
 	}
-	if mirror && t.Kind != schema.Append {
-		err := in.scan(ctx, s, func() error {
-			_, err := s.exec(ctx, pendingSQL(t, movedSQL(t, source)))
-			return err
-		})
-		if err != nil {
-			return 0, err
-		}
-	}
-	var changed []day
-	var n int64
-	err = in.scan(ctx, s, func() (err error) {
-		changed, n, err = s.days(ctx, mergeSQL(t, source, parts))
+	err = in.scan(ctx, s, func() error {
+		_, err := s.exec(ctx, changedSQL(t, sourceSQL(t, dups > 0), parts))
 		return err
 	})
 	if err != nil {
 		return 0, err
 	}
-	if mirror && len(changed) > 0 {
-		if _, err := s.exec(ctx, pendingSQL(t, valuesSQL(changed))); err != nil {
+	n, err := s.count(ctx, "SELECT count(*) FROM "+ident(changedTable))
+	if err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		replaced, err := s.count(ctx, fmt.Sprintf("SELECT count(*) FROM %s WHERE %s IS NOT NULL", ident(changedTable), ident(oldPartColumn)))
+		if err != nil {
 			return 0, err
 		}
+		if replaced > 0 {
+			if _, err := s.exec(ctx, deleteSQL(t, parts)); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := s.exec(ctx, insertSQL(t)); err != nil {
+			return 0, err
+		}
+		if mirror {
+			if _, err := s.exec(ctx, pendingSQL(t, changedDaysSQL(t))); err != nil {
+				return 0, err
+			}
+		}
 	}
-	return n, nil
+	_, err = s.exec(ctx, "DROP TABLE "+ident(changedTable))
+	return n, err
 }
 
 // distinctDays lists the values of the table's partition column in rec.

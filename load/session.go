@@ -94,7 +94,7 @@ func (s *session) count(ctx context.Context, q string) (int64, error) {
 
 // days runs a query whose first column is a DATE and returns its distinct
 // values and how many rows it returned. It reads the result as Arrow, so a
-// MERGE … RETURNING of many rows costs no row-by-row scanning.
+// result of many rows costs no row-by-row scanning.
 func (s *session) days(ctx context.Context, q string) ([]day, int64, error) {
 	rr, err := s.arrow.QueryContext(ctx, q)
 	if err != nil {
@@ -125,7 +125,8 @@ func (s *session) days(ctx context.Context, q string) ([]day, int64, error) {
 }
 
 // withView runs fn with rec registered as the view inView, for one
-// statement, and drops the view after.
+// statement, and drops the view after. When fn fails, the transaction is
+// aborted and the drop fails too: its error would only hide fn's.
 func (s *session) withView(ctx context.Context, rec arrow.RecordBatch, fn func() error) error {
 	release, err := s.register(rec, inView)
 	if err != nil {
@@ -133,8 +134,10 @@ func (s *session) withView(ctx context.Context, rec arrow.RecordBatch, fn func()
 	}
 	err = fn()
 	release()
-	_, dropErr := s.exec(ctx, "DROP VIEW IF EXISTS "+ident(inView))
-	return errors.Join(err, dropErr)
+	if _, dropErr := s.exec(ctx, "DROP VIEW IF EXISTS "+ident(inView)); err == nil {
+		err = dropErr
+	}
+	return err
 }
 
 // register makes rec readable once as the view name. Call the returned

@@ -14,9 +14,12 @@ import (
 
 // Names of the per-batch objects, temporary to the loading connection.
 const (
-	inView   = "__load_in"   // an Arrow record, registered for one scan
-	idsTable = "__load_ids"  // response ids of DeleteByResponse
-	idColumn = "response_id" // the column every derived row is traced by
+	inView        = "__load_in"      // the batch: an Arrow record registered for one scan, or LoadFrom's table
+	changedTable  = "__load_changed" // the rows a merge inserts or changes
+	hitColumn     = "__load_hit"     // set on the table's side of the merge's join
+	oldPartColumn = "__load_old"     // the partition a changed row had, null for a new key
+	idsTable      = "__load_ids"     // response ids of DeleteByResponse
+	idColumn      = "response_id"    // the column every derived row is traced by
 )
 
 // ident quotes an identifier for DuckDB.
@@ -62,31 +65,15 @@ func keyJoin(t *schema.Table, a, b string) string {
 	return strings.Join(parts, " AND ")
 }
 
-// nonKey lists the columns outside the key, less those in except.
-func nonKey(t *schema.Table, except ...string) []string {
+// nonKey lists the columns outside the key.
+func nonKey(t *schema.Table) []string {
 	var out []string
-outer:
 	for _, c := range t.Columns {
-		if t.IsKey(c.Name) {
-			continue
+		if !t.IsKey(c.Name) {
+			out = append(out, c.Name)
 		}
-		for _, e := range except {
-			if c.Name == e {
-				continue outer
-			}
-		}
-		out = append(out, c.Name)
 	}
 	return out
-}
-
-// sets renders "col = s.col, …".
-func sets(cols []string) string {
-	parts := make([]string, len(cols))
-	for i, c := range cols {
-		parts[i] = fmt.Sprintf("%s = s.%s", ident(c), ident(c))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // checkMergeable reports a table definition the merge cannot honour.
@@ -146,50 +133,92 @@ func dupSQL(t *schema.Table) string {
 		ident(inView), list("", t.Key))
 }
 
-// movedSQL lists the partitions that rows of a Latest, Dimension or Ledger
-// table are about to leave: the merge sets a row's partition anew when an
-// older First arrives (or, for a Ledger, whenever the row's partition
-// column changes), and the old partition's file must lose the row.
-func movedSQL(t *schema.Table, source string) string {
-	cond := fmt.Sprintf("s.%s <> t.%s", ident(t.Partition), ident(t.Partition))
-	if t.Kind != schema.Ledger {
-		cond = fmt.Sprintf("s.%s < t.%s AND %s", ident(t.First), ident(t.First), cond)
-	}
-	return fmt.Sprintf("SELECT DISTINCT t.%s FROM %s AS t JOIN %s AS s ON %s WHERE %s",
-		ident(t.Partition), ident(t.Name), source, keyJoin(t, "t", "s"), cond)
-}
-
-// mergeSQL merges source into the table and returns the partition of
-// every row inserted or changed. For an Append table, parts are the batch's
-// partitions: the target side is restricted to them, which is exact because
-// an Append table's partition is a function of its key, and keeps a load
-// proportional to the batch and the partitions it touches.
-func mergeSQL(t *schema.Table, source string, parts []day) string {
+// changedSQL creates the temporary table changedTable: every row the
+// merge of source into the table inserts or changes, with its final
+// values, and oldPart, the partition the table held the key's row in (null
+// for a key new to the table). By the table's Kind, a source row s meeting
+// the table's row t of its key (none: s is inserted):
+//   - Append: s replaces t when its response_id is smaller;
+//   - Latest, Dimension: when s is newer (greater Last, then greater
+//     response_id), s's values replace t's; First becomes the least of the
+//     two and the partition that of the least First; when s is not newer
+//     but has an older First, only First and the partition change;
+//   - Ledger: s replaces t when any value differs.
+//
+// For an Append table, parts are the batch's partitions: the table side is
+// restricted to them, which is exact because an Append table's partition
+// is a function of its key, and keeps a load proportional to the batch and
+// the partitions it touches.
+func changedSQL(t *schema.Table, source string, parts []day) string {
 	cols := t.ColumnNames()
 	on := keyJoin(t, "t", "s")
+	if t.Kind == schema.Append {
+		on += " AND t." + ident(t.Partition) + " IN (" + partList(parts) + ")"
+	}
+	miss := "t." + ident(hitColumn) + " IS NULL"
+	values := make([]string, len(cols))
+	for i, c := range cols {
+		values[i] = "s." + ident(c)
+	}
 	var when string
 	switch t.Kind {
 	case schema.Append:
-		lits := make([]string, len(parts))
-		for i, p := range parts {
-			lits[i] = p.sqlLiteral()
-		}
-		on += fmt.Sprintf(" AND t.%s IN (%s)", ident(t.Partition), strings.Join(lits, ", "))
-		when = fmt.Sprintf("WHEN MATCHED AND s.%s < t.%s THEN UPDATE SET %s",
-			ident(idColumn), ident(idColumn), sets(nonKey(t)))
+		when = fmt.Sprintf("%s OR s.%s < t.%s", miss, ident(idColumn), ident(idColumn))
 	case schema.Latest, schema.Dimension:
-		first, last, part, id := ident(t.First), ident(t.Last), ident(t.Partition), ident(idColumn)
-		when = fmt.Sprintf("WHEN MATCHED AND (s.%[2]s > t.%[2]s OR (s.%[2]s = t.%[2]s AND s.%[4]s > t.%[4]s)) THEN UPDATE SET %[5]s, "+
-			"%[1]s = least(t.%[1]s, s.%[1]s), %[3]s = CASE WHEN s.%[1]s < t.%[1]s THEN s.%[3]s ELSE t.%[3]s END\n"+
-			"WHEN MATCHED AND s.%[1]s < t.%[1]s THEN UPDATE SET %[1]s = s.%[1]s, %[3]s = s.%[3]s",
-			first, last, part, id, sets(nonKey(t, t.First, t.Partition)))
+		first, last, id := ident(t.First), ident(t.Last), ident(idColumn)
+		newer := fmt.Sprintf("(s.%[1]s > t.%[1]s OR (s.%[1]s = t.%[1]s AND s.%[2]s > t.%[2]s))", last, id)
+		older := fmt.Sprintf("s.%[1]s < t.%[1]s", first)
+		when = fmt.Sprintf("%s OR %s OR %s", miss, newer, older)
+		for i, c := range cols {
+			switch {
+			case t.IsKey(c):
+			case c == t.First || c == t.Partition:
+				values[i] = fmt.Sprintf("CASE WHEN %s OR %s THEN s.%s ELSE t.%[3]s END", miss, older, ident(c))
+			default:
+				values[i] = fmt.Sprintf("CASE WHEN %s OR %s THEN s.%s ELSE t.%[3]s END", miss, newer, ident(c))
+			}
+		}
 	case schema.Ledger:
 		rest := nonKey(t)
-		when = fmt.Sprintf("WHEN MATCHED AND row(%s) IS DISTINCT FROM row(%s) THEN UPDATE SET %s",
-			list("t", rest), list("s", rest), sets(rest))
+		when = fmt.Sprintf("%s OR row(%s) IS DISTINCT FROM row(%s)", miss, list("t", rest), list("s", rest))
 	}
-	return fmt.Sprintf("MERGE INTO %s AS t USING %s AS s ON %s\n%s\nWHEN NOT MATCHED THEN INSERT (%s) VALUES (%s)\nRETURNING %s",
-		ident(t.Name), source, on, when, list("", cols), list("s", cols), ident(t.Partition))
+	for i, c := range cols {
+		values[i] += " AS " + ident(c)
+	}
+	return fmt.Sprintf("CREATE TEMP TABLE %s AS SELECT %s, t.%s AS %s\nFROM %s AS s LEFT JOIN (SELECT *, true AS %s FROM %s) AS t ON %s\nWHERE %s",
+		ident(changedTable), strings.Join(values, ", "), ident(t.Partition), ident(oldPartColumn),
+		source, ident(hitColumn), ident(t.Name), on, when)
+}
+
+// deleteSQL deletes the rows of the table that changedTable replaces.
+func deleteSQL(t *schema.Table, parts []day) string {
+	where := keyJoin(t, "t", "n") + " AND n." + ident(oldPartColumn) + " IS NOT NULL"
+	if t.Kind == schema.Append {
+		where += " AND t." + ident(t.Partition) + " IN (" + partList(parts) + ")"
+	}
+	return fmt.Sprintf("DELETE FROM %s AS t USING %s AS n WHERE %s", ident(t.Name), ident(changedTable), where)
+}
+
+// insertSQL inserts the rows of changedTable into the table.
+func insertSQL(t *schema.Table) string {
+	cols := list("", t.ColumnNames())
+	return fmt.Sprintf("INSERT INTO %s (%s) SELECT %s FROM %s", ident(t.Name), cols, cols, ident(changedTable))
+}
+
+// changedDaysSQL lists the partitions the changed rows are in, and those
+// they left.
+func changedDaysSQL(t *schema.Table) string {
+	return fmt.Sprintf("SELECT %[1]s FROM %[3]s UNION SELECT %[2]s FROM %[3]s WHERE %[2]s IS NOT NULL AND %[2]s <> %[1]s",
+		ident(t.Partition), ident(oldPartColumn), ident(changedTable))
+}
+
+// partList renders days as a list of DATE literals.
+func partList(parts []day) string {
+	lits := make([]string, len(parts))
+	for i, p := range parts {
+		lits[i] = p.sqlLiteral()
+	}
+	return strings.Join(lits, ", ")
 }
 
 // pendingSQL records partitions of the table as pending for the mirror,
@@ -199,15 +228,6 @@ func pendingSQL(t *schema.Table, from string) string {
 SELECT DISTINCT %s, x.d FROM (%s) AS x(d)
 WHERE x.d NOT IN (SELECT partition_date FROM parquet_pending WHERE table_name = %s)`,
 		literal(t.Name), from, literal(t.Name))
-}
-
-// valuesSQL is a query of the given days.
-func valuesSQL(days []day) string {
-	rows := make([]string, len(days))
-	for i, d := range days {
-		rows[i] = "(" + d.sqlLiteral() + ")"
-	}
-	return "VALUES " + strings.Join(rows, ", ")
 }
 
 // exportSQL writes one partition of the table to a Parquet file, without
