@@ -22,11 +22,8 @@ const (
 	idColumn      = "response_id"    // the column every derived row is traced by
 )
 
-// ident quotes an identifier for DuckDB.
-func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-// literal renders s as an SQL string literal.
-func literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// The quoting of schema, by short names.
+var ident, literal = schema.Ident, schema.Literal
 
 // day is a DATE as Arrow and DuckDB hold it: days since 1970-01-01.
 type day int32

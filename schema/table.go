@@ -164,12 +164,15 @@ func (t *Table) AddColumnsSQL(v int) string {
 	return b.String()
 }
 
-// ident quotes a column name, so that a name DuckDB reserves (at) is
-// still a column.
-func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// Ident quotes an identifier for DuckDB, so that a name DuckDB reserves
+// (at) is still a column. Every package that writes SQL quotes with it.
+func Ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-// quote renders s as an SQL string literal.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// Literal renders s as an SQL string literal.
+func Literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// The short names this package's SQL generation uses.
+var ident, quote = Ident, Literal
 
 func (t *Table) comment() string {
 	return fmt.Sprintf("%s Key (%s), %s.", t.Doc, strings.Join(t.Key, ", "), t.Kind)

@@ -278,8 +278,6 @@ func expand(q string, v map[string]string) string {
 	return q
 }
 
-func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
 // bodySQL numbers the lines' text in file order: read_json_objects
 // returns each line as it is in the file.
 const bodySQL = `CREATE OR REPLACE TEMP TABLE e2e_body AS

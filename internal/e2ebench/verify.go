@@ -144,4 +144,5 @@ func hasColumn(t *schema.Table, name string) bool {
 	return ok
 }
 
-func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// The quoting of schema, by short names.
+var ident, sqlString = schema.Ident, schema.Literal
