@@ -106,12 +106,14 @@ func checkBatch(b Batch) error {
 // pending for the Parquet mirror. The batch is made readable as inView
 // once per statement that reads it (a registered Arrow view is one scan):
 // a duplicate check and the join with the table. The rows that change are
-// collected first (changedSQL), then the table's rows of their keys are
-// deleted and the rows inserted: DuckDB keeps an UPDATE's before-images
-// and per-vector update records in memory until the transaction ends, in
-// proportion to the table rather than to the batch when a batch touches
-// rows all over it (as each day's observations of the events do), while a
-// delete costs a row id and an insert spills.
+// collected first (changedSQL). A touch of a Latest or Dimension row (a
+// newer observation of the same values, see touches) updates its two
+// columns Last and response_id in place. For every other change the
+// table's rows of the keys are deleted and the rows inserted: DuckDB keeps
+// an UPDATE's before-images and per-vector update records of every updated
+// column in memory until the transaction ends, which for whole rows all
+// over the table costs far more than a deleted row id and an insert that
+// spills.
 func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror bool) (int64, error) {
 	var dups int64
 	var err error
@@ -140,22 +142,26 @@ func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror b
 	if err != nil {
 		return 0, err
 	}
-	n, err := s.count(ctx, "SELECT count(*) FROM "+ident(changedTable))
+	c, err := s.counts(ctx, countsSQL(t), 3)
 	if err != nil {
 		return 0, err
 	}
+	n, replaced, touched := c[0], c[1], c[2]
 	if n > 0 {
-		replaced, err := s.count(ctx, fmt.Sprintf("SELECT count(*) FROM %s WHERE %s IS NOT NULL", ident(changedTable), ident(oldPartColumn)))
-		if err != nil {
-			return 0, err
+		if touched > 0 {
+			if _, err := s.exec(ctx, touchSQL(t)); err != nil {
+				return 0, err
+			}
 		}
 		if replaced > 0 {
 			if _, err := s.exec(ctx, deleteSQL(t, parts)); err != nil {
 				return 0, err
 			}
 		}
-		if _, err := s.exec(ctx, insertSQL(t)); err != nil {
-			return 0, err
+		if n > touched {
+			if _, err := s.exec(ctx, insertSQL(t)); err != nil {
+				return 0, err
+			}
 		}
 		if mirror {
 			if _, err := s.exec(ctx, pendingSQL(t, changedDaysSQL(t))); err != nil {

@@ -170,6 +170,30 @@ var mergeCases = []mergeCase{
 		load1(t, w, mem, schema.Containers, o2, o1, other, o3)
 		equal(t, "one batch", st.rows(t, w, schema.Containers), want)
 	}},
+	{"latest: a re-observation of the same values moves only last_observed_at", func(t *testing.T, st store) {
+		mem := checkedMem(t)
+		w := openWarehouse(t, t.TempDir())
+		o1 := container("C1", "LOADED", "2024-01-01T08:00:00Z", "r1")
+		o1["iso_code"] = nil // a null stays a null: the same value, not a change
+		other := container("C2", "GATE_OUT", "2024-01-01T09:00:00Z", "r1")
+		load1(t, w, mem, schema.Containers, o1, other)
+		again := container("C1", "LOADED", "2024-01-03T08:00:00Z", "r3")
+		again["iso_code"] = nil
+		stats := load1(t, w, mem, schema.Containers, again)
+		if n := stats.Rows["containers"]; n != 1 {
+			t.Errorf("stats: %d rows changed, want 1", n)
+		}
+		want := merged(again, "2024-01-01T08:00:00Z")
+		equal(t, "touched", st.rows(t, w, schema.Containers), lines(schema.Containers, want, other))
+		// The null filled in: a change of values, the row replaced.
+		filled := container("C1", "LOADED", "2024-01-04T08:00:00Z", "r4")
+		load1(t, w, mem, schema.Containers, filled)
+		equal(t, "changed", st.rows(t, w, schema.Containers), lines(schema.Containers, merged(filled, "2024-01-01T08:00:00Z"), other))
+		// An older observation of the same values is no touch: nothing moves.
+		if n := load1(t, w, mem, schema.Containers, again).Rows["containers"]; n != 0 {
+			t.Errorf("an older observation changed %d rows", n)
+		}
+	}},
 	{"latest: an older observation moves the row to an earlier partition", func(t *testing.T, st store) {
 		mem := checkedMem(t)
 		w := openWarehouse(t, t.TempDir())

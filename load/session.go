@@ -73,23 +73,36 @@ func (s *session) exec(ctx context.Context, q string) (int64, error) {
 
 // count runs a query of one BIGINT.
 func (s *session) count(ctx context.Context, q string) (int64, error) {
-	rows, err := s.conn.(driver.QueryerContext).QueryContext(ctx, q, nil)
+	n, err := s.counts(ctx, q, 1)
 	if err != nil {
 		return 0, err
 	}
+	return n[0], nil
+}
+
+// counts runs a query of one row of n BIGINTs; no row reads as zeros.
+func (s *session) counts(ctx context.Context, q string, n int) ([]int64, error) {
+	rows, err := s.conn.(driver.QueryerContext).QueryContext(ctx, q, nil)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
-	v := make([]driver.Value, 1)
+	v := make([]driver.Value, n)
+	out := make([]int64, n)
 	if err := rows.Next(v); err != nil {
 		if err == io.EOF {
-			return 0, nil
+			return out, nil
 		}
-		return 0, err
+		return nil, err
 	}
-	n, ok := v[0].(int64)
-	if !ok {
-		return 0, fmt.Errorf("load: count is %T", v[0])
+	for i := range v {
+		c, ok := v[i].(int64)
+		if !ok {
+			return nil, fmt.Errorf("load: count %d of %q is %T", i, q, v[i])
+		}
+		out[i] = c
 	}
-	return n, nil
+	return out, nil
 }
 
 // days runs a query whose first column is a DATE and returns its distinct
