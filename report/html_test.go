@@ -50,16 +50,8 @@ func TestWriteHTMLIsOneSelfContainedPage(t *testing.T) {
 			t.Errorf("a chart without its title or description: %.200s", s)
 		}
 		// The charts' markup is well-formed XML (the SVG namespace aside).
-		dec := xml.NewDecoder(strings.NewReader(s))
-		for {
-			_, err := dec.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Errorf("chart is not well-formed: %v", err)
-				break
-			}
+		if err := wellFormed(s); err != nil {
+			t.Errorf("chart is not well-formed: %v", err)
 		}
 	}
 	// The same tables as the terminal: four, the matrix included.
@@ -78,6 +70,18 @@ func TestWriteHTMLIsOneSelfContainedPage(t *testing.T) {
 // svgs returns each <svg …>…</svg> of the page.
 func svgs(html string) []string {
 	return regexp.MustCompile(`(?s)<svg .*?</svg>`).FindAllString(html, -1)
+}
+
+// wellFormed reports the first XML error of s, nil when s is well-formed.
+func wellFormed(s string) error {
+	dec := xml.NewDecoder(strings.NewReader(s))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
 }
 
 func TestWriteHTMLEscapesTheData(t *testing.T) {
@@ -106,15 +110,8 @@ func TestWriteHTMLEscapesTheData(t *testing.T) {
 		t.Errorf("the carrier appears escaped %d times, want at least 6", n)
 	}
 	for _, s := range svgs(html) {
-		dec := xml.NewDecoder(strings.NewReader(s))
-		for {
-			_, err := dec.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("a chart is not well-formed with the carrier in it: %v", err)
-			}
+		if err := wellFormed(s); err != nil {
+			t.Fatalf("a chart is not well-formed with the carrier in it: %v", err)
 		}
 	}
 }
