@@ -119,11 +119,20 @@ type input interface {
 	rows() int64
 	// days lists the distinct values of t's partition column in the batch.
 	days(ctx context.Context, s *session, t *schema.Table) ([]day, error)
+	// distinct reports whether the batch is known to hold each key once,
+	// so that the merge need not count its duplicates.
+	distinct() bool
 }
 
 // recordInput is an Arrow record of the transform, registered as a view
-// for each statement (Load, Land).
-type recordInput struct{ rec arrow.RecordBatch }
+// for each statement (Load, Land). unique is set by a caller that made
+// the keys distinct itself (Land).
+type recordInput struct {
+	rec    arrow.RecordBatch
+	unique bool
+}
+
+func (in recordInput) distinct() bool { return in.unique }
 
 func (in recordInput) scan(ctx context.Context, s *session, fn func() error) error {
 	return s.withView(ctx, in.rec, fn)
@@ -141,6 +150,8 @@ type tableInput struct{ n int64 }
 func (in tableInput) scan(_ context.Context, _ *session, fn func() error) error { return fn() }
 
 func (in tableInput) rows() int64 { return in.n }
+
+func (in tableInput) distinct() bool { return false }
 
 func (in tableInput) days(ctx context.Context, s *session, t *schema.Table) ([]day, error) {
 	out, _, err := s.days(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(inView)))

@@ -63,7 +63,7 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string
 			if b.Rec.NumRows() == 0 {
 				continue
 			}
-			n, err := s.merge(ctx, b.Table, recordInput{b.Rec}, true)
+			n, err := s.merge(ctx, b.Table, recordInput{rec: b.Rec}, true)
 			if err != nil {
 				return fmt.Errorf("load: %s: %w", b.Table.Name, err)
 			}
@@ -117,7 +117,7 @@ func checkBatch(b Batch) error {
 func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror bool) (int64, error) {
 	var dups int64
 	var err error
-	if in.rows() > 1 {
+	if in.rows() > 1 && !in.distinct() {
 		err = in.scan(ctx, s, func() (err error) {
 			dups, err = s.count(ctx, dupSQL(t))
 			return err

@@ -1,11 +1,15 @@
 package load_test
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
 
 	views "github.com/etalake/etalake/sql"
 
@@ -108,6 +112,82 @@ func TestMigrationsAreForwardOnly(t *testing.T) {
 				t.Fatalf("the refused Open kept the warehouse: %v", err)
 			}
 			db.Close()
+		})
+	}
+}
+
+// TestMigrationTwoKeepsEveryBody: a warehouse made by an etalake that knew
+// only migration 1 is upgraded on Open: raw_responses is rebuilt with its
+// bodies stored uncompressed (zstd already; DuckDB's analysis of them at
+// every checkpoint cost more memory than anything else in a large import),
+// every response reads back as it was landed, and the table and columns
+// keep their comments. A fresh warehouse stores bodies the same way.
+func TestMigrationTwoKeepsEveryBody(t *testing.T) {
+	ms, err := schema.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The responses, landed by this binary in a warehouse of its own.
+	src := t.TempDir()
+	w, err := load.Open(t.Context(), src, load.Options{Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []load.RawResponse
+	for i := range 300 {
+		// Alike bodies, which DuckDB would compress if it were let to.
+		rs = append(rs, response(t0.Add(time.Duration(i)*time.Minute), fmt.Sprintf(`{"port":"NLRTM","n":%d}`, i%3)))
+	}
+	land(t, w, rs...)
+	wantRows, wantIDs := all(t, w, load.RawFilter{})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same responses in a warehouse at migration 1.
+	old := t.TempDir()
+	db, err := sql.Open("duckdb", filepath.Join(old, "etalake.duckdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		ms[0].SQL,
+		`CREATE TABLE schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, checksum VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`,
+		fmt.Sprintf(`INSERT INTO schema_migrations VALUES (1, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`, schema.Literal(ms[0].Name), schema.Literal(ms[0].Checksum())),
+		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, "etalake.duckdb"))),
+		`INSERT INTO raw_responses SELECT * FROM src.raw_responses`,
+		`DETACH src`,
+	} {
+		if _, err := db.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	for name, dir := range map[string]string{"upgraded": old, "fresh": src} {
+		t.Run(name, func(t *testing.T) {
+			w := openWarehouse(t, dir)
+			gotRows, gotIDs := all(t, w, load.RawFilter{})
+			equal(t, "response ids", gotIDs, wantIDs)
+			for i := range wantRows {
+				if fmt.Sprint(gotRows[i]) != fmt.Sprint(wantRows[i]) {
+					t.Fatalf("response %d reads back as\n%+v\nwant\n%+v", i, gotRows[i], wantRows[i])
+				}
+			}
+			equal(t, "migrations", query(t, w.DB(), `SELECT format('{} {}', version, name) FROM schema_migrations ORDER BY version`),
+				[]string{"1 " + ms[0].Name, "2 " + ms[1].Name})
+			equal(t, "comments", query(t, w.DB(), `SELECT coalesce(comment, '') FROM duckdb_columns() WHERE table_name = 'raw_responses' AND column_name IN ('body', 'response_id') ORDER BY column_name`),
+				[]string{"content-derived id: the same response landed twice is one row", "the body, zstd-compressed"})
+			if n := queryInt(t, w.DB(), `SELECT count(*) FROM duckdb_tables() WHERE table_name = 'raw_responses' AND comment LIKE 'Every HTTP response%'`); n != 1 {
+				t.Errorf("raw_responses has lost its comment")
+			}
+			if _, err := w.DB().ExecContext(t.Context(), "CHECKPOINT"); err != nil {
+				t.Fatal(err)
+			}
+			equal(t, "compression of body", query(t, w.DB(), `SELECT DISTINCT compression FROM pragma_storage_info('raw_responses') WHERE column_name = 'body' AND segment_type <> 'VALIDITY'`),
+				[]string{"Uncompressed"})
 		})
 	}
 }

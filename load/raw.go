@@ -118,7 +118,7 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	var n int64
 	err = w.inTx(ctx, func(s *session) error {
 		var err error
-		n, err = s.merge(ctx, schema.RawResponses, recordInput{rec}, false)
+		n, err = s.merge(ctx, schema.RawResponses, recordInput{rec: rec, unique: true}, false)
 		return err
 	})
 	if err != nil {
@@ -127,13 +127,20 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	return int(n), nil
 }
 
-// rawRecord builds the raw_responses rows of rs.
+// rawRecord builds the raw_responses rows of rs, one per response id (the
+// first response of an id; the others are the same response landed again).
 func (w *Warehouse) rawRecord(rs []RawResponse) arrow.RecordBatch {
 	rb := newRowBuilder(schema.RawResponses)
 	defer rb.b.Release()
+	seen := make(map[string]bool, len(rs))
 	for _, r := range rs {
+		id := ResponseID(r)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
 		sum := sha256.Sum256(r.Body)
-		rb.str("response_id", ResponseID(r))
+		rb.str("response_id", id)
 		rb.str("run_id", r.RunID)
 		rb.str("product", r.Product)
 		rb.str("endpoint", r.Endpoint)

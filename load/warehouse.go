@@ -25,7 +25,9 @@ const (
 
 // Options tunes a Warehouse. The zero value is usable.
 type Options struct {
-	// MemoryLimit is DuckDB's memory_limit; "" means "256MB". DuckDB spills
+	// MemoryLimit is DuckDB's memory_limit; "" means "128MB", which keeps a
+	// large import under 512 MiB of RSS with what DuckDB allocates outside
+	// the limit (BENCHMARKS.md, "end to end"). DuckDB spills
 	// sorts, joins and large merges to <dir>/etalake.duckdb.tmp past it.
 	MemoryLimit string
 	// Threads is DuckDB's threads; 0 means 2.
@@ -37,7 +39,7 @@ type Options struct {
 
 // DefaultOptions are the options the zero Options stand for.
 func DefaultOptions() Options {
-	return Options{MemoryLimit: "256MB", Threads: 2, Now: time.Now}
+	return Options{MemoryLimit: "128MB", Threads: 2, Now: time.Now}
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -71,6 +73,7 @@ type Warehouse struct {
 	mu  sync.Mutex // one write at a time, and Close
 	enc *zstd.Encoder
 	dec *zstd.Decoder
+	gc  bool // holds the writers' Go GC target (enterWriterGC)
 }
 
 // Open opens the warehouse in dir, creating it if needed. It takes the
@@ -79,7 +82,9 @@ type Warehouse struct {
 // schema (refusing a warehouse whose recorded migrations differ from the
 // embedded ones, see ErrMigration), and sweeps the temp files a crash left
 // under parquet/. Partitions of the mirror still pending from before a
-// crash are written by the next SyncParquet.
+// crash are written by the next SyncParquet. While a writer is open, the
+// Go GC runs at 50 % (see writerGCPercent) unless GOGC is set; the last
+// Close restores the target it found.
 func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -96,7 +101,7 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Warehouse{dir: dir, lock: lk, opt: opt}
+	w := &Warehouse{dir: dir, lock: lk, opt: opt, gc: enterWriterGC()}
 	if err := w.open(ctx); err != nil {
 		return nil, errors.Join(err, w.Close())
 	}
@@ -137,6 +142,13 @@ func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, erro
 	if opt.Threads > 0 {
 		q.Set("threads", strconv.Itoa(opt.Threads))
 	}
+	// DuckDB's allocator (a jemalloc of its own) keeps freed memory
+	// mapped: it is given back after each task that allocated more than
+	// 8 MB (default 128 MB), and by background threads in between.
+	// Measured on a 5 M-event import, 529 MiB of peak RSS without, 464
+	// with (BENCHMARKS.md, "end to end").
+	q.Set("allocator_flush_threshold", "8MB")
+	q.Set("allocator_background_threads", "true")
 	if readOnly {
 		q.Set("access_mode", "READ_ONLY")
 	}
@@ -167,6 +179,10 @@ func (w *Warehouse) Close() error {
 	if w.lock != nil {
 		err = errors.Join(err, w.lock.release())
 		w.lock = nil
+	}
+	if w.gc {
+		leaveWriterGC()
+		w.gc = false
 	}
 	return err
 }

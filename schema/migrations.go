@@ -65,7 +65,8 @@ const HandWritten = "-- Written by hand below this line."
 
 // Derive is the SQL a migration of version v must start with: for version
 // 1 the creation of every table with its original columns, for a later
-// version the columns added in it (Column.Since).
+// version the columns added in it (Column.Since) and the rebuild of the
+// tables whose compression it changes (Column.CompressionSince).
 func Derive(v int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- Migration %d, derived from the table definitions in schema/tables.go.\n", v)
@@ -76,6 +77,7 @@ func Derive(v int) string {
 			b.WriteString("\n")
 		} else {
 			b.WriteString(t.AddColumnsSQL(v))
+			b.WriteString(t.RebuildSQL(v))
 		}
 	}
 	return b.String()

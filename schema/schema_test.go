@@ -93,3 +93,26 @@ func TestCreateSQLKeepsKeysNotNull(t *testing.T) {
 		t.Errorf("no column has Since 2, got %q", got)
 	}
 }
+
+// A compression set by a later migration is not in the tables created by
+// an earlier one (their migration is applied already), and the later
+// migration rebuilds only the table it changes.
+func TestCompressionComesWithARebuild(t *testing.T) {
+	if sql := schema.RawResponses.CreateSQL(1); strings.Contains(sql, "COMPRESSION") {
+		t.Errorf("raw_responses as of migration 1 names a compression:\n%s", sql)
+	}
+	if sql := schema.RawResponses.CreateSQL(2); !strings.Contains(sql, `"body" BLOB USING COMPRESSION uncompressed NOT NULL`) {
+		t.Errorf("raw_responses as of migration 2 does not store bodies uncompressed:\n%s", sql)
+	}
+	if got := schema.RawResponses.RebuildSQL(2); !strings.Contains(got, "ALTER TABLE raw_responses__rebuild RENAME TO raw_responses;") {
+		t.Errorf("migration 2 does not rebuild raw_responses:\n%s", got)
+	}
+	for _, tbl := range []*schema.Table{schema.PortCalls, schema.RawResponses} {
+		if got := tbl.RebuildSQL(1) + tbl.RebuildSQL(3); got != "" {
+			t.Errorf("%s rebuilt by a migration that changes nothing of it: %q", tbl.Name, got)
+		}
+	}
+	if got := schema.PortCalls.RebuildSQL(2); got != "" {
+		t.Errorf("port_calls rebuilt by migration 2: %q", got)
+	}
+}

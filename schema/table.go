@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -54,6 +55,12 @@ type Column struct {
 	// migration.
 	Since int
 	Doc   string
+	// Compression, when set, is the DuckDB compression the column is
+	// stored with (USING COMPRESSION) from migration CompressionSince on;
+	// empty lets DuckDB choose per segment. A migration that sets it
+	// rebuilds the table (DuckDB cannot alter a column's compression).
+	Compression      string
+	CompressionSince int
 }
 
 // Table is one contract table.
@@ -127,23 +134,35 @@ func (t *Table) Arrow() *arrow.Schema {
 // index: merges enforce it (see Kind), and an index would have to fit in
 // memory.
 func (t *Table) CreateSQL(v int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)
+	return t.createSQL(t.Name, v) + t.commentsSQL(func(c Column) bool { return c.Since <= v })
+}
+
+// createSQL is the CREATE TABLE of the table's columns as of version v,
+// under the given name.
+func (t *Table) createSQL(name string, v int) string {
 	var cols []string
 	for _, c := range t.Columns {
 		if c.Since > v {
 			continue
 		}
 		col := fmt.Sprintf("    %s %s", ident(c.Name), c.Type.DuckDB())
+		if c.Compression != "" && c.CompressionSince <= v {
+			col += " USING COMPRESSION " + c.Compression
+		}
 		if !c.Nullable {
 			col += " NOT NULL"
 		}
 		cols = append(cols, col)
 	}
-	b.WriteString(strings.Join(cols, ",\n"))
-	fmt.Fprintf(&b, "\n);\nCOMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
+	return fmt.Sprintf("CREATE TABLE %s (\n%s\n);\n", name, strings.Join(cols, ",\n"))
+}
+
+// commentsSQL documents the table and those of its columns that with keeps.
+func (t *Table) commentsSQL(with func(Column) bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "COMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
 	for _, c := range t.Columns {
-		if c.Since <= v && c.Doc != "" {
+		if with(c) && c.Doc != "" {
 			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
 		}
 	}
@@ -162,6 +181,27 @@ func (t *Table) AddColumnsSQL(v int) string {
 		}
 	}
 	return b.String()
+}
+
+// RebuildSQL is, for a migration version v after the first that changes
+// the compression of one of the table's columns, the DDL copying the table
+// into a new one created as of v, which then takes its name and comments;
+// for any other version it is empty.
+func (t *Table) RebuildSQL(v int) string {
+	if v <= 1 || !slices.ContainsFunc(t.Columns, func(c Column) bool { return c.Compression != "" && c.CompressionSince == v }) {
+		return ""
+	}
+	tmp := t.Name + "__rebuild"
+	var cols []string
+	for _, c := range t.Columns {
+		if c.Since <= v {
+			cols = append(cols, ident(c.Name))
+		}
+	}
+	list := strings.Join(cols, ", ")
+	return t.createSQL(tmp, v) +
+		fmt.Sprintf("INSERT INTO %s (%s) SELECT %s FROM %s;\nDROP TABLE %s;\nALTER TABLE %s RENAME TO %s;\n", tmp, list, list, t.Name, t.Name, tmp, t.Name) +
+		t.commentsSQL(func(c Column) bool { return c.Since <= v })
 }
 
 // Ident quotes an identifier for DuckDB, so that a name DuckDB reserves
@@ -188,6 +228,9 @@ func (t *Table) validate() error {
 		seen[c.Name] = true
 		if c.Since < 1 {
 			return fmt.Errorf("%s.%s: Since must be at least 1", t.Name, c.Name)
+		}
+		if (c.Compression == "") != (c.CompressionSince == 0) || (c.Compression != "" && c.CompressionSince < c.Since) {
+			return fmt.Errorf("%s.%s: Compression and CompressionSince go together, CompressionSince no earlier than Since", t.Name, c.Name)
 		}
 	}
 	for _, k := range t.Key {

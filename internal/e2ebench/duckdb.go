@@ -32,6 +32,9 @@ import (
 //
 // SyncParquet writes the mirror at the end, as the importer does.
 
+// duckdbMemoryLimit is the memory_limit of DuckDB's path.
+const duckdbMemoryLimit = "256MB"
+
 // readModes are the ways read_json may learn the shape of the lines, by
 // -duckdb-read name: the source of e2e_resp, rows of (body, metadata,
 // route, containers). (Parsing the text of read_json_objects with
@@ -164,7 +167,12 @@ func runDuckDB(ctx context.Context, input, warehouse, readMode string) (childSta
 	if err != nil || len(files) == 0 {
 		return childStats{}, fmt.Errorf("%s: no *.ndjson files (%v)", input, err)
 	}
-	wh, err := load.Open(ctx, warehouse, load.DefaultOptions())
+	// read_json of one day's file runs out of memory under the writer's
+	// default 128 MB; DuckDB's path gets the 256 MB it needs (ours keeps
+	// the default).
+	opt := load.DefaultOptions()
+	opt.MemoryLimit = duckdbMemoryLimit
+	wh, err := load.Open(ctx, warehouse, opt)
 	if err != nil {
 		return childStats{}, err
 	}
