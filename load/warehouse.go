@@ -145,7 +145,7 @@ func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, erro
 	// DuckDB's allocator (a jemalloc of its own) keeps freed memory
 	// mapped: it is given back after each task that allocated more than
 	// 8 MB (default 128 MB), and by background threads in between.
-	// Measured on a 5 M-event import, 529 MiB of peak RSS without, 464
+	// Measured on a 5 M-event import, 529 MiB of peak RSS without, 475
 	// with (BENCHMARKS.md, "end to end").
 	q.Set("allocator_flush_threshold", "8MB")
 	q.Set("allocator_background_threads", "true")

@@ -134,17 +134,25 @@ func (t *Table) Arrow() *arrow.Schema {
 // index: merges enforce it (see Kind), and an index would have to fit in
 // memory.
 func (t *Table) CreateSQL(v int) string {
-	return t.createSQL(t.Name, v) + t.commentsSQL(func(c Column) bool { return c.Since <= v })
+	return t.createSQL(t.Name, v) + t.commentsSQL(v)
+}
+
+// columnsAsOf lists the columns added up to migration version v, in order.
+func (t *Table) columnsAsOf(v int) []Column {
+	var out []Column
+	for _, c := range t.Columns {
+		if c.Since <= v {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // createSQL is the CREATE TABLE of the table's columns as of version v,
 // under the given name.
 func (t *Table) createSQL(name string, v int) string {
 	var cols []string
-	for _, c := range t.Columns {
-		if c.Since > v {
-			continue
-		}
+	for _, c := range t.columnsAsOf(v) {
 		col := fmt.Sprintf("    %s %s", ident(c.Name), c.Type.DuckDB())
 		if c.Compression != "" && c.CompressionSince <= v {
 			col += " USING COMPRESSION " + c.Compression
@@ -157,12 +165,12 @@ func (t *Table) createSQL(name string, v int) string {
 	return fmt.Sprintf("CREATE TABLE %s (\n%s\n);\n", name, strings.Join(cols, ",\n"))
 }
 
-// commentsSQL documents the table and those of its columns that with keeps.
-func (t *Table) commentsSQL(with func(Column) bool) string {
+// commentsSQL documents the table and its columns as of version v.
+func (t *Table) commentsSQL(v int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "COMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
-	for _, c := range t.Columns {
-		if with(c) && c.Doc != "" {
+	for _, c := range t.columnsAsOf(v) {
+		if c.Doc != "" {
 			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
 		}
 	}
@@ -193,15 +201,13 @@ func (t *Table) RebuildSQL(v int) string {
 	}
 	tmp := t.Name + "__rebuild"
 	var cols []string
-	for _, c := range t.Columns {
-		if c.Since <= v {
-			cols = append(cols, ident(c.Name))
-		}
+	for _, c := range t.columnsAsOf(v) {
+		cols = append(cols, ident(c.Name))
 	}
 	list := strings.Join(cols, ", ")
 	return t.createSQL(tmp, v) +
 		fmt.Sprintf("INSERT INTO %s (%s) SELECT %s FROM %s;\nDROP TABLE %s;\nALTER TABLE %s RENAME TO %s;\n", tmp, list, list, t.Name, t.Name, tmp, t.Name) +
-		t.commentsSQL(func(c Column) bool { return c.Since <= v })
+		t.commentsSQL(v)
 }
 
 // Ident quotes an identifier for DuckDB, so that a name DuckDB reserves
