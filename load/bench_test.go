@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/etalake/etalake/internal/cheap"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -77,6 +78,22 @@ func reportRows(b *testing.B, rows int) {
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
+// cHeapFrom starts measuring the C heap; the function it returns reports
+// the bytes the benchmark's operations left in use, per operation
+// ("cheap-B/op"): what DuckDB and the Arrow C interface allocated with
+// malloc and kept, the memory that grows a long import where Go's heap
+// and DuckDB's memory limit do not. Nothing is reported where the C heap
+// cannot be read (package cheap).
+func cHeapFrom(b *testing.B) func() {
+	before, ok := cheap.InUse()
+	return func() {
+		after, _ := cheap.InUse()
+		if ok && b.N > 0 {
+			b.ReportMetric(float64(after-before)/float64(b.N), "cheap-B/op")
+		}
+	}
+}
+
 // BenchmarkLoad measures Load into an on-disk warehouse: "first" into an
 // empty table, "again" the same rows into a table that holds them (the
 // replay case: nothing changes).
@@ -104,6 +121,7 @@ func BenchmarkLoad(b *testing.B) {
 				if _, err := w.Load(b.Context(), batch); err != nil {
 					b.Fatal(err)
 				}
+				defer cHeapFrom(b)()
 				for b.Loop() {
 					st, err := w.Load(b.Context(), batch)
 					if err != nil || st.Rows[tbl.Name] != 0 {
@@ -294,6 +312,7 @@ func BenchmarkLand(b *testing.B) {
 			w := benchWarehouse(b)
 			rs := make([]load.RawResponse, per)
 			i := 0
+			defer cHeapFrom(b)()
 			for b.Loop() {
 				for j := range rs {
 					rs[j] = response(t0.Add(time.Duration(i)*time.Millisecond), "")

@@ -2,9 +2,7 @@ package load
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -89,25 +87,7 @@ func (s *session) columns(ctx context.Context, temporary bool, table string) ([]
 	}
 	q := fmt.Sprintf(`SELECT column_name || ' ' || data_type FROM duckdb_columns()
 WHERE database_name = %s AND schema_name = 'main' AND table_name = %s ORDER BY column_index`, db, literal(table))
-	rows, err := s.conn.(driver.QueryerContext).QueryContext(ctx, q, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	v := make([]driver.Value, 1)
-	for {
-		if err := rows.Next(v); err == io.EOF {
-			return out, nil
-		} else if err != nil {
-			return nil, err
-		}
-		c, ok := v[0].(string)
-		if !ok {
-			return nil, fmt.Errorf("load: column description is %T", v[0])
-		}
-		out = append(out, c)
-	}
+	return s.strings(ctx, q)
 }
 
 // input is a batch as the merge reads it: rows of the table's columns,
@@ -119,20 +99,16 @@ type input interface {
 	rows() int64
 	// days lists the distinct values of t's partition column in the batch.
 	days(ctx context.Context, s *session, t *schema.Table) ([]day, error)
-	// distinct reports whether the batch is known to hold each key once,
-	// so that the merge need not count its duplicates.
-	distinct() bool
+	// distinct reports whether the batch is known to hold each of t's keys
+	// once, so that the merge need not count its duplicates.
+	distinct(t *schema.Table) bool
 }
 
-// recordInput is an Arrow record of the transform, registered as a view
-// for each statement (Load, Land). unique is set by a caller that made
-// the keys distinct itself (Land).
-type recordInput struct {
-	rec    arrow.RecordBatch
-	unique bool
-}
+// recordInput is an Arrow record of the transform (Load), registered as a
+// view for each statement.
+type recordInput struct{ rec arrow.RecordBatch }
 
-func (in recordInput) distinct() bool { return in.unique }
+func (in recordInput) distinct(t *schema.Table) bool { return keysDistinct(in.rec, t) }
 
 func (in recordInput) scan(ctx context.Context, s *session, fn func() error) error {
 	return s.withView(ctx, in.rec, fn)
@@ -151,7 +127,7 @@ func (in tableInput) scan(_ context.Context, _ *session, fn func() error) error 
 
 func (in tableInput) rows() int64 { return in.n }
 
-func (in tableInput) distinct() bool { return false }
+func (in tableInput) distinct(*schema.Table) bool { return false }
 
 func (in tableInput) days(ctx context.Context, s *session, t *schema.Table) ([]day, error) {
 	out, _, err := s.days(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(inView)))

@@ -105,7 +105,8 @@ func checkBatch(b Batch) error {
 // changed. When mirror is set, it records the partitions that change as
 // pending for the Parquet mirror. The batch is made readable as inView
 // once per statement that reads it (a registered Arrow view is one scan):
-// a duplicate check and the join with the table. The rows that change are
+// the join with the table, and a duplicate count before it unless the
+// input knows its keys distinct (input.distinct). The rows that change are
 // collected first (changedSQL). A touch of a Latest or Dimension row (a
 // newer observation of the same values, see touches) updates its two
 // columns Last and response_id in place. For every other change the
@@ -117,7 +118,7 @@ func checkBatch(b Batch) error {
 func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror bool) (int64, error) {
 	var dups int64
 	var err error
-	if in.rows() > 1 && !in.distinct() {
+	if in.rows() > 1 && !in.distinct(t) {
 		err = in.scan(ctx, s, func() (err error) {
 			dups, err = s.count(ctx, dupSQL(t))
 			return err

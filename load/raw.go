@@ -115,10 +115,24 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	}
 	rec := w.rawRecord(rs)
 	defer rec.Release()
+	ids := rec.Column(rec.Schema().FieldIndices(idColumn)[0]).(*array.String)
+	all := make([]string, ids.Len())
+	for i := range all {
+		all[i] = ids.Value(i)
+	}
+	parts, err := distinctDays(rec, schema.RawResponses)
+	if err != nil {
+		return 0, err
+	}
 	var n int64
 	err = w.inTx(ctx, func(s *session) error {
-		var err error
-		n, err = s.merge(ctx, schema.RawResponses, recordInput{rec: rec, unique: true}, false)
+		// A response id is a function of observed_at, so a landed copy
+		// is in the partition of its observed_date.
+		present, err := s.stringsIn(ctx, schema.RawResponses, idColumn, parts, all)
+		if err != nil {
+			return err
+		}
+		n, err = s.appendRows(schema.RawResponses, rec, func(i int) bool { return !present[all[i]] })
 		return err
 	})
 	if err != nil {

@@ -86,6 +86,14 @@ func TestLandIsIdempotent(t *testing.T) {
 	if n := land(t, w, third, third); n != 1 {
 		t.Errorf("twice in one call: %d new, want 1", n)
 	}
+	// Landed and new responses of one day in one call: only the new lands.
+	fourth := response(t0.Add(3*time.Minute), `{"a":1}`)
+	if n := land(t, w, r, fourth, later); n != 1 {
+		t.Errorf("landed and new in one call: %d new, want 1", n)
+	}
+	if n := queryInt(t, w.DB(), "SELECT count(*) FROM raw_responses"); n != 4 {
+		t.Errorf("%d rows, want 4", n)
+	}
 }
 
 func TestRawRoundTripsBodies(t *testing.T) {

@@ -105,6 +105,29 @@ func (s *session) counts(ctx context.Context, q string, n int) ([]int64, error) 
 	return out, nil
 }
 
+// strings runs a query of one VARCHAR column and returns its values.
+func (s *session) strings(ctx context.Context, q string) ([]string, error) {
+	rows, err := s.conn.(driver.QueryerContext).QueryContext(ctx, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	v := make([]driver.Value, 1)
+	for {
+		if err := rows.Next(v); err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return nil, err
+		}
+		str, ok := v[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("load: a value is %T, want a string", v[0])
+		}
+		out = append(out, str)
+	}
+}
+
 // days runs a query whose first column is a DATE and returns its distinct
 // values and how many rows it returned. It reads the result as Arrow, so a
 // result of many rows costs no row-by-row scanning.

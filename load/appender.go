@@ -1,0 +1,112 @@
+package load
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// appendRows appends the rows of rec whose index keep accepts to t, in the
+// session's transaction, through DuckDB's appender. rec's schema is
+// t.Arrow(). It returns the rows appended.
+//
+// Land writes this way rather than through a registered Arrow view: each
+// duckdb_arrow_scan registration, and each statement binding the view,
+// leaves the exported Arrow schema unreleased in the C heap (the scan
+// nulls the schema's release callback, duckdb/duckdb#16050), ~750 B per
+// column to register and ~200 B per column and statement, never freed. A
+// landing of 100 responses left 28.7 KB of C heap in use that way, 3.1 KB
+// now (BenchmarkLand, cheap-B/op). A landing is a few hundred rows, so the
+// appender's value-by-value copy costs nothing that shows (the landing is
+// 1.39× faster); Load's batches of 200 000 rows keep the Arrow scan, which
+// the appender would slow by a fifth (BENCHMARKS.md).
+func (s *session) appendRows(t *schema.Table, rec arrow.RecordBatch, keep func(int) bool) (int64, error) {
+	values := make([]func(int) driver.Value, rec.NumCols())
+	for i := range values {
+		v, err := columnValues(rec.Column(i))
+		if err != nil {
+			return 0, fmt.Errorf("%s.%s: %w", t.Name, rec.Schema().Field(i).Name, err)
+		}
+		values[i] = v
+	}
+	app, err := duckdb.NewAppenderWithColumns(s.conn, "", "", t.Name, t.ColumnNames())
+	if err != nil {
+		return 0, err
+	}
+	row := make([]driver.Value, len(values))
+	var n int64
+	for r := range int(rec.NumRows()) {
+		if !keep(r) {
+			continue
+		}
+		for c, value := range values {
+			row[c] = nil
+			if rec.Column(c).IsValid(r) {
+				row[c] = value(r)
+			}
+		}
+		if err := app.AppendRow(row...); err != nil {
+			return 0, errors.Join(err, app.Close())
+		}
+		n++
+	}
+	return n, app.Close()
+}
+
+// columnValues reads the valid values of an Arrow column of the
+// warehouse's types as the appender takes them.
+func columnValues(col arrow.Array) (func(int) driver.Value, error) {
+	switch c := col.(type) {
+	case *array.String:
+		return func(i int) driver.Value { return c.Value(i) }, nil
+	case *array.Binary:
+		return func(i int) driver.Value { return c.Value(i) }, nil
+	case *array.Int64:
+		return func(i int) driver.Value { return c.Value(i) }, nil
+	case *array.Int32:
+		return func(i int) driver.Value { return c.Value(i) }, nil
+	case *array.Float64:
+		return func(i int) driver.Value { return c.Value(i) }, nil
+	case *array.Boolean:
+		return func(i int) driver.Value { return c.Value(i) }, nil
+	case *array.Date32:
+		return func(i int) driver.Value { return c.Value(i).ToTime() }, nil
+	case *array.Timestamp:
+		if arrow.TypeEqual(c.DataType(), schema.TimestampType) {
+			return func(i int) driver.Value { return time.UnixMicro(int64(c.Value(i))).UTC() }, nil
+		}
+	}
+	return nil, fmt.Errorf("type %s is not one of the warehouse's", col.DataType())
+}
+
+// stringsIn lists the values of column col of table t, restricted to the
+// given partitions, that are among vals. It filters with list_contains
+// over a list literal: DuckDB plans "col IN (…)" of many values as a join,
+// and a join leaves C heap behind that is never freed (BENCHMARKS.md): a
+// landing of 512 left 17.5 KB with IN, 7.8 KB with list_contains.
+func (s *session) stringsIn(ctx context.Context, t *schema.Table, col string, parts []day, vals []string) (map[string]bool, error) {
+	lits := make([]string, len(vals))
+	for i, v := range vals {
+		lits[i] = literal(v)
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s) AND list_contains([%s], %s)", ident(col), ident(t.Name),
+		ident(t.Partition), partList(parts), strings.Join(lits, ", "), ident(col))
+	got, err := s.strings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	present := make(map[string]bool, len(got))
+	for _, v := range got {
+		present[v] = true
+	}
+	return present, nil
+}
