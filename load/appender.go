@@ -30,6 +30,13 @@ import (
 // 1.39× faster); Load's batches of 200 000 rows keep the Arrow scan, which
 // the appender would slow by a fifth (BENCHMARKS.md).
 func (s *session) appendRows(t *schema.Table, rec arrow.RecordBatch, keep func(int) bool) (int64, error) {
+	for _, c := range t.Columns {
+		if c.Type == schema.JSON {
+			// duckdb-go's appender marshals a value for a JSON column
+			// with encoding/json: a JSON text would land as a JSON string.
+			return 0, fmt.Errorf("load: %s.%s is JSON, which the appender would encode again", t.Name, c.Name)
+		}
+	}
 	values := make([]func(int) driver.Value, rec.NumCols())
 	for i := range values {
 		v, err := columnValues(rec.Column(i))

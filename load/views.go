@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -71,7 +73,9 @@ func tableNames(ctx context.Context, db *sql.DB, names map[string]bool) error {
 
 // RefreshAnalytics rebuilds the tables materialised for the analytic views
 // (package sql) from the contract tables: jobs call it when they end, so
-// that notebooks and reports see what the job loaded.
+// that notebooks and reports see what the job loaded. A rebuild that runs
+// out of memory is retried on one thread, then on one thread with twice
+// and four times the memory limit (see withMemory).
 func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	vs, err := views.Views()
 	if err != nil {
@@ -97,6 +101,13 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 		if isOutOfMemory(err) {
 			err = w.singleThreaded(ctx, v.SQL)
 		}
+		limit, known := memoryBytes(w.opt.MemoryLimit) // not a percentage
+		for _, more := range []int64{2, 4} {
+			if !known || !isOutOfMemory(err) {
+				break
+			}
+			err = w.withMemory(ctx, limit*more, func() error { return w.singleThreaded(ctx, v.SQL) })
+		}
 		if err != nil {
 			return fmt.Errorf("load: refreshing %s: %w", v.Table, err)
 		}
@@ -114,6 +125,41 @@ func (w *Warehouse) singleThreaded(ctx context.Context, q string) error {
 	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET threads = %d", w.opt.Threads))
 	_, err := w.db.ExecContext(ctx, q)
 	return err
+}
+
+// withMemory runs fn with DuckDB's memory limit at bytes, and sets the
+// warehouse's back after. A rebuild over a large warehouse (the as-of join
+// of 10 M ETA observations) does not fit in the writer's default even on
+// one thread; it is better to use more memory for the minute it runs than
+// to fail the job at its end (BENCHMARKS.md, "Analytics").
+func (w *Warehouse) withMemory(ctx context.Context, bytes int64, fn func() error) error {
+	if _, err := w.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", bytes>>20)); err != nil {
+		return err
+	}
+	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET memory_limit = %s", literal(w.opt.MemoryLimit)))
+	return fn()
+}
+
+// memoryBytes reads a DuckDB memory size such as "128MB", "1GiB" or
+// "512 KB" (DuckDB's units: KB, MB, GB, TB of 1000, KiB, MiB, GiB, TiB of
+// 1024, B).
+func memoryBytes(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i <= 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, false
+	}
+	units := map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}
+	u, ok := units[strings.ToUpper(strings.TrimSpace(s[i:]))]
+	if !ok || n <= 0 {
+		return 0, false
+	}
+	return int64(n * u), true
 }
 
 func isOutOfMemory(err error) bool {
