@@ -91,6 +91,7 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
 		return fmt.Errorf("load: checkpoint before refreshing: %w", err)
 	}
+	limit, known := memoryBytes(w.opt.MemoryLimit) // not a percentage
 	for _, v := range vs {
 		if v.Table == "" {
 			continue
@@ -101,7 +102,6 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 		if isOutOfMemory(err) {
 			err = w.singleThreaded(ctx, v.SQL)
 		}
-		limit, known := memoryBytes(w.opt.MemoryLimit) // not a percentage
 		for _, more := range []int64{2, 4} {
 			if !known || !isOutOfMemory(err) {
 				break
