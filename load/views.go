@@ -75,7 +75,7 @@ func tableNames(ctx context.Context, db *sql.DB, names map[string]bool) error {
 // (package sql) from the contract tables: jobs call it when they end, so
 // that notebooks and reports see what the job loaded. A rebuild that runs
 // out of memory is retried on one thread, then on one thread with twice
-// and four times the memory limit (see withMemory).
+// and four times the memory limit.
 func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	vs, err := views.Views()
 	if err != nil {
@@ -98,15 +98,29 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 		}
 		// CREATE OR REPLACE TABLE … AS is atomic by itself; inside an
 		// explicit transaction its rows would have to stay in memory.
-		_, err := w.db.ExecContext(ctx, v.SQL)
-		if isOutOfMemory(err) {
-			err = w.singleThreaded(ctx, v.SQL)
+		rebuild := func() error {
+			_, err := w.db.ExecContext(ctx, v.SQL)
+			return err
 		}
+		// A parallel hash aggregation holds a table per thread: one thread
+		// fits a rebuild in a memory limit that two do not (slower, but it
+		// finishes).
+		oneThread := func() error {
+			return w.withSetting(ctx, "threads", "1", strconv.Itoa(w.opt.Threads), rebuild)
+		}
+		err := rebuild()
+		if isOutOfMemory(err) {
+			err = oneThread()
+		}
+		// The as-of join of 10 M ETA observations does not fit the
+		// writer's default even on one thread: better to use more memory
+		// for the minute it runs than to fail the job at its end
+		// (BENCHMARKS.md, "Analytics").
 		for _, more := range []int64{2, 4} {
 			if !known || !isOutOfMemory(err) {
 				break
 			}
-			err = w.withMemory(ctx, limit*more, func() error { return w.singleThreaded(ctx, v.SQL) })
+			err = w.withSetting(ctx, "memory_limit", fmt.Sprintf("'%dMiB'", limit*more>>20), literal(w.opt.MemoryLimit), oneThread)
 		}
 		if err != nil {
 			return fmt.Errorf("load: refreshing %s: %w", v.Table, err)
@@ -115,28 +129,13 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	return nil
 }
 
-// singleThreaded runs a statement with one DuckDB thread: a parallel hash
-// aggregation holds a table per thread, and one thread fits a rebuild in a
-// memory limit that two do not (slower, but it finishes).
-func (w *Warehouse) singleThreaded(ctx context.Context, q string) error {
-	if _, err := w.db.ExecContext(ctx, "SET threads = 1"); err != nil {
+// withSetting runs fn with the DuckDB setting name at value (SQL), and
+// sets it to back after.
+func (w *Warehouse) withSetting(ctx context.Context, name, value, back string, fn func() error) error {
+	if _, err := w.db.ExecContext(ctx, fmt.Sprintf("SET %s = %s", name, value)); err != nil {
 		return err
 	}
-	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET threads = %d", w.opt.Threads))
-	_, err := w.db.ExecContext(ctx, q)
-	return err
-}
-
-// withMemory runs fn with DuckDB's memory limit at bytes, and sets the
-// warehouse's back after. A rebuild over a large warehouse (the as-of join
-// of 10 M ETA observations) does not fit in the writer's default even on
-// one thread; it is better to use more memory for the minute it runs than
-// to fail the job at its end (BENCHMARKS.md, "Analytics").
-func (w *Warehouse) withMemory(ctx context.Context, bytes int64, fn func() error) error {
-	if _, err := w.db.ExecContext(ctx, fmt.Sprintf("SET memory_limit = '%dMiB'", bytes>>20)); err != nil {
-		return err
-	}
-	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET memory_limit = %s", literal(w.opt.MemoryLimit)))
+	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET %s = %s", name, back))
 	return fn()
 }
 
