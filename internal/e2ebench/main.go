@@ -12,6 +12,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	// As the etalake binary does (its children measure the command).
+	_ "github.com/etalake/etalake/internal/onearena"
 )
 
 func main() {
