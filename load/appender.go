@@ -74,17 +74,17 @@ func (s *session) appendRows(t *schema.Table, rec arrow.RecordBatch, keep func(i
 func columnValues(col arrow.Array) (func(int) driver.Value, error) {
 	switch c := col.(type) {
 	case *array.String:
-		return func(i int) driver.Value { return c.Value(i) }, nil
+		return valueAt(c), nil
 	case *array.Binary:
-		return func(i int) driver.Value { return c.Value(i) }, nil
+		return valueAt(c), nil
 	case *array.Int64:
-		return func(i int) driver.Value { return c.Value(i) }, nil
+		return valueAt(c), nil
 	case *array.Int32:
-		return func(i int) driver.Value { return c.Value(i) }, nil
+		return valueAt(c), nil
 	case *array.Float64:
-		return func(i int) driver.Value { return c.Value(i) }, nil
+		return valueAt(c), nil
 	case *array.Boolean:
-		return func(i int) driver.Value { return c.Value(i) }, nil
+		return valueAt(c), nil
 	case *array.Date32:
 		return func(i int) driver.Value { return c.Value(i).ToTime() }, nil
 	case *array.Timestamp:
@@ -93,6 +93,11 @@ func columnValues(col arrow.Array) (func(int) driver.Value, error) {
 		}
 	}
 	return nil, fmt.Errorf("type %s is not one of the warehouse's", col.DataType())
+}
+
+// valueAt reads a column whose Go values the appender takes as they are.
+func valueAt[T any](c interface{ Value(int) T }) func(int) driver.Value {
+	return func(i int) driver.Value { return c.Value(i) }
 }
 
 // stringsIn lists the values of column col of table t, restricted to the
