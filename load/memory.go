@@ -1,0 +1,88 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// withinMemory runs fn, a statement of the writer's own (a refresh, an
+// export) that may run out of DuckDB's memory limit, and runs it again
+// while it does: on one thread (a parallel sort or hash aggregation holds
+// a table per thread: one thread fits what two do not), then on one thread
+// with twice and four times the memory limit, which is better than
+// failing a job at its end for the minute the statement runs. With
+// oneThread, the first attempt is already on one thread. Every setting is
+// restored after.
+func (w *Warehouse) withinMemory(ctx context.Context, oneThread bool, fn func() error) error {
+	single := func() error {
+		return w.withSetting(ctx, "threads", "1", strconv.Itoa(w.opt.Threads), fn)
+	}
+	var err error
+	if oneThread {
+		err = single()
+	} else if err = fn(); isOutOfMemory(err) {
+		err = single()
+	}
+	limit, known := memoryBytes(w.opt.MemoryLimit) // not a percentage
+	for _, more := range []int64{2, 4} {
+		if !known || !isOutOfMemory(err) {
+			break
+		}
+		err = w.withSetting(ctx, "memory_limit", fmt.Sprintf("'%dMiB'", limit*more>>20), literal(w.opt.MemoryLimit), single)
+	}
+	return err
+}
+
+// makeRoom checkpoints before a statement that needs memory: what the job
+// just loaded is held in memory until it is checkpointed, out of reach of
+// eviction (400 000 rows inserted and not checkpointed leave a sort of
+// them no room even under four times a 32 MB limit); written out, it can
+// be evicted while the statement needs the room.
+func (w *Warehouse) makeRoom(ctx context.Context) error {
+	if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("checkpoint to make room: %w", err)
+	}
+	return nil
+}
+
+// withSetting runs fn with the DuckDB setting name at value (SQL), and
+// sets it to back after.
+func (w *Warehouse) withSetting(ctx context.Context, name, value, back string, fn func() error) error {
+	if _, err := w.db.ExecContext(ctx, fmt.Sprintf("SET %s = %s", name, value)); err != nil {
+		return err
+	}
+	defer w.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("SET %s = %s", name, back))
+	return fn()
+}
+
+// memoryBytes reads a DuckDB memory size such as "128MB", "1GiB" or
+// "512 KB" (DuckDB's units: KB, MB, GB, TB of 1000, KiB, MiB, GiB, TiB of
+// 1024, B).
+func memoryBytes(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i <= 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, false
+	}
+	units := map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}
+	u, ok := units[strings.ToUpper(strings.TrimSpace(s[i:]))]
+	if !ok || n <= 0 {
+		return 0, false
+	}
+	return int64(n * u), true
+}
+
+func isOutOfMemory(err error) bool {
+	var de *duckdb.Error
+	return errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory
+}
