@@ -15,17 +15,14 @@ import (
 // while it does: on one thread (a parallel sort or hash aggregation holds
 // a table per thread: one thread fits what two do not), then on one thread
 // with twice and four times the memory limit, which is better than
-// failing a job at its end for the minute the statement runs. With
-// oneThread, the first attempt is already on one thread. Every setting is
-// restored after.
-func (w *Warehouse) withinMemory(ctx context.Context, oneThread bool, fn func() error) error {
+// failing a job at its end for the minute the statement runs. Every
+// setting is restored after.
+func (w *Warehouse) withinMemory(ctx context.Context, fn func() error) error {
 	single := func() error {
 		return w.withSetting(ctx, "threads", "1", strconv.Itoa(w.opt.Threads), fn)
 	}
-	var err error
-	if oneThread {
-		err = single()
-	} else if err = fn(); isOutOfMemory(err) {
+	err := fn()
+	if isOutOfMemory(err) {
 		err = single()
 	}
 	limit, known := memoryBytes(w.opt.MemoryLimit) // not a percentage
@@ -38,11 +35,10 @@ func (w *Warehouse) withinMemory(ctx context.Context, oneThread bool, fn func() 
 	return err
 }
 
-// makeRoom checkpoints before a statement that needs memory: what the job
-// just loaded is held in memory until it is checkpointed, out of reach of
-// eviction (400 000 rows inserted and not checkpointed leave a sort of
-// them no room even under four times a 32 MB limit); written out, it can
-// be evicted while the statement needs the room.
+// makeRoom checkpoints before a statement that needs memory (a refresh,
+// the Parquet sync): what the job just loaded is held in memory until it
+// is checkpointed; written out, it can be evicted while the statement
+// needs the room.
 func (w *Warehouse) makeRoom(ctx context.Context) error {
 	if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
 		return fmt.Errorf("checkpoint to make room: %w", err)

@@ -94,7 +94,7 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 		// writer's default even on one thread: better to use more memory
 		// for the minute it runs than to fail the job at its end
 		// (BENCHMARKS.md, "Analytics").
-		err := w.withinMemory(ctx, false, func() error {
+		err := w.withinMemory(ctx, func() error {
 			_, err := w.db.ExecContext(ctx, v.SQL)
 			return err
 		})
