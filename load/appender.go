@@ -103,8 +103,9 @@ func valueAt[T any](c interface{ Value(int) T }) func(int) driver.Value {
 // stringsIn lists the values of column col of table t, restricted to the
 // given partitions, that are among vals. It filters with list_contains
 // over a list literal: DuckDB plans "col IN (…)" of many values as a join,
-// and a join leaves C heap behind that is never freed (BENCHMARKS.md): a
-// landing of 512 left 17.5 KB with IN, 7.8 KB with list_contains.
+// and each join parks C heap in DuckDB's eviction queues until they are
+// purged or the database closes (BENCHMARKS.md, "The C heap"): a landing
+// of 512 left 17.5 KB with IN, 7.8 KB with list_contains.
 func (s *session) stringsIn(ctx context.Context, t *schema.Table, col string, parts []day, vals []string) (map[string]bool, error) {
 	lits := make([]string, len(vals))
 	for i, v := range vals {

@@ -50,15 +50,11 @@ func mixColumn(hashes []uint64, col arrow.Array, salt uint64) bool {
 	switch c := col.(type) {
 	case *array.String:
 		value = func(i int) uint64 { return maphash.String(keySeed, c.Value(i)) }
-	case *array.LargeString:
-		value = func(i int) uint64 { return maphash.String(keySeed, c.Value(i)) }
 	case *array.Binary:
 		value = func(i int) uint64 { return maphash.Bytes(keySeed, c.Value(i)) }
 	case *array.Int64:
 		value = func(i int) uint64 { return uint64(c.Value(i)) }
 	case *array.Int32:
-		value = func(i int) uint64 { return uint64(c.Value(i)) }
-	case *array.Int16:
 		value = func(i int) uint64 { return uint64(c.Value(i)) }
 	case *array.Timestamp:
 		value = func(i int) uint64 { return uint64(c.Value(i)) }

@@ -113,13 +113,8 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	if w.db == nil {
 		return 0, errClosed
 	}
-	rec := w.rawRecord(rs)
+	rec, all := w.rawRecord(rs)
 	defer rec.Release()
-	ids := rec.Column(rec.Schema().FieldIndices(idColumn)[0]).(*array.String)
-	all := make([]string, ids.Len())
-	for i := range all {
-		all[i] = ids.Value(i)
-	}
 	parts, err := distinctDays(rec, schema.RawResponses)
 	if err != nil {
 		return 0, err
@@ -142,17 +137,20 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 }
 
 // rawRecord builds the raw_responses rows of rs, one per response id (the
-// first response of an id; the others are the same response landed again).
-func (w *Warehouse) rawRecord(rs []RawResponse) arrow.RecordBatch {
+// first response of an id; the others are the same response landed again),
+// and returns the ids in the order of its rows.
+func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
 	rb := newRowBuilder(schema.RawResponses)
 	defer rb.b.Release()
 	seen := make(map[string]bool, len(rs))
+	var ids []string
 	for _, r := range rs {
 		id := ResponseID(r)
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
+		ids = append(ids, id)
 		sum := sha256.Sum256(r.Body)
 		rb.str("response_id", id)
 		rb.str("run_id", r.RunID)
@@ -173,7 +171,7 @@ func (w *Warehouse) rawRecord(rs []RawResponse) arrow.RecordBatch {
 		observed := r.ObservedAt.UTC()
 		rb.date("observed_date", &observed)
 	}
-	return rb.b.NewRecordBatch()
+	return rb.b.NewRecordBatch(), ids
 }
 
 // rowBuilder appends values to a table's record by column name.
