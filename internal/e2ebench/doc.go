@@ -36,4 +36,11 @@
 // 20 480 lines, or sample_size=-1), -keep DIR (write the warehouses to
 // DIR and keep them), -cpuprofile and -memprofile PREFIX (each child
 // writes PREFIX.<path>.<run>), -cache DIR.
+//
+// With -nightly N it compares nothing: it imports the input's days as N
+// consecutive parts, a child each, into one warehouse, as nightly jobs
+// fill one, and prints each child's peak RSS (whether a job's memory
+// follows its input or the warehouse it writes to):
+//
+//	go run -tags duckdb_arrow ./internal/e2ebench -events 5000000 -nightly 5
 package main

@@ -32,6 +32,7 @@ type config struct {
 	days       int
 	runs       int
 	verifyDays int
+	nightly    int
 	keep       string
 	cache      string
 	child      childOptions
@@ -46,6 +47,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.days, "days", 30, "days of the simulated world: one NDJSON file each")
 	fs.IntVar(&c.runs, "runs", 3, "runs of each path")
 	fs.IntVar(&c.verifyDays, "verify-days", 3, "days of the small input both paths must load identically first")
+	fs.IntVar(&c.nightly, "nightly", 0, "instead of comparing the paths, import the input's days as this many consecutive parts into one warehouse, a child each, and report each one's peak RSS")
 	fs.StringVar(&c.keep, "keep", "", "write the warehouses to this directory and keep them")
 	fs.StringVar(&c.cache, "cache", filepath.Join(os.TempDir(), "etalake-e2ebench"), "directory of the generated inputs, kept between runs")
 	fs.StringVar(&c.child.read, "duckdb-read", "columns", "how read_json learns the shape of a line: columns, sample or full")
@@ -63,6 +65,9 @@ func parse(args []string) (config, error) {
 	}
 	if c.mode == "" && (c.events < 1 || c.days < 1 || c.runs < 1 || c.verifyDays < 1) {
 		return c, errors.New("-events, -days, -runs and -verify-days must be at least 1")
+	}
+	if c.nightly < 0 {
+		return c, fmt.Errorf("-nightly %d: want a number of parts, or 0 to compare the paths", c.nightly)
 	}
 	return c, nil
 }
@@ -85,6 +90,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "load average at start: %s\n", loadAverage())
+	if c.nightly > 0 {
+		return runNightly(ctx, out, c, work)
+	}
 
 	// The check: both paths, a small input, the same tables.
 	vin, vm, err := prepareInput(c.cache, calibrationShipments, c.verifyDays, true)
@@ -109,20 +117,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintln(out, "verify: identical")
 
 	// The measurement.
-	shipments, err := shipmentsFor(c.events, c.days)
+	in, m, err := measuredInput(out, c)
 	if err != nil {
 		return err
 	}
-	in, m, err := prepareInput(c.cache, shipments, c.days, false)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "\ninput: %d events in %d responses, %d files, %.0f MB of NDJSON (seed 1, %d shipments × %d days)\n",
-		m.Events, m.Responses, m.Files, float64(m.Bytes)/1e6, m.Shipments, m.Days)
 	fmt.Fprintf(out, "duckdb read_json: %s\n\n", c.child.read)
-	if err := warm(in); err != nil {
-		return err
-	}
 	byPath := map[string][]measurement{}
 	fmt.Fprintf(out, "%-4s %-7s %8s %12s %13s\n", "run", "path", "wall s", "events/s", "peak RSS MiB")
 	for r := 1; r <= c.runs; r++ {
@@ -162,6 +161,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "ours/duckdb events/s (medians): %.2f×\n", med[pathDuckDB].wall.Seconds()/med[pathOurs].wall.Seconds())
 	fmt.Fprintf(out, "load average at end: %s\n", loadAverage())
 	return nil
+}
+
+// measuredInput prepares the input of -events and -days, says what it is,
+// and reads it once so that the first child does not pay for the disk.
+func measuredInput(out io.Writer, c config) (string, manifest, error) {
+	shipments, err := shipmentsFor(c.events, c.days)
+	if err != nil {
+		return "", manifest{}, err
+	}
+	in, m, err := prepareInput(c.cache, shipments, c.days, false)
+	if err != nil {
+		return "", manifest{}, err
+	}
+	fmt.Fprintf(out, "\ninput: %d events in %d responses, %d files, %.0f MB of NDJSON (seed 1, %d shipments × %d days)\n",
+		m.Events, m.Responses, m.Files, float64(m.Bytes)/1e6, m.Shipments, m.Days)
+	return in, m, warm(in)
 }
 
 // median is the measurement of median wall time, with the median peak RSS.
