@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // runNightly is -nightly: the input of -events and -days, imported in
@@ -24,8 +25,8 @@ func runNightly(ctx context.Context, out io.Writer, c config, work string) error
 	return nil
 }
 
-// nightly imports the input's day files as parts consecutive groups, each
-// by a child of its own into one warehouse, the way nightly jobs fill a
+// nightly imports the input's day files as -nightly consecutive groups,
+// each by a child of its own into one warehouse, the way nightly jobs fill a
 // warehouse over time, and prints each child's wall time and peak RSS:
 // whether a job's peak follows the size of its input or of the warehouse
 // it writes to. Only our path runs.
@@ -75,5 +76,5 @@ func nightly(ctx context.Context, out io.Writer, c config, in, work string) erro
 
 // dayName is a day file's date.
 func dayName(path string) string {
-	return filepath.Base(path)[:len(filepath.Base(path))-len(filepath.Ext(path))]
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
