@@ -6,36 +6,25 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
-// runNightly is -nightly: the input of -events and -days, imported in
-// parts (see nightly).
+// runNightly is -nightly: it imports the day files of the input of
+// -events and -days as -nightly consecutive groups, each by a child of
+// its own into one warehouse, the way nightly jobs fill a warehouse over
+// time, and prints each child's wall time and peak RSS: whether a job's
+// peak follows the size of its input or of the warehouse it writes to.
+// Only our path runs.
 func runNightly(ctx context.Context, out io.Writer, c config, work string) error {
 	in, _, err := measuredInput(out, c)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d parts, one child each, into one warehouse\n\n", c.nightly)
-	if err := nightly(ctx, out, c, in, work); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "load average at end: %s\n", loadAverage())
-	return nil
-}
-
-// nightly imports the input's day files as -nightly consecutive groups,
-// each by a child of its own into one warehouse, the way nightly jobs fill a
-// warehouse over time, and prints each child's wall time and peak RSS:
-// whether a job's peak follows the size of its input or of the warehouse
-// it writes to. Only our path runs.
-func nightly(ctx context.Context, out io.Writer, c config, in, work string) error {
+	// Glob lists them sorted: by date.
 	days, err := filepath.Glob(filepath.Join(in, "*.ndjson"))
 	if err != nil {
 		return err
 	}
-	slices.Sort(days)
 	if c.nightly > len(days) {
 		return fmt.Errorf("-nightly %d: the input has only %d days", c.nightly, len(days))
 	}
@@ -43,6 +32,7 @@ func nightly(ctx context.Context, out io.Writer, c config, in, work string) erro
 	if err := os.RemoveAll(wh); err != nil {
 		return err
 	}
+	fmt.Fprintf(out, "%d parts, one child each, into one warehouse\n\n", c.nightly)
 	fmt.Fprintf(out, "%-4s %-23s %8s %8s %13s\n", "part", "days", "bodies", "wall s", "peak RSS MiB")
 	for p := range c.nightly {
 		group := days[p*len(days)/c.nightly : (p+1)*len(days)/c.nightly]
@@ -68,6 +58,7 @@ func nightly(ctx context.Context, out io.Writer, c config, in, work string) erro
 			return err
 		}
 	}
+	fmt.Fprintf(out, "load average at end: %s\n", loadAverage())
 	if c.keep == "" {
 		return os.RemoveAll(wh)
 	}
