@@ -133,18 +133,33 @@ func importCommand() *cli.Command {
 			"Which request a body answers is inferred from its shape: a shipment from its metadata or first\n" +
 			"container, a port schedule from its location, port-to-port from its places, a vessel schedule\n" +
 			"from its vessel, consumption periods from their fields. --endpoint and --request name it instead.\n" +
-			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.",
+			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.\n" +
+			"An input larger than --part-size is imported in parts, one process after another, so that\n" +
+			"memory does not grow with the work one process has done; the last part writes the Parquet\n" +
+			"mirror for all. An interrupted or failed import keeps every load it committed.",
 		Flags: []cli.Flag{
 			warehouseFlag(),
 			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
 			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
+			&cli.StringFlag{Name: flagPartSize, Value: "1GiB", Usage: "JSON per process: a larger input is imported in parts of this size (whole lines), each by a process of its own; 0: all in this one"},
+			// --part: this process imports one part of a larger import,
+			// read from standard input (jobs.PartProcess starts it).
+			&cli.BoolFlag{Name: flagPart, Hidden: true},
 			logFormatFlag(),
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if err := flagsFirst(c); err != nil {
 				return err
+			}
+			log, err := newLogger(c)
+			if err != nil {
+				return err
+			}
+			opt := jobs.ImportOptions{Endpoint: wire.Endpoint(c.String("endpoint")), Request: c.String("request"), Version: version, Log: log}
+			if c.Bool(flagPart) {
+				return importPart(c, opt)
 			}
 			if c.NArg() == 0 {
 				return configError("import wants files or directories of JSON responses")
@@ -154,7 +169,6 @@ func importCommand() *cli.Command {
 					return configError("%v", err)
 				}
 			}
-			opt := jobs.ImportOptions{Endpoint: wire.Endpoint(c.String("endpoint")), Request: c.String("request"), Version: version}
 			if s := c.String("observed-at"); s != "" {
 				t, err := parseTime("observed-at", s)
 				if err != nil {
@@ -162,19 +176,32 @@ func importCommand() *cli.Command {
 				}
 				opt.ObservedAt = t
 			}
-			log, err := newLogger(c)
+			partBytes, err := parseSize(flagPartSize, c.String(flagPartSize))
 			if err != nil {
 				return err
 			}
-			opt.Log = log
-			wh, err := openWarehouse(c)
+			parts, err := jobs.PlanImport(c.Args().Slice(), partBytes)
 			if err != nil {
-				return err
+				return configError("%v", err)
 			}
-			defer wh.Close()
-			st, err := jobs.Import(c.Context, wh, c.Args().Slice(), opt)
-			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, run %s): %s; %d dead letters\n",
-				st.Bodies, st.Files, st.Landed, st.RunID, rowsSummary(st.Rows), st.DeadLetters)
+			var st jobs.ImportStats
+			if len(parts) == 1 {
+				wh, oerr := openWarehouse(c)
+				if oerr != nil {
+					return oerr
+				}
+				defer wh.Close()
+				st, err = jobs.ImportInProcess(c.Context, wh, parts[0], opt)
+			} else {
+				exe, xerr := os.Executable()
+				if xerr != nil {
+					return fmt.Errorf("import in parts needs this program's path: %w", xerr)
+				}
+				args := []string{"import", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
+				st, err = jobs.ImportParts(c.Context, parts, opt, jobs.PartProcess(exe, args, c.App.ErrWriter))
+			}
+			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, %s): %s; %d dead letters\n",
+				st.Bodies, st.Files, st.Landed, runsSummary(st.Runs), rowsSummary(st.Rows), st.DeadLetters)
 			for _, r := range st.Refused {
 				fmt.Fprintln(c.App.ErrWriter, "refused:", r)
 			}
@@ -184,6 +211,32 @@ func importCommand() *cli.Command {
 			return err
 		},
 	}
+}
+
+const (
+	flagPartSize = "part-size"
+	flagPart     = "part"
+)
+
+// importPart is `etalake import --part`: one part of a larger import, read
+// from standard input, its report written to standard output.
+func importPart(c *cli.Context, opt jobs.ImportOptions) error {
+	if c.NArg() > 0 {
+		return configError("import --part reads its part from standard input, not from arguments")
+	}
+	open := func() (*load.Warehouse, error) { return openWarehouse(c) }
+	return jobs.ImportPartFrom(c.Context, open, os.Stdin, c.App.Writer, opt)
+}
+
+// runsSummary names the runs an import recorded.
+func runsSummary(runs []string) string {
+	switch len(runs) {
+	case 0:
+		return "no run"
+	case 1:
+		return "run " + runs[0]
+	}
+	return fmt.Sprintf("%d runs, %s … %s, a process each", len(runs), runs[0], runs[len(runs)-1])
 }
 
 // flagsFirst refuses a flag among the arguments: the command line stops

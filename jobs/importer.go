@@ -39,13 +39,14 @@ type ImportOptions struct {
 
 // ImportStats says what an import did.
 type ImportStats struct {
-	RunID       string
-	Files       int
-	Bodies      int
-	Landed      int // new in the raw landing (the rest were there already)
-	Refused     []string
-	DeadLetters int
-	Rows        map[string]int64
+	// Runs are the runs the import recorded: one per process it took.
+	Runs        []string         `json:"runs"`
+	Files       int              `json:"files"`
+	Bodies      int              `json:"bodies"`
+	Landed      int              `json:"landed"` // new in the raw landing (the rest were there already)
+	Refused     []string         `json:"refused,omitempty"`
+	DeadLetters int              `json:"dead_letters"`
+	Rows        map[string]int64 `json:"rows"`
 }
 
 // ErrSomeRefused: some bodies could not be placed; the rest were imported.
@@ -54,45 +55,63 @@ var ErrSomeRefused = errors.New("some bodies were not imported")
 // importBatch is how many bodies are landed per transaction.
 const importBatch = 512
 
-// Import lands archived API responses like fetched ones and derives them.
-// paths are files or directories (walked for *.json, *.ndjson, *.jsonl); a
-// .json file holds one response, an .ndjson or .jsonl file one per line.
-// Which request a body answers is inferred from its shape (transform.Identify)
-// unless opt names it. Bodies that cannot be placed are reported in
-// Refused, with where they were, and the import goes on (the returned error
-// then matches ErrSomeRefused).
+// importProgressEvery is how many bodies an import logs its progress after.
+const importProgressEvery = 10_000
+
+// Import lands archived API responses like fetched ones and derives them,
+// all in this process. paths are files or directories (walked for *.json,
+// *.ndjson, *.jsonl); a .json file holds one response, an .ndjson or
+// .jsonl file one per line. Which request a body answers is inferred from
+// its shape (transform.Identify) unless opt names it. Bodies that cannot be
+// placed are reported in Refused, with where they were, and the import goes
+// on (the returned error then matches ErrSomeRefused). For an input larger
+// than a process should take on, see PlanImport and ImportParts.
 func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
+	parts, err := PlanImport(paths, 0)
+	if err != nil {
+		return ImportStats{}, err
+	}
+	return ImportInProcess(ctx, wh, parts[0], opt)
+}
+
+// ImportInProcess imports one part of an import's input in this process (see
+// PlanImport). Only the last part writes the Parquet mirror and refreshes
+// the analytic tables, for the rows of every part: until then the
+// partitions the loads changed wait in the warehouse's pending list, as
+// after a failed job.
+func ImportInProcess(ctx context.Context, wh *load.Warehouse, part ImportPart, opt ImportOptions) (ImportStats, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	var fixed *transform.Identity
-	if opt.Endpoint != "" || opt.Request != "" {
-		id, err := fixedIdentity(opt.Endpoint, opt.Request)
-		if err != nil {
-			return ImportStats{}, err
-		}
-		fixed = &id
-	}
-	files, err := importFiles(paths)
+	fixed, err := opt.identity()
 	if err != nil {
 		return ImportStats{}, err
 	}
-	run := &Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version,
-		Args: map[string]any{"paths": paths, "observed_at": dateTimeOrNil(opt.ObservedAt), "endpoint": string(opt.Endpoint)}}
+	args := map[string]any{"paths": part.Paths, "observed_at": dateTimeOrNil(opt.ObservedAt), "endpoint": string(opt.Endpoint)}
+	if part.Of > 1 {
+		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
+		args["sources"] = part.sourceNames()
+	}
+	run := &Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
 	if err := run.save(ctx, wh); err != nil {
 		return ImportStats{}, err
 	}
 	im := &importer{wh: wh, sink: newSink(wh, memory.DefaultAllocator, opt.Now), opt: opt, fixed: fixed, run: run}
-	im.stats.RunID, im.stats.Files = run.ID, len(files)
-	err = im.files(ctx, files)
+	im.stats.Runs = []string{run.ID}
+	for _, src := range part.Sources {
+		if src.Offset == 0 { // a file split between parts counts once
+			im.stats.Files++
+		}
+	}
+	err = im.sources(ctx, part.Sources)
 	if err == nil {
 		err = im.flush(ctx)
 	}
 	if err == nil {
-		err = im.sink.close(ctx)
+		err = im.sink.close(ctx, part.Last)
 	} else {
 		im.sink.batch.Release()
 	}
@@ -103,7 +122,7 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 		run.Status, run.Error, run.ExitCode = StatusFailed, err.Error(), intPtr(1)
 	case len(im.stats.Refused) > 0:
 		run.Status, run.StopReason, run.ExitCode = StatusPartial, fmt.Sprintf("%d bodies refused", len(im.stats.Refused)), intPtr(3)
-		err = fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(im.stats.Refused), im.stats.Bodies, im.stats.Refused[0])
+		err = refusedError(im.stats)
 	default:
 		run.Status, run.ExitCode = StatusOK, intPtr(0)
 	}
@@ -111,6 +130,24 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 		err = serr
 	}
 	return im.stats, err
+}
+
+// refusedError is the error of an import that refused some bodies.
+func refusedError(st ImportStats) error {
+	return fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(st.Refused), st.Bodies, st.Refused[0])
+}
+
+// identity is the identity the options name for every body, or nil when
+// each body's is inferred.
+func (opt ImportOptions) identity() (*transform.Identity, error) {
+	if opt.Endpoint == "" && opt.Request == "" {
+		return nil, nil
+	}
+	id, err := fixedIdentity(opt.Endpoint, opt.Request)
+	if err != nil {
+		return nil, err
+	}
+	return &id, nil
 }
 
 type importer struct {
@@ -123,18 +160,19 @@ type importer struct {
 	stats   ImportStats
 }
 
-func (im *importer) files(ctx context.Context, files []string) error {
-	for _, f := range files {
-		if err := im.file(ctx, f); err != nil {
+func (im *importer) sources(ctx context.Context, sources []ImportSource) error {
+	for _, src := range sources {
+		if err := im.source(ctx, src); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// file imports one file: one body, or one per line.
-func (im *importer) file(ctx context.Context, path string) error {
-	fh, err := os.Open(path)
+// source imports one file, or one range of an NDJSON file's lines: one
+// body, or one per line.
+func (im *importer) source(ctx context.Context, src ImportSource) error {
+	fh, err := os.Open(src.Path)
 	if err != nil {
 		return err
 	}
@@ -147,34 +185,47 @@ func (im *importer) file(ctx context.Context, path string) error {
 	if observed.IsZero() {
 		observed = st.ModTime()
 	}
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext != ".ndjson" && ext != ".jsonl" {
+	if !linesFile(src.Path) {
 		body, err := io.ReadAll(fh)
 		if err != nil {
 			return err
 		}
-		return im.body(ctx, path, body, observed)
+		return im.body(ctx, src.Path, body, observed)
+	}
+	if _, err := fh.Seek(src.Offset, io.SeekStart); err != nil {
+		return err
 	}
 	r := bufio.NewReaderSize(fh, 1<<20)
-	for line := 1; ; line++ {
+	pos := src.Offset
+	for line := max(src.Line, 1); ; line++ {
 		body, err := r.ReadBytes('\n')
+		pos += int64(len(body))
 		if len(bytes.TrimSpace(body)) > 0 {
-			if berr := im.body(ctx, fmt.Sprintf("%s:%d", path, line), bytes.TrimSpace(body), observed); berr != nil {
+			if berr := im.body(ctx, fmt.Sprintf("%s:%d", src.Path, line), bytes.TrimSpace(body), observed); berr != nil {
 				return berr
 			}
 		}
-		if errors.Is(err, io.EOF) {
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s:%d: %w", src.Path, line, err)
+		}
+		if err != nil || src.End > 0 && pos >= src.End {
 			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
-		}
 	}
+}
+
+// linesFile says whether a file holds one body per line (by its name).
+func linesFile(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".ndjson" || ext == ".jsonl"
 }
 
 // body places one body and queues it for landing.
 func (im *importer) body(ctx context.Context, where string, body []byte, observed time.Time) error {
 	im.stats.Bodies++
+	if im.stats.Bodies%importProgressEvery == 0 {
+		im.opt.Log.Info("import: progress", "bodies", im.stats.Bodies, "at", where)
+	}
 	id := im.fixed
 	if id == nil {
 		got, err := transform.Identify(body)

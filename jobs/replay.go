@@ -108,7 +108,7 @@ func replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 		return s.derive(ctx, r, id)
 	})
 	if err == nil {
-		err = s.close(ctx)
+		err = s.close(ctx, true)
 	} else {
 		s.batch.Release()
 	}

@@ -89,11 +89,12 @@ func (s *sink) flush(ctx context.Context) error {
 	return nil
 }
 
-// close loads what is left, brings the Parquet mirror up to date, and
-// refreshes the tables the analytic views read.
-func (s *sink) close(ctx context.Context) error {
+// close loads what is left and, with mirror, brings the Parquet mirror up
+// to date and refreshes the tables the analytic views read (without, a
+// later job does both: what the loads changed waits in the pending list).
+func (s *sink) close(ctx context.Context, mirror bool) error {
 	defer s.batch.Release()
-	if err := s.flush(ctx); err != nil {
+	if err := s.flush(ctx); err != nil || !mirror {
 		return err
 	}
 	if _, err := s.wh.SyncParquet(ctx); err != nil {

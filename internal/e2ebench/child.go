@@ -29,11 +29,14 @@ type childStats struct {
 	// Phases is the duckdb path's seconds per step (the ours path's are
 	// in its CPU profile).
 	Phases map[string]float64 `json:"phases,omitempty"`
+	// Parts is how many processes the ours path imported the input in.
+	Parts int `json:"parts,omitempty"`
 }
 
 // childOptions are the flags a child is run with.
 type childOptions struct {
 	read       string // -duckdb-read
+	partBytes  int64  // -part-size
 	cpu        int    // GOMAXPROCS, 0: the Go default
 	cpuProfile string // file name prefix, "" for none
 	memProfile string // file name prefix, "" for none
@@ -54,7 +57,7 @@ func spawn(ctx context.Context, path, input, warehouse string, o childOptions, t
 	if err != nil {
 		return measurement{}, err
 	}
-	args := []string{"-mode", path, "-input", input, "-warehouse", warehouse, "-duckdb-read", o.read}
+	args := []string{"-mode", path, "-input", input, "-warehouse", warehouse, "-duckdb-read", o.read, "-part-size", strconv.FormatInt(o.partBytes, 10)}
 	if o.cpuProfile != "" {
 		args = append(args, "-cpuprofile", o.cpuProfile+"."+path+"."+tag)
 	}
@@ -99,7 +102,7 @@ func child(ctx context.Context, path, input, warehouse string, o childOptions) e
 	var err error
 	switch path {
 	case pathOurs:
-		st, err = runOurs(ctx, input, warehouse)
+		st, err = runOurs(ctx, input, warehouse, o.partBytes)
 	case pathDuckDB:
 		st, err = runDuckDB(ctx, input, warehouse, o.read)
 	default:

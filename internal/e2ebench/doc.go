@@ -13,9 +13,12 @@
 // warehouse, so that wall time and peak RSS (getrusage's maxrss) are the
 // path's alone:
 //
-//   - ours: `etalake import DIR` (jobs.Import): every body landed raw
-//     (zstd), derived by the transform, loaded in batches, then the
-//     Parquet mirror written;
+//   - ours: `etalake import DIR`, as the command does it: every body
+//     landed raw (zstd), derived by the transform, loaded in batches, then
+//     the Parquet mirror written; an input larger than -part-size (1 GiB,
+//     the command's default) in parts, each by a process of this program
+//     in mode ours-part, as the command starts itself (jobs.ImportParts);
+//     the peak RSS is then the largest of those processes';
 //   - duckdb: per file, read_json_objects for the raw bodies (landed as
 //     uncompressed BLOBs) and read_json + UNNEST for the rows, computed in
 //     SQL by the transform's rules, merged by load.LoadFrom (the very
@@ -29,13 +32,15 @@
 // deduplication), over the child's whole wall time (process start,
 // warehouse open and close included).
 //
-// Flags: -events N (target, approximate), -days D, -runs N, -cpu N
+// Flags: -events N (target, approximate), -days D, -runs N, -part-size
+// BYTES (0: the ours path in one process, as before parts), -cpu N
 // (GOMAXPROCS of the children; DuckDB's threads are the warehouse's
 // default), -duckdb-read columns|sample|full (how read_json learns the
 // shape: an explicit columns= of the members used, its default sample of
 // 20 480 lines, or sample_size=-1), -keep DIR (write the warehouses to
 // DIR and keep them), -cpuprofile and -memprofile PREFIX (each child
-// writes PREFIX.<path>.<run>), -cache DIR.
+// writes PREFIX.<path>.<run>; the ours path profiles its parts only with
+// -part-size 0), -cache DIR.
 //
 // With -nightly N it compares nothing: it imports the input's days as N
 // consecutive parts, a child each, into one warehouse, as nightly jobs

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/etalake/etalake/jobs"
+
 	// As the etalake binary does (its children measure the command).
 	_ "github.com/etalake/etalake/internal/onearena"
 )
@@ -51,6 +53,7 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.keep, "keep", "", "write the warehouses to this directory and keep them")
 	fs.StringVar(&c.cache, "cache", filepath.Join(os.TempDir(), "etalake-e2ebench"), "directory of the generated inputs, kept between runs")
 	fs.StringVar(&c.child.read, "duckdb-read", "columns", "how read_json learns the shape of a line: columns, sample or full")
+	fs.Int64Var(&c.child.partBytes, "part-size", jobs.DefaultImportPartBytes, "bytes of JSON per process of the ours path, as etalake import --part-size (0: one process)")
 	fs.IntVar(&c.child.cpu, "cpu", 0, "GOMAXPROCS of the children (0: Go's default)")
 	fs.StringVar(&c.child.cpuProfile, "cpuprofile", "", "CPU profile of each child, to PREFIX.<path>.<run>")
 	fs.StringVar(&c.child.memProfile, "memprofile", "", "allocation profile of each child, to PREFIX.<path>.<run>")
@@ -76,6 +79,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	c, err := parse(args)
 	if err != nil {
 		return err
+	}
+	if c.mode == pathOursPart {
+		return runOursPart(ctx, c.warehouse)
 	}
 	if c.mode != "" {
 		return child(ctx, c.mode, c.input, c.warehouse, c.child)
@@ -147,7 +153,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 				}
 			}
 			byPath[p] = append(byPath[p], ms)
-			fmt.Fprintf(out, "%-4d %-7s %8.2f %12.0f %13.0f\n", r, p, ms.wall.Seconds(), rate(m.Events, ms.wall), mib(ms.rssKiB))
+			fmt.Fprintf(out, "%-4d %-7s %8.2f %12.0f %13.0f%s\n", r, p, ms.wall.Seconds(), rate(m.Events, ms.wall), mib(ms.rssKiB), processes(ms.stats.Parts))
 		}
 		o, d := byPath[pathOurs][r-1], byPath[pathDuckDB][r-1]
 		fmt.Fprintf(out, "%-4d %-7s %8s %11.2f×\n", r, "ratio", "", rate(m.Events, o.wall)/rate(m.Events, d.wall))
@@ -161,6 +167,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "ours/duckdb events/s (medians): %.2f×\n", med[pathDuckDB].wall.Seconds()/med[pathOurs].wall.Seconds())
 	fmt.Fprintf(out, "load average at end: %s\n", loadAverage())
 	return nil
+}
+
+// processes notes an import in parts: the peak RSS is the largest of
+// its processes'.
+func processes(parts int) string {
+	if parts < 2 {
+		return ""
+	}
+	return fmt.Sprintf("  (%d processes)", parts)
 }
 
 // measuredInput prepares the input of -events and -days, says what it is,

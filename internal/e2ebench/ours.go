@@ -3,27 +3,61 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
 
+// pathOursPart is the mode of a process the ours path starts for one part
+// of its input, as `etalake import --part` is for the command.
+const pathOursPart = "ours-part"
+
 // runOurs is the child of mode ours: `etalake import DIR`, as the command
-// does it (load.Open with the default options, jobs.Import, Close). The
-// import lands every body raw, derives it through the transform, loads
-// the rows in batches and writes the Parquet mirror at the end.
-func runOurs(ctx context.Context, input, warehouse string) (childStats, error) {
-	wh, err := load.Open(ctx, warehouse, load.DefaultOptions())
+// does it. An input of at most partBytes is imported in this process
+// (load.Open with the default options, jobs.ImportInProcess, Close); a
+// larger one in parts, each by a process of this program in mode
+// ours-part, as the command starts itself with --part. Every body is
+// landed raw, derived through the transform, the rows loaded in batches,
+// and the Parquet mirror written at the end.
+func runOurs(ctx context.Context, input, warehouse string, partBytes int64) (childStats, error) {
+	parts, err := jobs.PlanImport([]string{input}, partBytes)
 	if err != nil {
 		return childStats{}, err
 	}
-	defer wh.Close()
-	st, err := jobs.Import(ctx, wh, []string{input}, jobs.ImportOptions{Version: "e2ebench"})
-	if err != nil {
-		return childStats{}, err
+	opt := jobs.ImportOptions{Version: "e2ebench"}
+	var st jobs.ImportStats
+	if len(parts) == 1 {
+		wh, err := load.Open(ctx, warehouse, load.DefaultOptions())
+		if err != nil {
+			return childStats{}, err
+		}
+		defer wh.Close()
+		if st, err = jobs.ImportInProcess(ctx, wh, parts[0], opt); err != nil {
+			return childStats{}, err
+		}
+		if err := wh.Close(); err != nil {
+			return childStats{}, err
+		}
+	} else {
+		exe, err := os.Executable()
+		if err != nil {
+			return childStats{}, err
+		}
+		run := jobs.PartProcess(exe, []string{"-mode", pathOursPart, "-warehouse", warehouse}, os.Stderr)
+		if st, err = jobs.ImportParts(ctx, parts, opt, run); err != nil {
+			return childStats{}, err
+		}
 	}
 	if st.DeadLetters > 0 {
 		return childStats{}, fmt.Errorf("%d dead letters: the duckdb path writes none, so the paths would not compare", st.DeadLetters)
 	}
-	return childStats{Bodies: int64(st.Bodies), Rows: st.Rows}, wh.Close()
+	return childStats{Bodies: int64(st.Bodies), Rows: st.Rows, Parts: len(parts)}, nil
+}
+
+// runOursPart is mode ours-part: one part, read from standard input, its
+// report written to standard output.
+func runOursPart(ctx context.Context, warehouse string) error {
+	open := func() (*load.Warehouse, error) { return load.Open(ctx, warehouse, load.DefaultOptions()) }
+	return jobs.ImportPartFrom(ctx, open, os.Stdin, os.Stdout, jobs.ImportOptions{Version: "e2ebench"})
 }

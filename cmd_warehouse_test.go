@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/etalake/etalake/schema"
+)
+
+func TestCLIImportInPartsEqualsOneProcess(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "responses")
+	if code, _, stderr := run(t, nil, "sim", "responses", "--shipments", "25", "--days", "3", "--out", in); code != 0 {
+		t.Fatalf("sim responses: exit %d: %s", code, stderr)
+	}
+	days, _ := filepath.Glob(filepath.Join(in, "*.ndjson"))
+	if len(days) != 3 {
+		t.Fatalf("%d day files; want 3", len(days))
+	}
+	// A truncated body: refused by file and line in either way.
+	f, err := os.OpenFile(days[1], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"metadata":{"shipmentId":` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, err := os.Stat(days[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	oneWh, partsWh := t.TempDir(), t.TempDir()
+	code, oneOut, oneErr := run(t, nil, "import", "--warehouse", oneWh, "--part-size", "0", in)
+	if code != exitPartial || !strings.Contains(oneOut, "run ") {
+		t.Fatalf("one process: exit %d; %s%s", code, oneOut, oneErr)
+	}
+	// Parts of a third of a day: each its own etalake process (the test
+	// binary acting as etalake, see TestMain).
+	env := map[string]string{"ETALAKE_TEST_AS_MAIN": "1"}
+	code, partsOut, partsErr := run(t, env, "import", "--warehouse", partsWh, "--part-size", strconv.FormatInt(st.Size()/3, 10), in)
+	if code != exitPartial {
+		t.Fatalf("in parts: exit %d; want %d (a body refused): %s%s", code, exitPartial, partsOut, partsErr)
+	}
+	if !regexp.MustCompile(`\d+ runs, .* a process each`).MatchString(partsOut) {
+		t.Fatalf("in parts, the summary %q does not say it took several processes", partsOut)
+	}
+	if a, b := strings.Fields(oneOut)[:8], strings.Fields(partsOut)[:8]; strings.Join(a, " ") != strings.Join(b, " ") {
+		t.Fatalf("summaries differ:\n one process: %s\n in parts:    %s", oneOut, partsOut)
+	}
+	refused := func(s string) []string { return regexp.MustCompile(`refused: \S+:\d+`).FindAllString(s, -1) }
+	if a, b := refused(oneErr), refused(partsErr); len(a) != 1 || strings.Join(a, "") != strings.Join(b, "") {
+		t.Fatalf("refused in one process %v, in parts %v; want the same body, by file and line", a, b)
+	}
+
+	for _, tbl := range schema.Derived() {
+		q := "SELECT * FROM " + tbl.Name + " ORDER BY ALL"
+		_, a, aerr := run(t, nil, "sql", "--warehouse", oneWh, "--format", "csv", q)
+		_, b, berr := run(t, nil, "sql", "--warehouse", partsWh, "--format", "csv", q)
+		if a != b || aerr != "" || berr != "" {
+			t.Errorf("%s differs: %d bytes in one process, %d in parts (%s%s)", tbl.Name, len(a), len(b), aerr, berr)
+		}
+	}
+	n := regexp.MustCompile(`(\d+) runs`).FindStringSubmatch(partsOut)[1]
+	_, runs, _ := run(t, nil, "sql", "--warehouse", partsWh, "--format", "csv",
+		`SELECT count(*) FILTER (WHERE args LIKE '%"part":%') AS named, count(*) FILTER (WHERE status = 'failed') AS failed FROM etl_runs WHERE job = 'import'`)
+	if want := "named,failed\n" + n + ",0\n"; runs != want {
+		t.Fatalf("import runs in parts:\n%swant %s runs, each named for its part, none failed", runs, n)
+	}
+}
+
+func TestCLIImportRefusesABadPartSize(t *testing.T) {
+	for _, size := range []string{"lots", "-1MiB", "1TB", "NaN"} {
+		code, _, stderr := run(t, nil, "import", "--warehouse", t.TempDir(), "--part-size", size, t.TempDir())
+		if code != exitUsage || !strings.Contains(stderr, "--part-size") || !strings.Contains(stderr, "512MiB") {
+			t.Errorf("--part-size %s: exit %d, %q; want a usage error naming the flag and the form", size, code, stderr)
+		}
+	}
+}
+
+// An import in parts interrupted in its third part stops that part's
+// process, keeps the parts before it, leaves no process holding the
+// warehouse, and the same import run again completes it.
+func TestInterruptedImportInPartsKeepsItsPartsAndResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and interrupts processes")
+	}
+	in := filepath.Join(t.TempDir(), "responses")
+	if code, _, stderr := run(t, nil, "sim", "responses", "--shipments", "200", "--days", "4", "--out", in); code != 0 {
+		t.Fatalf("sim responses: exit %d: %s", code, stderr)
+	}
+	wh := t.TempDir()
+	args := []string{"import", "--warehouse", wh, "--part-size", "400KB", in}
+	cmd := etalakeProcess(t, nil, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+		if strings.Contains(lines.Text(), `msg="import: part" part=3 `) {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitFailure || !strings.Contains(log.String(), "import part 3 of ") {
+		t.Fatalf("interrupted: %v; want exit %d naming part 3:\n%s", err, exitFailure, log.String())
+	}
+
+	runs := func() string {
+		_, out, errOut := run(t, nil, "sql", "--warehouse", wh, "--format", "csv",
+			`SELECT status, count(*) AS n FROM etl_runs WHERE job = 'import' GROUP BY ALL ORDER BY ALL`)
+		if errOut != "" {
+			t.Fatalf("etl_runs: %s", errOut)
+		}
+		return out
+	}
+	// Part 3 is recorded as failed, or not at all if the interrupt came
+	// before its process had started.
+	got := runs()
+	if got != "status,n\nfailed,1\nok,2\n" && got != "status,n\nok,2\n" {
+		t.Fatalf("import runs after the interrupt:\n%swant parts 1 and 2 ok, part 3 failed or never recorded", got)
+	}
+	t.Logf("interrupted: %s", strings.ReplaceAll(got, "\n", " "))
+	if strings.Contains(log.String(), "part=4 ") {
+		t.Fatalf("a part after the interrupted one ran:\n%s", log.String())
+	}
+	// Again, to the end: nothing held the warehouse, nothing is landed twice.
+	code, out, errOut := run(t, map[string]string{"ETALAKE_TEST_AS_MAIN": "1"}, args...)
+	if code != exitOK {
+		t.Fatalf("the import again: exit %d: %s%s", code, out, errOut)
+	}
+	_, counts, _ := run(t, nil, "sql", "--warehouse", wh, "--format", "csv",
+		`SELECT count(*) AS responses, count(DISTINCT response_id) AS distinct_ids FROM raw_responses`)
+	var bodies int
+	for _, f := range must(filepath.Glob(filepath.Join(in, "*.ndjson"))) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies += strings.Count(string(b), "\n")
+	}
+	if want := fmt.Sprintf("responses,distinct_ids\n%d,%d\n", bodies, bodies); counts != want {
+		t.Fatalf("raw landing after the import again:\n%swant every one of the %d bodies once", counts, bodies)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
