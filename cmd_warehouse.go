@@ -142,7 +142,7 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
 			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
-			&cli.StringFlag{Name: flagPartSize, Value: "1GiB", Usage: "JSON per process: a larger input is imported in parts of this size (whole lines), each by a process of its own; 0: all in this one"},
+			&cli.StringFlag{Name: flagPartSize, Value: fmt.Sprintf("%dGiB", jobs.DefaultImportPartBytes>>30), Usage: "JSON per process: a larger input is imported in parts of this size (whole lines), each by a process of its own; 0: all in this one"},
 			// --part: this process imports one part of a larger import,
 			// read from standard input (jobs.PartProcess starts it).
 			&cli.BoolFlag{Name: flagPart, Hidden: true},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -74,6 +76,30 @@ func TestCLIImportInPartsEqualsOneProcess(t *testing.T) {
 		`SELECT count(*) FILTER (WHERE args LIKE '%"part":%') AS named, count(*) FILTER (WHERE status = 'failed') AS failed FROM etl_runs WHERE job = 'import'`)
 	if want := "named,failed\n" + n + ",0\n"; runs != want {
 		t.Fatalf("import runs in parts:\n%swant %s runs, each named for its part, none failed", runs, n)
+	}
+}
+
+// Another writer holding the warehouse stops an import in parts at its
+// first part, as it stops one in one process: a usage error (exit 2).
+func TestCLIImportInPartsIntoABusyWarehouse(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "responses")
+	if code, _, stderr := run(t, nil, "sim", "responses", "--shipments", "5", "--days", "2", "--out", in); code != 0 {
+		t.Fatalf("sim responses: exit %d: %s", code, stderr)
+	}
+	wh := t.TempDir()
+	holder, err := load.Open(context.Background(), wh, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	for _, size := range []string{"0", "1KB"} {
+		code, _, stderr := run(t, map[string]string{"ETALAKE_TEST_AS_MAIN": "1"}, "import", "--warehouse", wh, "--part-size", size, in)
+		if code != exitUsage || !strings.Contains(stderr, "busy") {
+			t.Errorf("--part-size %s into a held warehouse: exit %d, %q; want %d, saying it is busy", size, code, stderr, exitUsage)
+		}
+		if size != "0" && !strings.Contains(stderr, "import part 1 of ") {
+			t.Errorf("--part-size %s: %q does not name the part that stopped", size, stderr)
+		}
 	}
 }
 

@@ -57,9 +57,7 @@ func PartProcess(exe string, args []string, stderr io.Writer) PartRunner {
 		cmd.WaitDelay = interruptGrace
 		runErr := cmd.Run()
 		if ee := (*exec.ExitError)(nil); errors.As(runErr, &ee) {
-			// Its status is its own: the command's exit code says what
-			// the whole import came to.
-			runErr = fmt.Errorf("its process: %s", ee.ProcessState)
+			runErr = &PartExitError{State: ee.ProcessState}
 		}
 		var rep partReport
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil && runErr == nil {
@@ -67,6 +65,24 @@ func PartProcess(exe string, args []string, stderr io.Writer) PartRunner {
 		}
 		return rep.Stats, runErr
 	}
+}
+
+// PartExitError is a part's process that did not end well; its own
+// message, on its standard error, says why.
+type PartExitError struct {
+	State *os.ProcessState
+}
+
+func (e *PartExitError) Error() string { return "its process: " + e.State.String() }
+
+// ExitCode is the process's exit code (2 when it could not start the part,
+// e.g. because another writer holds the warehouse), or 1 when a signal
+// ended it: the code the command that started it exits with.
+func (e *PartExitError) ExitCode() int {
+	if c := e.State.ExitCode(); c > 0 {
+		return c
+	}
+	return 1
 }
 
 // ImportPartFrom is the process PartProcess starts: it reads the part from
