@@ -184,22 +184,16 @@ func importCommand() *cli.Command {
 			if err != nil {
 				return configError("%v", err)
 			}
-			var st jobs.ImportStats
-			if len(parts) == 1 {
-				wh, oerr := openWarehouse(c)
-				if oerr != nil {
-					return oerr
-				}
-				defer wh.Close()
-				st, err = jobs.ImportInProcess(c.Context, wh, parts[0], opt)
-			} else {
-				exe, xerr := os.Executable()
-				if xerr != nil {
-					return fmt.Errorf("import in parts needs this program's path: %w", xerr)
+			run := jobs.PartInProcess(func() (*load.Warehouse, error) { return openWarehouse(c) })
+			if len(parts) > 1 {
+				exe, err := os.Executable()
+				if err != nil {
+					return fmt.Errorf("import in parts needs this program's path: %w", err)
 				}
 				args := []string{"import", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
-				st, err = jobs.ImportParts(c.Context, parts, opt, jobs.PartProcess(exe, args, c.App.ErrWriter))
+				run = jobs.PartProcess(exe, args, c.App.ErrWriter)
 			}
+			st, err := jobs.ImportParts(c.Context, parts, opt, run)
 			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, %s): %s; %d dead letters\n",
 				st.Bodies, st.Files, st.Landed, runsSummary(st.Runs), rowsSummary(st.Rows), st.DeadLetters)
 			for _, r := range st.Refused {

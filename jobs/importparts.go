@@ -177,11 +177,15 @@ type PartRunner func(ctx context.Context, part ImportPart, opt ImportOptions) (I
 // adds up what they did. It stops at the first part that fails: the parts
 // before it stay imported (and the Parquet mirror, which only the last
 // part writes, catches up at the next job that writes the warehouse).
-// Bodies refused by any part are reported as Import reports them.
+// Bodies refused by any part are reported as Import reports them. A
+// single part is run as it is, its error unwrapped.
 func ImportParts(ctx context.Context, parts []ImportPart, opt ImportOptions, run PartRunner) (ImportStats, error) {
 	total := ImportStats{Rows: map[string]int64{}}
 	if _, err := opt.identity(); err != nil {
 		return total, err
+	}
+	if len(parts) == 1 {
+		return run(ctx, parts[0], opt)
 	}
 	for _, p := range parts {
 		if opt.Log != nil {

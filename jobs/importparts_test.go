@@ -16,19 +16,12 @@ import (
 )
 
 // inProcess runs each part as its own process would: the warehouse opened
-// for the part alone, then closed.
+// for the part alone, then closed; before is called first.
 func inProcess(whDir string, before func(jobs.ImportPart)) jobs.PartRunner {
+	run := jobs.PartInProcess(func() (*load.Warehouse, error) { return load.Open(context.Background(), whDir, load.DefaultOptions()) })
 	return func(ctx context.Context, p jobs.ImportPart, opt jobs.ImportOptions) (jobs.ImportStats, error) {
-		if before != nil {
-			before(p)
-		}
-		wh, err := load.Open(ctx, whDir, load.DefaultOptions())
-		if err != nil {
-			return jobs.ImportStats{}, err
-		}
-		defer wh.Close()
-		st, err := jobs.ImportInProcess(ctx, wh, p, opt)
-		return st, errors.Join(err, wh.Close())
+		before(p)
+		return run(ctx, p, opt)
 	}
 }
 

@@ -85,11 +85,29 @@ func (e *PartExitError) ExitCode() int {
 	return 1
 }
 
+// PartInProcess imports each part in this process, into the warehouse
+// open gives it, closed after the part: for an import of one part, and
+// the process PartProcess starts.
+func PartInProcess(open func() (*load.Warehouse, error)) PartRunner {
+	return func(ctx context.Context, part ImportPart, opt ImportOptions) (ImportStats, error) {
+		wh, err := open()
+		if err != nil {
+			return ImportStats{}, err
+		}
+		defer wh.Close()
+		st, err := ImportInProcess(ctx, wh, part, opt)
+		if err == nil || errors.Is(err, ErrSomeRefused) {
+			err = errors.Join(err, wh.Close())
+		}
+		return st, err
+	}
+}
+
 // ImportPartFrom is the process PartProcess starts: it reads the part from
-// in, opens the warehouse with open (only then, so that a bad start holds
-// no lock), imports the part, closes the warehouse and writes its report
-// to out, also when the import fails (what it did before stays done).
-// Refused bodies travel in the report, so they are no error here.
+// in, imports it into the warehouse open gives it (opened only then, so
+// that a bad start holds no lock), and writes its report to out, also when
+// the import fails (what it did before stays done). Refused bodies travel
+// in the report, so they are no error here.
 func ImportPartFrom(ctx context.Context, open func() (*load.Warehouse, error), in io.Reader, out io.Writer, opt ImportOptions) error {
 	var job partJob
 	if err := json.NewDecoder(in).Decode(&job); err != nil {
@@ -98,18 +116,10 @@ func ImportPartFrom(ctx context.Context, open func() (*load.Warehouse, error), i
 	if len(job.Part.Sources) == 0 {
 		return errors.New("the part to import has no source")
 	}
-	wh, err := open()
-	if err != nil {
-		return err
-	}
-	defer wh.Close()
 	opt.ObservedAt, opt.Endpoint, opt.Request = job.ObservedAt, job.Endpoint, job.Request
-	st, err := ImportInProcess(ctx, wh, job.Part, opt)
+	st, err := PartInProcess(open)(ctx, job.Part, opt)
 	if errors.Is(err, ErrSomeRefused) {
 		err = nil
-	}
-	if err == nil {
-		err = wh.Close()
 	}
 	if werr := json.NewEncoder(out).Encode(partReport{Stats: st}); werr != nil && err == nil {
 		err = werr

@@ -25,29 +25,17 @@ func runOurs(ctx context.Context, input, warehouse string, partBytes int64) (chi
 	if err != nil {
 		return childStats{}, err
 	}
-	opt := jobs.ImportOptions{Version: "e2ebench"}
-	var st jobs.ImportStats
-	if len(parts) == 1 {
-		wh, err := load.Open(ctx, warehouse, load.DefaultOptions())
-		if err != nil {
-			return childStats{}, err
-		}
-		defer wh.Close()
-		if st, err = jobs.ImportInProcess(ctx, wh, parts[0], opt); err != nil {
-			return childStats{}, err
-		}
-		if err := wh.Close(); err != nil {
-			return childStats{}, err
-		}
-	} else {
+	run := jobs.PartInProcess(opener(ctx, warehouse))
+	if len(parts) > 1 {
 		exe, err := os.Executable()
 		if err != nil {
 			return childStats{}, err
 		}
-		run := jobs.PartProcess(exe, []string{"-mode", pathOursPart, "-warehouse", warehouse}, os.Stderr)
-		if st, err = jobs.ImportParts(ctx, parts, opt, run); err != nil {
-			return childStats{}, err
-		}
+		run = jobs.PartProcess(exe, []string{"-mode", pathOursPart, "-warehouse", warehouse}, os.Stderr)
+	}
+	st, err := jobs.ImportParts(ctx, parts, jobs.ImportOptions{Version: "e2ebench"}, run)
+	if err != nil {
+		return childStats{}, err
 	}
 	if st.DeadLetters > 0 {
 		return childStats{}, fmt.Errorf("%d dead letters: the duckdb path writes none, so the paths would not compare", st.DeadLetters)
@@ -55,9 +43,13 @@ func runOurs(ctx context.Context, input, warehouse string, partBytes int64) (chi
 	return childStats{Bodies: int64(st.Bodies), Rows: st.Rows, Parts: len(parts)}, nil
 }
 
+// opener opens the warehouse as the command does.
+func opener(ctx context.Context, warehouse string) func() (*load.Warehouse, error) {
+	return func() (*load.Warehouse, error) { return load.Open(ctx, warehouse, load.DefaultOptions()) }
+}
+
 // runOursPart is mode ours-part: one part, read from standard input, its
 // report written to standard output.
 func runOursPart(ctx context.Context, warehouse string) error {
-	open := func() (*load.Warehouse, error) { return load.Open(ctx, warehouse, load.DefaultOptions()) }
-	return jobs.ImportPartFrom(ctx, open, os.Stdin, os.Stdout, jobs.ImportOptions{Version: "e2ebench"})
+	return jobs.ImportPartFrom(ctx, opener(ctx, warehouse), os.Stdin, os.Stdout, jobs.ImportOptions{Version: "e2ebench"})
 }
