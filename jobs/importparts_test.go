@@ -54,19 +54,19 @@ func TestImportInPartsEqualsOneImport(t *testing.T) {
 		t.Fatalf("%d parts of %d bytes; want every file cut in three or more", len(parts), day.Size()/3)
 	}
 	whDir := t.TempDir()
-	mirrored := func(p jobs.ImportPart) {
-		var files int
+	noMirrorYet := func(p jobs.ImportPart) {
+		var written int
 		_ = filepath.WalkDir(filepath.Join(whDir, "parquet"), func(path string, _ fs.DirEntry, _ error) error {
 			if strings.HasSuffix(path, ".parquet") {
-				files++
+				written++
 			}
 			return nil
 		})
-		if files > 0 {
-			t.Errorf("before part %d of %d: %d Parquet files; want the mirror written by the last part only", p.Index, p.Of, files)
+		if written > 0 {
+			t.Errorf("before part %d of %d: %d Parquet files; want the mirror written by the last part only", p.Index, p.Of, written)
 		}
 	}
-	st, err := jobs.ImportParts(ctx, parts, jobs.ImportOptions{}, inProcess(whDir, mirrored))
+	st, err := jobs.ImportParts(ctx, parts, jobs.ImportOptions{}, inProcess(whDir, noMirrorYet))
 	if !errors.Is(err, jobs.ErrSomeRefused) || len(st.Refused) != 1 || !strings.Contains(st.Refused[0], ".ndjson:41") {
 		t.Fatalf("import in parts: %v, refused %v: want the truncated body refused by file and line, as one import does", err, st.Refused)
 	}
