@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,6 +55,9 @@ func TestCLIImportInPartsEqualsOneProcess(t *testing.T) {
 	}
 	if !regexp.MustCompile(`\d+ runs, .* a process each`).MatchString(partsOut) {
 		t.Fatalf("in parts, the summary %q does not say it took several processes", partsOut)
+	}
+	if runtime.GOOS == "linux" && !regexp.MustCompile(`msg="import: part done" part=1 of=\d+ bodies=\d+ landed=\d+ seconds=[\d.]+ peak_rss_mib=[1-9]`).MatchString(partsErr) {
+		t.Fatalf("in parts, no part's wall time and peak RSS logged:\n%s", partsErr)
 	}
 	if a, b := strings.Fields(oneOut)[:8], strings.Fields(partsOut)[:8]; strings.Join(a, " ") != strings.Join(b, " ") {
 		t.Fatalf("summaries differ:\n one process: %s\n in parts:    %s", oneOut, partsOut)

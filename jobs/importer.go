@@ -47,6 +47,9 @@ type ImportStats struct {
 	Refused     []string         `json:"refused,omitempty"`
 	DeadLetters int              `json:"dead_letters"`
 	Rows        map[string]int64 `json:"rows"`
+	// PeakRSSKiB is the largest peak RSS of a part's process (0 for a part
+	// imported in this process, or where the system does not say).
+	PeakRSSKiB int64 `json:"-"`
 }
 
 // ErrSomeRefused: some bodies could not be placed; the rest were imported.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // DefaultImportPartBytes is how much JSON one process imports before the
@@ -195,8 +196,13 @@ func ImportParts(ctx context.Context, parts []ImportPart, opt ImportOptions, run
 			}
 			opt.Log.Info("import: part", attrs...)
 		}
+		start := time.Now()
 		st, err := run(ctx, p, opt)
 		total.add(st)
+		if opt.Log != nil {
+			opt.Log.Info("import: part done", "part", p.Index, "of", p.Of, "bodies", st.Bodies, "landed", st.Landed,
+				"seconds", time.Since(start).Round(time.Millisecond).Seconds(), "peak_rss_mib", st.PeakRSSKiB>>10)
+		}
 		if err != nil && !errors.Is(err, ErrSomeRefused) { // refused bodies are in st
 			return total, fmt.Errorf("import part %d of %d (from %s): %w", p.Index, p.Of, p.Sources[0], err)
 		}
@@ -215,6 +221,7 @@ func (s *ImportStats) add(o ImportStats) {
 	s.Landed += o.Landed
 	s.Refused = append(s.Refused, o.Refused...)
 	s.DeadLetters += o.DeadLetters
+	s.PeakRSSKiB = max(s.PeakRSSKiB, o.PeakRSSKiB)
 	for t, n := range o.Rows {
 		s.Rows[t] += n
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/internal/rusage"
 	"github.com/etalake/etalake/load"
 )
 
@@ -56,13 +57,15 @@ func PartProcess(exe string, args []string, stderr io.Writer) PartRunner {
 		}
 		cmd.WaitDelay = interruptGrace
 		runErr := cmd.Run()
+		peak := rusage.PeakRSSKiB(cmd.ProcessState)
 		if ee := (*exec.ExitError)(nil); errors.As(runErr, &ee) {
 			runErr = &PartExitError{State: ee.ProcessState}
 		}
 		var rep partReport
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil && runErr == nil {
-			return ImportStats{}, fmt.Errorf("the part's report %q: %w", out.String(), err)
+			return ImportStats{PeakRSSKiB: peak}, fmt.Errorf("the part's report %q: %w", out.String(), err)
 		}
+		rep.Stats.PeakRSSKiB = peak
 		return rep.Stats, runErr
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"time"
+
+	"github.com/etalake/etalake/internal/rusage"
 )
 
 // Paths of the benchmark, as -mode names them.
@@ -77,7 +79,7 @@ func spawn(ctx context.Context, path, input, warehouse string, o childOptions, t
 	if err != nil {
 		return m, fmt.Errorf("%s path: %w", path, err)
 	}
-	m.rssKiB = maxRSSKiB(cmd.ProcessState)
+	m.rssKiB = rusage.PeakRSSKiB(cmd.ProcessState)
 	if err := json.Unmarshal(out.Bytes(), &m.stats); err != nil {
 		return m, fmt.Errorf("%s path: its report %q: %w", path, out.String(), err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/etalake/etalake/jobs"
@@ -26,14 +27,17 @@ func runOurs(ctx context.Context, input, warehouse string, partBytes int64) (chi
 		return childStats{}, err
 	}
 	run := jobs.PartInProcess(opener(ctx, warehouse))
+	opt := jobs.ImportOptions{Version: "e2ebench"}
 	if len(parts) > 1 {
 		exe, err := os.Executable()
 		if err != nil {
 			return childStats{}, err
 		}
 		run = jobs.PartProcess(exe, []string{"-mode", pathOursPart, "-warehouse", warehouse}, os.Stderr)
+		// Each part's wall time and peak RSS, on stderr.
+		opt.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	st, err := jobs.ImportParts(ctx, parts, jobs.ImportOptions{Version: "e2ebench"}, run)
+	st, err := jobs.ImportParts(ctx, parts, opt, run)
 	if err != nil {
 		return childStats{}, err
 	}
