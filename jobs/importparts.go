@@ -188,6 +188,10 @@ func ImportParts(ctx context.Context, parts []ImportPart, opt ImportOptions, run
 	if len(parts) == 1 {
 		return run(ctx, parts[0], opt)
 	}
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
 	for _, p := range parts {
 		if opt.Log != nil {
 			attrs := []any{"part", p.Index, "of", p.Of, "bytes", p.Bytes, "sources", len(p.Sources), "first", p.Sources[0].String()}
@@ -196,12 +200,12 @@ func ImportParts(ctx context.Context, parts []ImportPart, opt ImportOptions, run
 			}
 			opt.Log.Info("import: part", attrs...)
 		}
-		start := time.Now()
+		start := now()
 		st, err := run(ctx, p, opt)
 		total.add(st)
 		if opt.Log != nil {
 			opt.Log.Info("import: part done", "part", p.Index, "of", p.Of, "bodies", st.Bodies, "landed", st.Landed,
-				"seconds", time.Since(start).Round(time.Millisecond).Seconds(), "peak_rss_mib", st.PeakRSSKiB>>10)
+				"seconds", now().Sub(start).Round(time.Millisecond).Seconds(), "peak_rss_mib", st.PeakRSSKiB>>10)
 		}
 		if err != nil && !errors.Is(err, ErrSomeRefused) { // refused bodies are in st
 			return total, fmt.Errorf("import part %d of %d (from %s): %w", p.Index, p.Of, p.Sources[0], err)
