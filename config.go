@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"math"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/internal/bytesize"
 )
 
 // Names of the flags shared by every command that talks to the service.
@@ -157,24 +156,11 @@ func parseTime(flag, s string) (time.Time, error) {
 	return time.Time{}, configError("--%s %q: want an RFC 3339 time (2026-01-05T00:00:00Z) or a date (2026-01-05)", flag, s)
 }
 
-// parseSize reads a flag size: bytes, or a number with KB, MB, GB (powers
-// of 1000) or KiB, MiB, GiB (powers of 1024), in any case.
+// parseSize reads a size flag (bytesize.Parse; 0 means no limit).
 func parseSize(flag, s string) (int64, error) {
-	units := []struct {
-		suffix string
-		n      int64
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"b", 1}, {"", 1}}
-	t := strings.ToLower(strings.TrimSpace(s))
-	for _, u := range units {
-		num, ok := strings.CutSuffix(t, u.suffix)
-		if !ok {
-			continue
-		}
-		n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-		if err != nil || !(n >= 0) || math.IsInf(n, 0) || n*float64(u.n) > math.MaxInt64/2 {
-			break
-		}
-		return int64(n * float64(u.n)), nil
+	n, err := bytesize.Parse(s)
+	if err != nil {
+		return 0, configError("--%s %q: want %s (0: no limit)", flag, s, bytesize.Form)
 	}
-	return 0, configError("--%s %q: want a size such as 512MiB, 2GiB, 800MB or a number of bytes (0: no limit)", flag, s)
+	return n, nil
 }

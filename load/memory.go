@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/etalake/etalake/internal/bytesize"
 )
 
 // withinMemory runs fn, a statement of the writer's own (a refresh, an
@@ -56,26 +57,11 @@ func (w *Warehouse) withSetting(ctx context.Context, name, value, back string, f
 	return fn()
 }
 
-// memoryBytes reads a DuckDB memory size such as "128MB", "1GiB" or
-// "512 KB" (DuckDB's units: KB, MB, GB, TB of 1000, KiB, MiB, GiB, TiB of
-// 1024, B).
+// memoryBytes reads a DuckDB memory size such as "128MB" or "1GiB"; a
+// percentage, or a size of nothing, is not known.
 func memoryBytes(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	if i <= 0 {
-		return 0, false
-	}
-	n, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return 0, false
-	}
-	units := map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}
-	u, ok := units[strings.ToUpper(strings.TrimSpace(s[i:]))]
-	if !ok || n <= 0 {
-		return 0, false
-	}
-	return int64(n * u), true
+	n, err := bytesize.Parse(s)
+	return n, err == nil && n > 0
 }
 
 func isOutOfMemory(err error) bool {

@@ -11,7 +11,7 @@ func TestMemoryBytesReadsDuckDBSizes(t *testing.T) {
 			t.Errorf("memoryBytes(%q) = %d, %v; want %d", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"", "80%", "MB", "12 parsecs", "-1MB", "0GB"} {
+	for _, in := range []string{"", "80%", "MB", "12 parsecs", "-1MB", "0GB", "0"} {
 		if got, ok := memoryBytes(in); ok {
 			t.Errorf("memoryBytes(%q) = %d, want refused", in, got)
 		}
