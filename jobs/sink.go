@@ -13,9 +13,15 @@ import (
 )
 
 // Flush thresholds of a sink: rows are loaded when the batch holds this
-// many, or when it is this old, whichever comes first.
+// many rows, or this much memory (transform.Batch.Bytes), or when it is
+// this old, whichever comes first. Large imports meet the memory bound
+// first: a load's memory (the batch, its Arrow records, DuckDB's merge of
+// them) follows what the batch holds, not how many rows, and the memory
+// bound keeps it near the same whatever mix of responses a load is made
+// of (BENCHMARKS.md, "A load's memory").
 const (
 	flushRows  = 200_000
+	flushBytes = 40 << 20
 	flushEvery = 30 * time.Second
 )
 
@@ -29,12 +35,13 @@ type sink struct {
 	now       func() time.Time
 	lastFlush time.Time
 	maxRows   int
+	maxBytes  int
 	loaded    map[string]int64 // rows loaded (inserted or changed) per table
 	dead      int              // dead letters produced
 }
 
 func newSink(wh *load.Warehouse, mem memory.Allocator, now func() time.Time) *sink {
-	return &sink{wh: wh, batch: transform.NewBatch(mem), now: now, lastFlush: now(), maxRows: flushRows, loaded: map[string]int64{}}
+	return &sink{wh: wh, batch: transform.NewBatch(mem), now: now, lastFlush: now(), maxRows: flushRows, maxBytes: flushBytes, loaded: map[string]int64{}}
 }
 
 // land stores responses before anything parses them.
@@ -57,7 +64,7 @@ func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error 
 	})
 	s.dead += res.DeadLetters
 	s.derived = append(s.derived, id)
-	if s.batch.Rows() >= s.maxRows || s.now().Sub(s.lastFlush) >= flushEvery {
+	if s.batch.Rows() >= s.maxRows || s.batch.Bytes() >= s.maxBytes || s.now().Sub(s.lastFlush) >= flushEvery {
 		return s.flush(ctx)
 	}
 	return nil

@@ -150,6 +150,20 @@ func (b *Batch) Rows() int {
 	return n
 }
 
+// Bytes estimates the Go memory the buffered rows hold (rows, keys,
+// indexes and their distinct strings; within a few percent of the heap
+// they take), for deciding when to take the records: 200 000 rows hold 44
+// MiB when a batch spans days of few shipments and 55 MiB when it holds
+// half a day of many (BENCHMARKS.md, "A load's memory"). Records then
+// allocates Arrow records of about half that size.
+func (b *Batch) Bytes() int {
+	n := b.strs.bytes
+	for _, buf := range b.buffers {
+		n += buf.bytes()
+	}
+	return n
+}
+
 // Records returns one record per table that has rows, in schema.Tables
 // order; every record's schema is its table's Arrow(). The batch is empty
 // afterwards and can be reused. The caller releases the records.

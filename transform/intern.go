@@ -10,6 +10,7 @@ import "strings"
 type interner struct {
 	m     map[string]string
 	cache [internCache]string
+	bytes int // the copies' bytes and their entries in m
 }
 
 // internCache is the number of entries of the interner's cache.
@@ -30,13 +31,19 @@ func (in *interner) of(s string) string {
 	if !ok {
 		v = strings.Clone(s)
 		in.m[v] = v
+		in.bytes += len(v) + internEntry
 	}
 	in.cache[h] = v
 	return v
 }
 
+// internEntry is what an entry of the interner's map holds besides the
+// string's bytes: two string headers and the map's overhead.
+const internEntry = 40
+
 func (in *interner) reset() {
 	clear(in.m)
+	in.bytes = 0
 	in.cache = [internCache]string{}
 }
 

@@ -1,6 +1,8 @@
 package transform
 
 import (
+	"unsafe"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -12,6 +14,7 @@ import (
 type buffer interface {
 	table() *schema.Table
 	len() int
+	bytes() int
 	record(mem memory.Allocator) arrow.RecordBatch
 	reset()
 	setSlot(i int)
@@ -42,10 +45,18 @@ type store[K comparable, R any] struct {
 	// new holds the row being merged, so that merging does not make every
 	// row escape to the heap.
 	new R
+	// rowBytes is what a row holds besides its strings: the row, its
+	// stamp and flag, and its entry in the index, counted as twice the key
+	// and 8 bytes for the index's slack (measured: Batch.Bytes is within
+	// a few percent of the heap a batch takes).
+	rowBytes int
 }
 
 func newStore[K comparable, R any](t *schema.Table, merge func(old, new *R) bool, cols ...column[R]) *store[K, R] {
-	return &store[K, R]{tbl: t, cols: cols, merge: merge, index: map[K]int32{}}
+	var r R
+	var k K
+	rowBytes := int(unsafe.Sizeof(r)) + 9 + 2*int(unsafe.Sizeof(k)) + 8
+	return &store[K, R]{tbl: t, cols: cols, merge: merge, index: map[K]int32{}, rowBytes: rowBytes}
 }
 
 // put buffers r under k for the Add numbered add, and reports whether the
@@ -85,6 +96,7 @@ func (s *store[K, R]) put(add uint64, k K, r R) bool {
 
 func (s *store[K, R]) table() *schema.Table { return s.tbl }
 func (s *store[K, R]) len() int             { return len(s.rows) }
+func (s *store[K, R]) bytes() int           { return len(s.rows) * s.rowBytes }
 func (s *store[K, R]) setSlot(i int)        { s.slot = i }
 
 // columnNames lists the columns the store fills, in order.
