@@ -15,9 +15,9 @@ import (
 )
 
 // A sink loads its batch once the batch holds maxBytes of memory, however
-// few rows that is: a load's memory is bounded by what it holds, not by a
-// row count that means twice the memory in one mix of responses as in
-// another.
+// few rows that is: a load's memory is bounded by what it holds, not only
+// by a row count, whose memory differs by a quarter from one mix of
+// responses to another.
 func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 	ctx := context.Background()
 	wh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
