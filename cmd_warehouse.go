@@ -184,14 +184,11 @@ func importCommand() *cli.Command {
 			if err != nil {
 				return configError("%v", err)
 			}
-			run := jobs.PartInProcess(func() (*load.Warehouse, error) { return openWarehouse(c) })
-			if len(parts) > 1 {
-				exe, err := os.Executable()
-				if err != nil {
-					return fmt.Errorf("import in parts needs this program's path: %w", err)
-				}
-				args := []string{"import", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
-				run = jobs.PartProcess(exe, args, c.App.ErrWriter)
+			open := func() (*load.Warehouse, error) { return openWarehouse(c) }
+			args := []string{"import", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
+			run, err := jobs.PartRunnerFor(parts, open, args, c.App.ErrWriter)
+			if err != nil {
+				return err
 			}
 			st, err := jobs.ImportParts(c.Context, parts, opt, run)
 			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, %s): %s; %d dead letters\n",

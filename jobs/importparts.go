@@ -15,7 +15,8 @@ import (
 // with the work it has done (BENCHMARKS.md, "One import, or nightly
 // jobs"), so an input in parts peaks at what one part takes, plus a little
 // for the size of the warehouse it merges into ("Import in parts": 429 MiB
-// at 10 M events against 465–471 in one process, for 1.02–1.04× the time).
+// at 10 M events against 465–471 in one process, for 1.02–1.04× the time;
+// 392 MiB since loads are bounded by their memory, "A load's memory").
 // Smaller parts cost time and lower the peak no further.
 const DefaultImportPartBytes = 1 << 30
 

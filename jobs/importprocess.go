@@ -88,6 +88,21 @@ func (e *PartExitError) ExitCode() int {
 	return 1
 }
 
+// PartRunnerFor is the runner of an import planned as parts: one part is
+// imported in this process, into the warehouse open gives it
+// (PartInProcess); more, each by a process of this program started with
+// args (PartProcess), its standard error to stderr.
+func PartRunnerFor(parts []ImportPart, open func() (*load.Warehouse, error), args []string, stderr io.Writer) (PartRunner, error) {
+	if len(parts) < 2 {
+		return PartInProcess(open), nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("import in parts needs this program's path: %w", err)
+	}
+	return PartProcess(exe, args, stderr), nil
+}
+
 // PartInProcess imports each part in this process, into the warehouse
 // open gives it, closed after the part: for an import of one part, and
 // the process PartProcess starts.

@@ -26,14 +26,12 @@ func runOurs(ctx context.Context, input, warehouse string, partBytes int64) (chi
 	if err != nil {
 		return childStats{}, err
 	}
-	run := jobs.PartInProcess(opener(ctx, warehouse))
+	run, err := jobs.PartRunnerFor(parts, opener(ctx, warehouse), []string{"-mode", pathOursPart, "-warehouse", warehouse}, os.Stderr)
+	if err != nil {
+		return childStats{}, err
+	}
 	opt := jobs.ImportOptions{Version: "e2ebench"}
 	if len(parts) > 1 {
-		exe, err := os.Executable()
-		if err != nil {
-			return childStats{}, err
-		}
-		run = jobs.PartProcess(exe, []string{"-mode", pathOursPart, "-warehouse", warehouse}, os.Stderr)
 		// Each part's wall time and peak RSS, on stderr.
 		opt.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
