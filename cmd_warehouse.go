@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -84,44 +83,80 @@ func replayCommand() *cli.Command {
 		Usage: "rebuild the derived tables and the Parquet mirror from the raw landing, without a request",
 		Description: "Without --from/--to, every derived table is emptied and rebuilt from every landed response:\n" +
 			"the result equals the original loads. With a range, the responses observed in it are derived\n" +
-			"again (their history rows rebuilt, latest states refreshed). Replaying twice changes nothing.",
+			"again (their history rows rebuilt, latest states refreshed). Replaying twice changes nothing.\n" +
+			"More landed JSON than --part-size is replayed in parts, consecutive hours of observed time,\n" +
+			"one process after another, so that memory does not grow with the warehouse; the last part\n" +
+			"writes the Parquet mirror for all. A replay that stops is repaired by replaying again.",
 		Flags: []cli.Flag{
 			warehouseFlag(),
 			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
 			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
+			&cli.StringFlag{Name: flagPartSize, Value: fmt.Sprintf("%dGiB", jobs.DefaultReplayPartBytes>>30), Usage: "landed JSON per process: a larger replay runs in parts of about this size (whole hours), each by a process of its own; 0: all in this one"},
+			// --part: this process replays one part of a larger replay,
+			// read from standard input (jobs.ReplayPartProcess starts it).
+			&cli.BoolFlag{Name: flagPart, Hidden: true},
 			logFormatFlag(),
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			var from, to time.Time
-			var err error
-			if s := c.String("from"); s != "" {
-				if from, err = parseTime("from", s); err != nil {
-					return err
-				}
-			}
-			if s := c.String("to"); s != "" {
-				if to, err = parseTime("to", s); err != nil {
-					return err
-				}
-			}
-			if !from.IsZero() && !to.IsZero() && !to.After(from) {
-				return configError("--to %s must be after --from %s", c.String("to"), c.String("from"))
+			if c.NArg() > 0 {
+				return configError("replay takes no argument (got %q); the range is --from DATE --to DATE", c.Args().First())
 			}
 			log, err := newLogger(c)
 			if err != nil {
 				return err
 			}
-			wh, err := openWarehouse(c)
+			opt := jobs.ReplayOptions{Version: version, Log: log}
+			open := func() (*load.Warehouse, error) { return openWarehouse(c) }
+			if c.Bool(flagPart) {
+				return jobs.ReplayPartFrom(c.Context, open, os.Stdin, c.App.Writer, opt)
+			}
+			if s := c.String("from"); s != "" {
+				if opt.From, err = parseTime("from", s); err != nil {
+					return err
+				}
+			}
+			if s := c.String("to"); s != "" {
+				if opt.To, err = parseTime("to", s); err != nil {
+					return err
+				}
+			}
+			if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
+				return configError("--to %s must be after --from %s", c.String("to"), c.String("from"))
+			}
+			partBytes, err := parseSize(flagPartSize, c.String(flagPartSize))
 			if err != nil {
 				return err
 			}
-			defer wh.Close()
-			st, err := jobs.Replay(c.Context, wh, jobs.ReplayOptions{From: from, To: to, Version: version, Log: log})
-			fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s): %s; %d dead letters\n", st.Responses, st.RunID, rowsSummary(st.Rows), st.DeadLetters)
+			parts, err := planReplay(c, opt, partBytes)
+			if err != nil {
+				return err
+			}
+			args := []string{"replay", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
+			run, err := jobs.ReplayPartRunnerFor(parts, open, args, c.App.ErrWriter)
+			if err != nil {
+				return err
+			}
+			st, err := jobs.ReplayParts(c.Context, parts, opt, run)
+			fmt.Fprintf(c.App.Writer, "replayed %d responses (%s): %s; %d dead letters\n", st.Responses, runsSummary(st.Runs), rowsSummary(st.Rows), st.DeadLetters)
 			return err
 		},
 	}
+}
+
+// planReplay plans a replay on the warehouse, closed again before the
+// parts open it.
+func planReplay(c *cli.Context, opt jobs.ReplayOptions, partBytes int64) ([]jobs.ReplayPart, error) {
+	wh, err := openWarehouse(c)
+	if err != nil {
+		return nil, err
+	}
+	defer wh.Close()
+	parts, err := jobs.PlanReplay(c.Context, wh, opt, partBytes)
+	if err != nil {
+		return nil, err
+	}
+	return parts, wh.Close()
 }
 
 func importCommand() *cli.Command {

@@ -107,6 +107,71 @@ func TestCLIImportInPartsIntoABusyWarehouse(t *testing.T) {
 	}
 }
 
+// A replay in parts, a process per observed day, rebuilds the tables the
+// import built, as a replay in one process does; a held warehouse stops
+// it before any part, as it stops an import.
+func TestCLIReplayInPartsEqualsOneProcess(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "responses")
+	if code, _, stderr := run(t, nil, "sim", "responses", "--shipments", "25", "--days", "3", "--out", in); code != 0 {
+		t.Fatalf("sim responses: exit %d: %s", code, stderr)
+	}
+	wh := t.TempDir()
+	if code, out, stderr := run(t, nil, "import", "--warehouse", wh, in); code != exitOK {
+		t.Fatalf("import: exit %d: %s%s", code, out, stderr)
+	}
+	tables := func() map[string]string {
+		out := map[string]string{}
+		for _, tbl := range schema.Derived() {
+			_, rows, errOut := run(t, nil, "sql", "--warehouse", wh, "--format", "csv", "SELECT * FROM "+tbl.Name+" ORDER BY ALL")
+			if errOut != "" {
+				t.Fatalf("%s: %s", tbl.Name, errOut)
+			}
+			out[tbl.Name] = rows
+		}
+		return out
+	}
+	imported := tables()
+	same := func(how string) {
+		t.Helper()
+		for name, rows := range tables() {
+			if rows != imported[name] {
+				t.Errorf("%s after a replay %s: %d bytes, %d as imported", name, how, len(rows), len(imported[name]))
+			}
+		}
+	}
+
+	env := map[string]string{"ETALAKE_TEST_AS_MAIN": "1"}
+	code, out, errOut := run(t, env, "replay", "--warehouse", wh, "--part-size", "1")
+	if code != exitOK || !strings.Contains(out, "3 runs, ") || !strings.Contains(out, "a process each") {
+		t.Fatalf("replay in parts of a byte: exit %d, %q; want 3 parts, one per observed day, a process each:\n%s", code, out, errOut)
+	}
+	if runtime.GOOS == "linux" && !regexp.MustCompile(`msg="replay: part done" part=3 of=3 responses=[1-9]\d* seconds=[\d.]+ peak_rss_mib=[1-9]`).MatchString(errOut) {
+		t.Fatalf("in parts, no part's wall time and peak RSS logged:\n%s", errOut)
+	}
+	same("in parts")
+	_, runs, _ := run(t, nil, "sql", "--warehouse", wh, "--format", "csv",
+		`SELECT count(*) FILTER (WHERE args LIKE '%"part":%') AS named, count(*) FILTER (WHERE status <> 'ok') AS not_ok FROM etl_runs WHERE job = 'replay'`)
+	if runs != "named,not_ok\n3,0\n" {
+		t.Fatalf("replay runs in parts:\n%swant 3, each named for its part, all ok", runs)
+	}
+	if code, out, errOut := run(t, nil, "replay", "--warehouse", wh, "--part-size", "0"); code != exitOK || !strings.Contains(out, "(run ") {
+		t.Fatalf("replay in one process: exit %d, %q%s", code, out, errOut)
+	}
+	same("in one process")
+
+	if code, _, errOut := run(t, nil, "replay", "--warehouse", wh, "2026-01-02"); code != exitUsage || !strings.Contains(errOut, "--from") {
+		t.Errorf("replay with an argument: exit %d, %q; want a usage error pointing at --from/--to", code, errOut)
+	}
+	holder, err := load.Open(context.Background(), wh, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if code, _, errOut := run(t, env, "replay", "--warehouse", wh, "--part-size", "1"); code != exitUsage || !strings.Contains(errOut, "busy") {
+		t.Errorf("replay in parts of a held warehouse: exit %d, %q; want %d, saying it is busy", code, errOut, exitUsage)
+	}
+}
+
 func TestCLIImportRefusesABadPartSize(t *testing.T) {
 	for _, size := range []string{"lots", "-1MiB", "12 parsecs", "NaN"} {
 		code, _, stderr := run(t, nil, "import", "--warehouse", t.TempDir(), "--part-size", size, t.TempDir())

@@ -1,18 +1,14 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"time"
 
 	"github.com/etalake/etalake/extract/wire"
-	"github.com/etalake/etalake/internal/rusage"
 	"github.com/etalake/etalake/load"
 )
 
@@ -30,62 +26,16 @@ type partReport struct {
 	Stats ImportStats `json:"stats"`
 }
 
-// interruptGrace is how long a part's process has to stop after it is
-// interrupted (it finishes the load it is in) before it is killed.
-const interruptGrace = time.Minute
-
 // PartProcess runs each part in a process of its own: exe with args, which
-// must run ImportPartFrom (etalake's is `etalake import --part`). The part
-// goes to the process's standard input as JSON, its report comes back on
-// its standard output; its standard error, the logs and any error, goes to
-// stderr. When ctx ends, the process is interrupted, and killed if it has
-// not stopped a minute later.
+// must run ImportPartFrom (etalake's is `etalake import --part`), as
+// runPart does.
 func PartProcess(exe string, args []string, stderr io.Writer) PartRunner {
 	return func(ctx context.Context, part ImportPart, opt ImportOptions) (ImportStats, error) {
-		job, err := json.Marshal(partJob{Part: part, ObservedAt: opt.ObservedAt, Endpoint: opt.Endpoint, Request: opt.Request})
-		if err != nil {
-			return ImportStats{}, err
-		}
-		cmd := exec.CommandContext(ctx, exe, args...)
-		var out bytes.Buffer
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(job), &out, stderr
-		cmd.Cancel = func() error {
-			if err := cmd.Process.Signal(os.Interrupt); err != nil {
-				return cmd.Process.Kill()
-			}
-			return nil
-		}
-		cmd.WaitDelay = interruptGrace
-		runErr := cmd.Run()
-		peak := rusage.PeakRSSKiB(cmd.ProcessState)
-		if ee := (*exec.ExitError)(nil); errors.As(runErr, &ee) {
-			runErr = &PartExitError{State: ee.ProcessState}
-		}
 		var rep partReport
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil && runErr == nil {
-			return ImportStats{PeakRSSKiB: peak}, fmt.Errorf("the part's report %q: %w", out.String(), err)
-		}
+		peak, err := runPart(ctx, exe, args, stderr, partJob{Part: part, ObservedAt: opt.ObservedAt, Endpoint: opt.Endpoint, Request: opt.Request}, &rep)
 		rep.Stats.PeakRSSKiB = peak
-		return rep.Stats, runErr
+		return rep.Stats, err
 	}
-}
-
-// PartExitError is a part's process that did not end well; its own
-// message, on its standard error, says why.
-type PartExitError struct {
-	State *os.ProcessState
-}
-
-func (e *PartExitError) Error() string { return "its process: " + e.State.String() }
-
-// ExitCode is the process's exit code (2 when it could not start the part,
-// e.g. because another writer holds the warehouse), or 1 when a signal
-// ended it: the code the command that started it exits with.
-func (e *PartExitError) ExitCode() int {
-	if c := e.State.ExitCode(); c > 0 {
-		return c
-	}
-	return 1
 }
 
 // PartRunnerFor is the runner of an import planned as parts: one part is
@@ -96,9 +46,9 @@ func PartRunnerFor(parts []ImportPart, open func() (*load.Warehouse, error), arg
 	if len(parts) < 2 {
 		return PartInProcess(open), nil
 	}
-	exe, err := os.Executable()
+	exe, err := thisProgram("import")
 	if err != nil {
-		return nil, fmt.Errorf("import in parts needs this program's path: %w", err)
+		return nil, err
 	}
 	return PartProcess(exe, args, stderr), nil
 }

@@ -21,16 +21,31 @@ type ReplayOptions struct {
 	Now      func() time.Time
 }
 
+// full reports whether the replay rebuilds everything.
+func (opt ReplayOptions) full() bool { return opt.From.IsZero() && opt.To.IsZero() }
+
+// check refuses a range that selects nothing by construction.
+func (opt ReplayOptions) check() error {
+	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
+		return fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
+	}
+	return nil
+}
+
 // ReplayStats says what a replay did.
 type ReplayStats struct {
-	RunID       string
+	Runs        []string // the run of each part, in order
 	Responses   int
 	DeadLetters int
 	Rows        map[string]int64
+	// PeakRSSKiB is the largest peak resident set of the parts' processes,
+	// when each ran in its own (ReplayPartProcess); 0 otherwise.
+	PeakRSSKiB int64 `json:"-"`
 }
 
 // Replay rebuilds the derived tables, and their Parquet mirror, from the raw
-// landing, without a single request.
+// landing, without a single request, in this process (ReplayParts runs
+// a large replay in parts, a process each).
 //
 // Without bounds it is a full rebuild: every derived table is emptied and
 // every landed response derived again, oldest first; the result equals
@@ -39,24 +54,35 @@ type ReplayStats struct {
 // are deleted and rebuilt, and the latest-state and dimension tables take
 // their rows by the usual rules (the newest observation wins). Either way,
 // replaying twice changes nothing. A crash mid-replay is repaired by
-// replaying again.
+// replaying again (or, for the responses it had not reached, by the next
+// run, which derives what was landed and never derived).
 func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
+	if err := opt.check(); err != nil {
+		return ReplayStats{}, err
+	}
+	return ReplayInProcess(ctx, wh, wholeReplay(opt), opt)
+}
+
+// ReplayInProcess replays one part of a replay into wh, recorded as a run
+// of its own.
+func ReplayInProcess(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt ReplayOptions) (ReplayStats, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
-		return ReplayStats{}, fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
+	args := map[string]any{"from": dateOrNil(opt.From), "to": dateOrNil(opt.To)}
+	if part.Of > 1 {
+		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
+		args["observed"] = part.Observed()
 	}
-	run := &Run{ID: newRunID(opt.Now()), Job: "replay", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version,
-		Args: map[string]any{"from": dateOrNil(opt.From), "to": dateOrNil(opt.To)}}
+	run := &Run{ID: newRunID(opt.Now()), Job: "replay", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
 	if err := run.save(ctx, wh); err != nil {
 		return ReplayStats{}, err
 	}
-	stats, err := replay(ctx, wh, opt)
-	stats.RunID = run.ID
+	stats, err := replay(ctx, wh, part, opt)
+	stats.Runs = []string{run.ID}
 	run.EndedAt, run.Rows = opt.Now(), stats.Rows
 	run.Status, run.ExitCode = StatusOK, intPtr(0)
 	if err != nil {
@@ -68,10 +94,10 @@ func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 	return stats, err
 }
 
-func replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
-	filter := load.RawFilter{Since: opt.From, Until: opt.To}
-	full := opt.From.IsZero() && opt.To.IsZero()
-	if full {
+func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt ReplayOptions) (ReplayStats, error) {
+	filter := load.RawFilter{Since: part.From, Until: part.To}
+	switch {
+	case part.Full && part.Index == 1:
 		opt.Log.Info("replay: emptying the derived tables")
 		if err := wh.Reset(ctx, schema.Derived()); err != nil {
 			return ReplayStats{}, err
@@ -79,7 +105,9 @@ func replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 		if err := wh.ForgetDerived(ctx); err != nil {
 			return ReplayStats{}, err
 		}
-	} else {
+	case part.Full:
+		// The first part emptied the tables: no row of this range is left.
+	default:
 		var ids []string
 		if err := wh.Raw(ctx, filter, func(_ load.RawResponse, id string) error {
 			ids = append(ids, id)
@@ -108,7 +136,7 @@ func replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 		return s.derive(ctx, r, id)
 	})
 	if err == nil {
-		err = s.close(ctx, true)
+		err = s.close(ctx, part.Last)
 	} else {
 		s.batch.Release()
 	}
@@ -116,11 +144,16 @@ func replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 	return stats, err
 }
 
+// dateOrNil renders a bound for the run ledger: a date when it is a UTC
+// midnight, else the instant.
 func dateOrNil(t time.Time) any {
 	if t.IsZero() {
 		return nil
 	}
-	return t.Format(time.DateOnly)
+	if t.UTC().Truncate(24 * time.Hour).Equal(t) {
+		return t.UTC().Format(time.DateOnly)
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 func intPtr(n int) *int { return &n }

@@ -312,6 +312,41 @@ func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse,
 	}
 }
 
+// RawHour is what was landed for one hour of observed_at.
+type RawHour struct {
+	Start     time.Time // the hour's first instant, UTC
+	Responses int64
+	Bytes     int64 // the bodies' size before compression
+}
+
+// RawHours sums the landed responses the filter selects by hour of
+// observed_at, oldest first: what a replay in parts plans with.
+func (w *Warehouse) RawHours(ctx context.Context, f RawFilter) ([]RawHour, error) {
+	if w.db == nil {
+		return nil, errClosed
+	}
+	conds, args := f.where()
+	q := "SELECT date_trunc('hour', observed_at) AS hour, count(*), sum(body_bytes)::BIGINT FROM raw_responses"
+	if len(conds) > 0 {
+		q += " WHERE " + strings.Join(conds, " AND ")
+	}
+	rows, err := w.db.QueryContext(ctx, q+" GROUP BY hour ORDER BY hour", args...)
+	if err != nil {
+		return nil, fmt.Errorf("load: raw hours: %w", err)
+	}
+	defer rows.Close()
+	var out []RawHour
+	for rows.Next() {
+		var h RawHour
+		if err := rows.Scan(&h.Start, &h.Responses, &h.Bytes); err != nil {
+			return nil, fmt.Errorf("load: raw hours: %w", err)
+		}
+		h.Start = h.Start.UTC()
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
 // rawRow is a landed response as read, body still compressed.
 type rawRow struct {
 	r    RawResponse
