@@ -85,7 +85,7 @@ func replayCommand() *cli.Command {
 			"the result equals the original loads. With a range, the responses observed in it are derived\n" +
 			"again (their history rows rebuilt, latest states refreshed). Replaying twice changes nothing.\n" +
 			"More landed JSON than --part-size is replayed in parts, consecutive hours of observed time,\n" +
-			"one process after another, so that memory does not grow with the warehouse; the last part\n" +
+			"one process after another, so that memory does not grow with the warehouse; a last process\n" +
 			"writes the Parquet mirror for all. A replay that stops is repaired by replaying again.",
 		Flags: []cli.Flag{
 			warehouseFlag(),
@@ -170,7 +170,7 @@ func importCommand() *cli.Command {
 			"from its vessel, consumption periods from their fields. --endpoint and --request name it instead.\n" +
 			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.\n" +
 			"An input larger than --part-size is imported in parts, one process after another, so that\n" +
-			"memory does not grow with the work one process has done; the last part writes the Parquet\n" +
+			"memory does not grow with the work one process has done; a last process writes the Parquet\n" +
 			"mirror for all. An interrupted or failed import keeps every load it committed.",
 		Flags: []cli.Flag{
 			warehouseFlag(),

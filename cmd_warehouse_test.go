@@ -142,17 +142,17 @@ func TestCLIReplayInPartsEqualsOneProcess(t *testing.T) {
 
 	env := map[string]string{"ETALAKE_TEST_AS_MAIN": "1"}
 	code, out, errOut := run(t, env, "replay", "--warehouse", wh, "--part-size", "1")
-	if code != exitOK || !strings.Contains(out, "3 runs, ") || !strings.Contains(out, "a process each") {
-		t.Fatalf("replay in parts of a byte: exit %d, %q; want 3 parts, one per observed day, a process each:\n%s", code, out, errOut)
+	if code != exitOK || !strings.Contains(out, "5 runs, ") || !strings.Contains(out, "a process each") {
+		t.Fatalf("replay in parts of a byte: exit %d, %q; want 3 parts, one per observed day, between the reset and the mirror, a process each:\n%s", code, out, errOut)
 	}
-	if runtime.GOOS == "linux" && !regexp.MustCompile(`msg="replay: part done" part=3 of=3 responses=[1-9]\d* seconds=[\d.]+ peak_rss_mib=[1-9]`).MatchString(errOut) {
+	if runtime.GOOS == "linux" && !regexp.MustCompile(`msg="replay: part done" part=4 of=5 responses=[1-9]\d* seconds=[\d.]+ peak_rss_mib=[1-9]`).MatchString(errOut) {
 		t.Fatalf("in parts, no part's wall time and peak RSS logged:\n%s", errOut)
 	}
 	same("in parts")
 	_, runs, _ := run(t, nil, "sql", "--warehouse", wh, "--format", "csv",
 		`SELECT count(*) FILTER (WHERE args LIKE '%"part":%') AS named, count(*) FILTER (WHERE status <> 'ok') AS not_ok FROM etl_runs WHERE job = 'replay'`)
-	if runs != "named,not_ok\n3,0\n" {
-		t.Fatalf("replay runs in parts:\n%swant 3, each named for its part, all ok", runs)
+	if runs != "named,not_ok\n5,0\n" {
+		t.Fatalf("replay runs in parts:\n%swant 5, each named for its part, all ok", runs)
 	}
 	if code, out, errOut := run(t, nil, "replay", "--warehouse", wh, "--part-size", "0"); code != exitOK || !strings.Contains(out, "(run ") {
 		t.Fatalf("replay in one process: exit %d, %q%s", code, out, errOut)

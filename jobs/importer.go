@@ -78,8 +78,9 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 }
 
 // ImportInProcess imports one part of an import's input in this process (see
-// PlanImport). Only the last part writes the Parquet mirror and refreshes
-// the analytic tables, for the rows of every part: until then the
+// PlanImport). Only the last part (the Finish part, of an import of more
+// than one) writes the Parquet mirror and refreshes the analytic tables,
+// for the rows of every part: until then the
 // partitions the loads changed wait in the warehouse's pending list, as
 // after a failed job.
 func ImportInProcess(ctx context.Context, wh *load.Warehouse, part ImportPart, opt ImportOptions) (ImportStats, error) {
@@ -97,6 +98,9 @@ func ImportInProcess(ctx context.Context, wh *load.Warehouse, part ImportPart, o
 	if part.Of > 1 {
 		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
 		args["sources"] = part.sourceNames()
+		if part.Finish {
+			args["writes"] = finishing
+		}
 	}
 	run := &Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
 	if err := run.save(ctx, wh); err != nil {

@@ -53,7 +53,22 @@ type ImportPart struct {
 	// Last: the part that writes the Parquet mirror and refreshes the
 	// analytic tables, for every part's rows.
 	Last bool `json:"last"`
+	// Finish: a last part that imports nothing and only writes the mirror
+	// and the analytics, in a process that has loaded nothing (the two
+	// together took more memory than either alone).
+	Finish bool `json:"finish,omitempty"`
 }
+
+// what names what a part does, for the log and errors.
+func (p ImportPart) what() string {
+	if p.Finish {
+		return finishing
+	}
+	return "from " + p.Sources[0].String()
+}
+
+// finishing is what the finishing part of an import or a replay does.
+const finishing = "the Parquet mirror and the analytic tables"
 
 func (p ImportPart) sourceNames() []string {
 	names := make([]string, len(p.Sources))
@@ -67,8 +82,8 @@ func (p ImportPart) sourceNames() []string {
 // order) into consecutive parts of at most partBytes each: whole files
 // while they fit, and an NDJSON or JSONL file larger than a part in ranges
 // of whole lines. A part holds at least one body, so a single .json file
-// (or line) larger than partBytes is a part of its own. partBytes ≤ 0
-// means one part for everything.
+// (or line) larger than partBytes is a part of its own. More than one part
+// end with a Finish part. partBytes ≤ 0 means one part for everything.
 func PlanImport(paths []string, partBytes int64) ([]ImportPart, error) {
 	files, err := importFiles(paths)
 	if err != nil {
@@ -110,6 +125,9 @@ func PlanImport(paths []string, partBytes int64) ([]ImportPart, error) {
 		cur.Bytes += size
 	}
 	next()
+	if len(parts) > 1 {
+		parts = append(parts, ImportPart{Finish: true})
+	}
 	for i := range parts {
 		parts[i].Paths, parts[i].Index, parts[i].Of = paths, i+1, len(parts)
 	}
@@ -195,7 +213,12 @@ func ImportParts(ctx context.Context, parts []ImportPart, opt ImportOptions, run
 	}
 	for _, p := range parts {
 		if opt.Log != nil {
-			attrs := []any{"part", p.Index, "of", p.Of, "bytes", p.Bytes, "sources", len(p.Sources), "first", p.Sources[0].String()}
+			attrs := []any{"part", p.Index, "of", p.Of, "bytes", p.Bytes, "sources", len(p.Sources)}
+			if p.Finish {
+				attrs = append(attrs, "writes", finishing)
+			} else {
+				attrs = append(attrs, "first", p.Sources[0].String())
+			}
 			if len(p.Sources) > 1 {
 				attrs = append(attrs, "last", p.Sources[len(p.Sources)-1].String())
 			}
@@ -209,7 +232,7 @@ func ImportParts(ctx context.Context, parts []ImportPart, opt ImportOptions, run
 				"seconds", now().Sub(start).Round(time.Millisecond).Seconds(), "peak_rss_mib", st.PeakRSSKiB>>10)
 		}
 		if err != nil && !errors.Is(err, ErrSomeRefused) { // refused bodies are in st
-			return total, fmt.Errorf("import part %d of %d (from %s): %w", p.Index, p.Of, p.Sources[0], err)
+			return total, fmt.Errorf("import part %d of %d (%s): %w", p.Index, p.Of, p.what(), err)
 		}
 	}
 	if len(total.Refused) > 0 {

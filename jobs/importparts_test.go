@@ -97,8 +97,8 @@ func TestImportPartsStopsAtTheFailedPart(t *testing.T) {
 		}
 	}
 	parts, err := jobs.PlanImport([]string{dir}, 1)
-	if err != nil || len(parts) != 3 {
-		t.Fatalf("%d parts, %v; want a file each", len(parts), err)
+	if err != nil || len(parts) != 4 || !parts[3].Finish {
+		t.Fatalf("%d parts, %v; want a file each, then the finishing part", len(parts), err)
 	}
 	var ran []int
 	run := func(_ context.Context, p jobs.ImportPart, _ jobs.ImportOptions) (jobs.ImportStats, error) {
@@ -109,8 +109,8 @@ func TestImportPartsStopsAtTheFailedPart(t *testing.T) {
 		return jobs.ImportStats{Runs: []string{"r1"}, Files: 1, Bodies: 1, Landed: 1, Rows: map[string]int64{"shipments": 1}}, nil
 	}
 	st, err := jobs.ImportParts(context.Background(), parts, jobs.ImportOptions{}, run)
-	if err == nil || !strings.Contains(err.Error(), "part 2 of 3") || !strings.Contains(err.Error(), "b.json") || !strings.Contains(err.Error(), "disk full") {
-		t.Fatalf("error %v: want it to name part 2 of 3, its file, and the cause", err)
+	if err == nil || !strings.Contains(err.Error(), "part 2 of 4") || !strings.Contains(err.Error(), "b.json") || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("error %v: want it to name part 2 of 4, its file, and the cause", err)
 	}
 	if len(ran) != 2 || st.Bodies != 1 || st.Rows["shipments"] != 1 || len(st.Runs) != 2 {
 		t.Fatalf("ran parts %v, stats %+v: want parts 1 and 2 run, part 1's work counted", ran, st)

@@ -80,8 +80,9 @@ func TestPlanImportPacksFilesAndCutsLargeOnes(t *testing.T) {
 	}
 	var got []string
 	for i, p := range parts {
-		if p.Index != i+1 || p.Of != len(parts) || p.Last != (i == len(parts)-1) || len(p.Paths) != 1 {
-			t.Fatalf("part %d: index %d of %d, last %v, paths %v", i, p.Index, p.Of, p.Last, p.Paths)
+		last := i == len(parts)-1
+		if p.Index != i+1 || p.Of != len(parts) || p.Last != last || p.Finish != last || len(p.Paths) != 1 {
+			t.Fatalf("part %d: index %d of %d, last %v, finish %v, paths %v", i, p.Index, p.Of, p.Last, p.Finish, p.Paths)
 		}
 		var names []string
 		for _, s := range p.Sources {
@@ -96,13 +97,14 @@ func TestPlanImportPacksFilesAndCutsLargeOnes(t *testing.T) {
 		"4.ndjson from line 4 (bytes 90–180)",
 		"4.ndjson from line 7 (bytes 180–270)",
 		"4.ndjson from line 10 (bytes 270–end) + 5.jsonl",
+		"", // the finishing part: the mirror and the analytics
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("parts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
 	one, err := PlanImport([]string{dir}, 0)
-	if err != nil || len(one) != 1 || len(one[0].Sources) != 5 || !one[0].Last {
+	if err != nil || len(one) != 1 || len(one[0].Sources) != 5 || !one[0].Last || one[0].Finish {
 		t.Fatalf("no part size: %+v, %v; want one part of the five files", one, err)
 	}
 }

@@ -81,7 +81,7 @@ func ImportPartFrom(ctx context.Context, open func() (*load.Warehouse, error), i
 	if err := json.NewDecoder(in).Decode(&job); err != nil {
 		return fmt.Errorf("reading the part to import from standard input: %w", err)
 	}
-	if len(job.Part.Sources) == 0 {
+	if len(job.Part.Sources) == 0 && !job.Part.Finish {
 		return errors.New("the part to import has no source")
 	}
 	opt.ObservedAt, opt.Endpoint, opt.Request = job.ObservedAt, job.Endpoint, job.Request

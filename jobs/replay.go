@@ -75,7 +75,11 @@ func ReplayInProcess(ctx context.Context, wh *load.Warehouse, part ReplayPart, o
 	args := map[string]any{"from": dateOrNil(opt.From), "to": dateOrNil(opt.To)}
 	if part.Of > 1 {
 		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
-		args["observed"] = part.Observed()
+		if part.Finish || part.Reset {
+			args["step"] = part.Observed()
+		} else {
+			args["observed"] = part.Observed()
+		}
 	}
 	run := &Run{ID: newRunID(opt.Now()), Job: "replay", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
 	if err := run.save(ctx, wh); err != nil {
@@ -95,18 +99,20 @@ func ReplayInProcess(ctx context.Context, wh *load.Warehouse, part ReplayPart, o
 }
 
 func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt ReplayOptions) (ReplayStats, error) {
+	switch {
+	case part.Finish:
+		return ReplayStats{}, writeMirror(ctx, wh)
+	case part.Reset:
+		return ReplayStats{}, reset(ctx, wh, opt)
+	}
 	filter := load.RawFilter{Since: part.From, Until: part.To}
 	switch {
-	case part.Full && part.Index == 1:
-		opt.Log.Info("replay: emptying the derived tables")
-		if err := wh.Reset(ctx, schema.Derived()); err != nil {
-			return ReplayStats{}, err
-		}
-		if err := wh.ForgetDerived(ctx); err != nil {
+	case part.Full && part.Of == 1:
+		if err := reset(ctx, wh, opt); err != nil {
 			return ReplayStats{}, err
 		}
 	case part.Full:
-		// The first part emptied the tables: no row of this range is left.
+		// The Reset part emptied the tables: no row of this range is left.
 	default:
 		var ids []string
 		if err := wh.Raw(ctx, filter, func(_ load.RawResponse, id string) error {
@@ -146,6 +152,15 @@ func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt Replay
 
 // dateOrNil renders a bound for the run ledger: a date when it is a UTC
 // midnight, else the instant.
+// reset empties every derived table, for a full replay.
+func reset(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) error {
+	opt.Log.Info("replay: emptying the derived tables")
+	if err := wh.Reset(ctx, schema.Derived()); err != nil {
+		return err
+	}
+	return wh.ForgetDerived(ctx)
+}
+
 func dateOrNil(t time.Time) any {
 	if t.IsZero() {
 		return nil

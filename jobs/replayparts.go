@@ -23,15 +23,29 @@ type ReplayPart struct {
 	// Full: a part of a full replay. Its first part empties every derived
 	// table, so the later parts have no rows of their range to delete.
 	Full bool `json:"full,omitempty"`
+	// Reset: the first part of a full replay in parts, which replays
+	// nothing and only empties every derived table, in a process of its
+	// own (the deletes' memory grows with the warehouse).
+	Reset bool `json:"reset,omitempty"`
 	// Last: the part that writes the Parquet mirror and refreshes the
 	// analytic tables, for every part's rows.
-	Last      bool  `json:"last"`
+	Last bool `json:"last"`
+	// Finish: a last part that replays nothing and only writes the mirror
+	// and the analytics, as ImportPart's.
+	Finish    bool  `json:"finish,omitempty"`
 	Responses int64 `json:"responses"`
 	Bytes     int64 `json:"bytes"` // the bodies' size before compression
 }
 
-// Observed names the part's range, as the log and the run ledger show it.
+// Observed names the part's range, as the log and the run ledger show it
+// (or, for the Finish part, what it writes).
 func (p ReplayPart) Observed() string {
+	switch {
+	case p.Finish:
+		return finishing
+	case p.Reset:
+		return resetting
+	}
 	bound := func(t time.Time, open string) string {
 		if t.IsZero() {
 			return open
@@ -41,6 +55,9 @@ func (p ReplayPart) Observed() string {
 	return fmt.Sprintf("[%s, %s)", bound(p.From, "the first"), bound(p.To, "the last"))
 }
 
+// resetting is what the Reset part does.
+const resetting = "every derived table emptied"
+
 // wholeReplay is a replay as one part.
 func wholeReplay(opt ReplayOptions) ReplayPart {
 	return ReplayPart{Index: 1, Of: 1, From: opt.From, To: opt.To, Full: opt.full(), Last: true}
@@ -48,7 +65,8 @@ func wholeReplay(opt ReplayOptions) ReplayPart {
 
 // PlanReplay splits the replay opt asks for into consecutive ranges of
 // observed time of at most partBytes of landed bodies each, cut between
-// hours (an hour larger than partBytes is a part of its own). Replayed in
+// hours (an hour larger than partBytes is a part of its own), after a
+// Reset part for a full replay, and before a Finish part. Replayed in
 // order, they derive every response in the order one replay does.
 // partBytes ≤ 0, or a raw landing that fits, is one part.
 func PlanReplay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions, partBytes int64) ([]ReplayPart, error) {
@@ -66,12 +84,19 @@ func PlanReplay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions, part
 		if partBytes > 0 && cur.Responses > 0 && cur.Bytes+h.Bytes > partBytes {
 			cur.To, cur.Last = h.Start, false
 			parts = append(parts, cur)
-			cur = ReplayPart{From: h.Start, To: whole.To, Full: whole.Full, Last: true}
+			cur = ReplayPart{From: h.Start, To: whole.To, Full: whole.Full}
 		}
 		cur.Responses += h.Responses
 		cur.Bytes += h.Bytes
 	}
 	parts = append(parts, cur)
+	if len(parts) > 1 {
+		parts[len(parts)-1].Last = false
+		parts = append(parts, ReplayPart{Full: whole.Full, Last: true, Finish: true})
+		if whole.Full {
+			parts = append([]ReplayPart{{Full: true, Reset: true}}, parts...)
+		}
+	}
 	for i := range parts {
 		parts[i].Index, parts[i].Of = i+1, len(parts)
 	}

@@ -31,14 +31,25 @@ func parquetFiles(whDir string) int {
 }
 
 // checkPlan checks that parts cover [from, to) in consecutive order, with
-// every response once, and only the last part writing the mirror.
+// every response once, then a part that only writes the mirror.
 func checkPlan(t *testing.T, parts []jobs.ReplayPart, from, to time.Time, responses int64, full bool) {
 	t.Helper()
+	if f := parts[len(parts)-1]; !f.Finish || !f.Last || f.Responses != 0 {
+		t.Errorf("the last part %+v; want the finishing part, which replays nothing", f)
+	}
+	if r := parts[0]; r.Reset != full || (full && r.Responses != 0) {
+		t.Errorf("the first part %+v; want the part that empties the tables, which replays nothing, for a full replay only", r)
+	}
+	of, first := len(parts), 1
+	if full {
+		parts, first = parts[1:], 2
+	}
+	parts = parts[:len(parts)-1]
 	var n int64
 	for i, p := range parts {
 		n += p.Responses
-		if p.Index != i+1 || p.Of != len(parts) || p.Last != (i == len(parts)-1) || p.Full != full {
-			t.Errorf("part %d: %+v; want index %d of %d, last only at the end, full %v", i+1, p, i+1, len(parts), full)
+		if p.Index != i+first || p.Of != of || p.Last || p.Finish || p.Reset || p.Full != full {
+			t.Errorf("part %d: %+v; want index %d of %d, not the last, full %v", i+1, p, i+first, of, full)
 		}
 		if i > 0 && !p.From.Equal(parts[i-1].To) {
 			t.Errorf("part %d starts at %s, part %d ends at %s: want them to meet", i+1, p.From, i, parts[i-1].To)
@@ -71,8 +82,8 @@ func TestReplayInPartsEqualsOneReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(full) != len(times) {
-		t.Fatalf("%d parts; want one per observed hour, %d", len(full), len(times))
+	if len(full) != len(times)+2 {
+		t.Fatalf("%d parts; want one per observed hour, %d, between the resetting and the finishing parts", len(full), len(times))
 	}
 	checkPlan(t, full, time.Time{}, time.Time{}, 160, true)
 	from, to := times[1].Truncate(24*time.Hour), times[3].Truncate(24*time.Hour)
@@ -80,8 +91,8 @@ func TestReplayInPartsEqualsOneReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ranged) != 2 {
-		t.Fatalf("%d parts for two days of a byte each; want 2", len(ranged))
+	if len(ranged) != 3 {
+		t.Fatalf("%d parts for two days of a byte each; want 2 and the finishing part", len(ranged))
 	}
 	checkPlan(t, ranged, from, to, 80, false)
 	if err := wh.Close(); err != nil {
@@ -119,7 +130,7 @@ func TestReplayInPartsEqualsOneReplay(t *testing.T) {
 		}
 		mirrorEqualsTables(t, wh, whDir, want)
 		var named, failed int
-		if err := wh.DB().QueryRow(`SELECT count(*) FILTER (WHERE args LIKE '%"part":%' AND args LIKE '%"observed":%'), count(*) FILTER (WHERE status <> 'ok')
+		if err := wh.DB().QueryRow(`SELECT count(*) FILTER (WHERE args LIKE '%"part":%' AND (args LIKE '%"observed":%') <> (args LIKE '%"step":%')), count(*) FILTER (WHERE status <> 'ok')
 			FROM etl_runs WHERE job = 'replay' AND run_id IN (SELECT unnest(?::VARCHAR[]))`, st.Runs).Scan(&named, &failed); err != nil || named != len(c.parts) || failed != 0 {
 			t.Fatalf("%s: %d replay runs name their part and range, %d not ok, %v; want %d and 0", c.name, named, failed, err, len(c.parts))
 		}
@@ -143,7 +154,7 @@ func TestPlanReplayOfAnEmptyLandingIsOnePart(t *testing.T) {
 	}
 	defer wh.Close()
 	parts, err := jobs.PlanReplay(t.Context(), wh, jobs.ReplayOptions{}, 1)
-	if err != nil || len(parts) != 1 || !parts[0].Full || !parts[0].Last || parts[0].Responses != 0 {
+	if err != nil || len(parts) != 1 || !parts[0].Full || !parts[0].Last || parts[0].Finish || parts[0].Responses != 0 {
 		t.Fatalf("plan of an empty raw landing: %+v, %v; want one full part that writes the mirror", parts, err)
 	}
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)

@@ -104,10 +104,16 @@ func (s *sink) close(ctx context.Context, mirror bool) error {
 	if err := s.flush(ctx); err != nil || !mirror {
 		return err
 	}
-	if _, err := s.wh.SyncParquet(ctx); err != nil {
+	return writeMirror(ctx, s.wh)
+}
+
+// writeMirror writes the pending partitions of the Parquet mirror and
+// refreshes the analytic tables: the end of every job that loads.
+func writeMirror(ctx context.Context, wh *load.Warehouse) error {
+	if _, err := wh.SyncParquet(ctx); err != nil {
 		return fmt.Errorf("writing the Parquet mirror: %w", err)
 	}
-	return s.wh.RefreshAnalytics(ctx)
+	return wh.RefreshAnalytics(ctx)
 }
 
 // catchUp derives the responses a crash left landed but not loaded.
