@@ -91,7 +91,7 @@ func replayCommand() *cli.Command {
 			warehouseFlag(),
 			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
 			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
-			&cli.StringFlag{Name: flagPartSize, Value: fmt.Sprintf("%dGiB", jobs.DefaultReplayPartBytes>>30), Usage: "landed JSON per process: a larger replay runs in parts of about this size (whole hours), each by a process of its own; 0: all in this one"},
+			&cli.StringFlag{Name: flagPartSize, Value: fmt.Sprintf("%dMiB", jobs.DefaultReplayPartBytes>>20), Usage: "landed JSON per process: a larger replay runs in parts of about this size (whole hours), each by a process of its own; 0: all in this one"},
 			// --part: this process replays one part of a larger replay,
 			// read from standard input (jobs.ReplayPartProcess starts it).
 			&cli.BoolFlag{Name: flagPart, Hidden: true},

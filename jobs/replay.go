@@ -54,8 +54,8 @@ type ReplayStats struct {
 // are deleted and rebuilt, and the latest-state and dimension tables take
 // their rows by the usual rules (the newest observation wins). Either way,
 // replaying twice changes nothing. A crash mid-replay is repaired by
-// replaying again (or, for the responses it had not reached, by the next
-// run, which derives what was landed and never derived).
+// replaying again (a full replay's, also by the next run, which derives
+// what was landed and is not derived).
 func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
 	if err := opt.check(); err != nil {
 		return ReplayStats{}, err
@@ -150,8 +150,6 @@ func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt Replay
 	return stats, err
 }
 
-// dateOrNil renders a bound for the run ledger: a date when it is a UTC
-// midnight, else the instant.
 // reset empties every derived table, for a full replay.
 func reset(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) error {
 	opt.Log.Info("replay: emptying the derived tables")
@@ -161,6 +159,8 @@ func reset(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) error {
 	return wh.ForgetDerived(ctx)
 }
 
+// dateOrNil renders a bound for the run ledger: a date when it is a UTC
+// midnight, else the instant.
 func dateOrNil(t time.Time) any {
 	if t.IsZero() {
 		return nil

@@ -9,9 +9,12 @@ import (
 )
 
 // DefaultReplayPartBytes is how much landed JSON one process replays
-// before the next takes over (etalake replay --part-size): the measure
-// and the reason of DefaultImportPartBytes, whose memory a replay shares.
-const DefaultReplayPartBytes = DefaultImportPartBytes
+// before the next takes over (etalake replay --part-size), for the reason
+// of DefaultImportPartBytes. A replay's part reads its bodies back from
+// DuckDB and takes more memory than an import's of the same size: at 5 M
+// events, parts of 1 GiB peaked at 401–405 MiB and of 512 MiB at 372–378,
+// in no more time (BENCHMARKS.md, "Replay in parts").
+const DefaultReplayPartBytes = 512 << 20
 
 // ReplayPart is the share of a replay one process takes on: the responses
 // observed in [From, To), a zero bound open.
@@ -20,8 +23,9 @@ type ReplayPart struct {
 	Of    int       `json:"of"`
 	From  time.Time `json:"from,omitzero"`
 	To    time.Time `json:"to,omitzero"`
-	// Full: a part of a full replay. Its first part empties every derived
-	// table, so the later parts have no rows of their range to delete.
+	// Full: a part of a full replay. The tables are emptied first (by the
+	// Reset part, or by the part itself when it is the only one), so it
+	// has no rows of its range to delete.
 	Full bool `json:"full,omitempty"`
 	// Reset: the first part of a full replay in parts, which replays
 	// nothing and only empties every derived table, in a process of its
@@ -109,8 +113,9 @@ type ReplayPartRunner func(ctx context.Context, part ReplayPart, opt ReplayOptio
 
 // ReplayParts replays the parts PlanReplay made, in order, each by run,
 // and adds up what they did. It stops at the first part that fails: the
-// parts before it stay replayed; replaying again repairs the rest, and so
-// does the next run, which derives every landed response no part reached.
+// parts before it stay replayed; replaying again repairs the rest (after
+// a full replay, so does the next run, which derives every landed
+// response no part reached).
 // A single part is run as it is, its error unwrapped.
 func ReplayParts(ctx context.Context, parts []ReplayPart, opt ReplayOptions, run ReplayPartRunner) (ReplayStats, error) {
 	total := ReplayStats{Rows: map[string]int64{}}
