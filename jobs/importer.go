@@ -99,7 +99,7 @@ func ImportInProcess(ctx context.Context, wh *load.Warehouse, part ImportPart, o
 		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
 		args["sources"] = part.sourceNames()
 		if part.Finish {
-			args["writes"] = finishing
+			args["step"] = finishing
 		}
 	}
 	run := &Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
