@@ -150,13 +150,16 @@ func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt Replay
 	return stats, err
 }
 
-// reset empties every derived table, for a full replay.
+// reset empties every derived table, for a full replay. It forgets first
+// which responses were derived, so that a crash while it empties the
+// tables, a partition at a time, leaves every response to be derived
+// again (by the replay run again, or by the next run).
 func reset(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) error {
 	opt.Log.Info("replay: emptying the derived tables")
-	if err := wh.Reset(ctx, schema.Derived()); err != nil {
+	if err := wh.ForgetDerived(ctx); err != nil {
 		return err
 	}
-	return wh.ForgetDerived(ctx)
+	return wh.Reset(ctx, schema.Derived())
 }
 
 // dateOrNil renders a bound for the run ledger: a date when it is a UTC

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -12,34 +13,70 @@ import (
 )
 
 // Reset deletes every row of the tables, for a full replay, and then their
-// Parquet mirror. The rows go in one transaction that also records their
-// partitions as pending, so a crash before the files are gone leaves them
-// to the next SyncParquet. raw_responses, the replay's source, is refused.
+// Parquet mirror. It deletes one partition at a time, each in a
+// transaction that also records the partition as pending (so a crash
+// before the files are gone leaves them to the next SyncParquet), and
+// checkpoints after each. DuckDB holds deletes in memory until a
+// checkpoint writes them out, so its memory is a partition's rows, not the
+// warehouse's: the whole of a 21 M-event warehouse in one transaction did
+// not fit the writer's 128 MB. raw_responses, the replay's source, is
+// refused.
 func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 	if err := checkDeletable(tables); err != nil {
 		return err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	err := w.inTx(ctx, func(s *session) error {
-		for _, t := range tables {
-			from := fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(t.Name))
-			if _, err := s.exec(ctx, pendingSQL(t, from)); err != nil {
+	if w.db == nil {
+		return errClosed
+	}
+	for _, t := range tables {
+		days, err := w.partitions(ctx, t)
+		if err != nil {
+			return fmt.Errorf("load: reset %s: %w", t.Name, err)
+		}
+		for _, d := range days {
+			where := fmt.Sprintf("WHERE %s = %s", ident(t.Partition), d.sqlLiteral())
+			err := w.inTx(ctx, func(s *session) error {
+				from := fmt.Sprintf("SELECT DISTINCT %s FROM %s %s", ident(t.Partition), ident(t.Name), where)
+				if _, err := s.exec(ctx, pendingSQL(t, from)); err != nil {
+					return err
+				}
+				_, err := s.exec(ctx, fmt.Sprintf("DELETE FROM %s %s", ident(t.Name), where))
 				return err
+			})
+			if err != nil {
+				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 			}
-			if _, err := s.exec(ctx, "DELETE FROM "+ident(t.Name)); err != nil {
-				return err
+			// Committed deletes stay in memory until a checkpoint writes
+			// them out.
+			if err := w.makeRoom(ctx); err != nil {
+				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("load: reset: %w", err)
 	}
 	if _, err := w.sync(ctx, tables); err != nil {
 		return fmt.Errorf("load: reset: %w", err)
 	}
 	return nil
+}
+
+// partitions lists the partitions (days) that hold rows of t.
+func (w *Warehouse) partitions(ctx context.Context, t *schema.Table) ([]day, error) {
+	rows, err := w.db.QueryContext(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s ORDER BY 1", ident(t.Partition), ident(t.Name)))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []day
+	for rows.Next() {
+		var d time.Time
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		out = append(out, dayOf(d.UTC()))
+	}
+	return out, rows.Err()
 }
 
 // DeleteByResponse deletes the rows of the tables derived from the given
