@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -31,7 +30,11 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 		return errClosed
 	}
 	for _, t := range tables {
-		days, err := w.partitions(ctx, t)
+		var days []day
+		err := w.inTx(ctx, func(s *session) (err error) {
+			days, _, err = s.days(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s ORDER BY 1", ident(t.Partition), ident(t.Name)))
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("load: reset %s: %w", t.Name, err)
 		}
@@ -59,24 +62,6 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 		return fmt.Errorf("load: reset: %w", err)
 	}
 	return nil
-}
-
-// partitions lists the partitions (days) that hold rows of t.
-func (w *Warehouse) partitions(ctx context.Context, t *schema.Table) ([]day, error) {
-	rows, err := w.db.QueryContext(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s ORDER BY 1", ident(t.Partition), ident(t.Name)))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []day
-	for rows.Next() {
-		var d time.Time
-		if err := rows.Scan(&d); err != nil {
-			return nil, err
-		}
-		out = append(out, dayOf(d.UTC()))
-	}
-	return out, rows.Err()
 }
 
 // DeleteByResponse deletes the rows of the tables derived from the given
