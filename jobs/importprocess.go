@@ -2,9 +2,7 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -43,54 +41,30 @@ func PartProcess(exe string, args []string, stderr io.Writer) PartRunner {
 // (PartInProcess); more, each by a process of this program started with
 // args (PartProcess), its standard error to stderr.
 func PartRunnerFor(parts []ImportPart, open func() (*load.Warehouse, error), args []string, stderr io.Writer) (PartRunner, error) {
-	if len(parts) < 2 {
-		return PartInProcess(open), nil
-	}
-	exe, err := thisProgram("import")
-	if err != nil {
-		return nil, err
-	}
-	return PartProcess(exe, args, stderr), nil
+	return runnerFor(len(parts), "import", PartInProcess(open), func(exe string) PartRunner { return PartProcess(exe, args, stderr) })
 }
 
 // PartInProcess imports each part in this process, into the warehouse
 // open gives it, closed after the part: for an import of one part, and
 // the process PartProcess starts.
 func PartInProcess(open func() (*load.Warehouse, error)) PartRunner {
-	return func(ctx context.Context, part ImportPart, opt ImportOptions) (ImportStats, error) {
-		wh, err := open()
-		if err != nil {
-			return ImportStats{}, err
-		}
-		defer wh.Close()
-		st, err := ImportInProcess(ctx, wh, part, opt)
-		if err == nil || errors.Is(err, ErrSomeRefused) {
-			err = errors.Join(err, wh.Close())
-		}
-		return st, err
-	}
+	return inProcess(open, ImportInProcess)
 }
 
 // ImportPartFrom is the process PartProcess starts: it reads the part from
-// in, imports it into the warehouse open gives it (opened only then, so
-// that a bad start holds no lock), and writes its report to out, also when
-// the import fails (what it did before stays done). Refused bodies travel
-// in the report, so they are no error here.
+// in, imports it into the warehouse open gives it, and writes its report to
+// out, as servePart does. Refused bodies travel in the report, so they are
+// no error here.
 func ImportPartFrom(ctx context.Context, open func() (*load.Warehouse, error), in io.Reader, out io.Writer, opt ImportOptions) error {
-	var job partJob
-	if err := json.NewDecoder(in).Decode(&job); err != nil {
-		return fmt.Errorf("reading the part to import from standard input: %w", err)
-	}
-	if len(job.Part.Sources) == 0 && !job.Part.Finish {
-		return errors.New("the part to import has no source")
-	}
-	opt.ObservedAt, opt.Endpoint, opt.Request = job.ObservedAt, job.Endpoint, job.Request
-	st, err := PartInProcess(open)(ctx, job.Part, opt)
-	if errors.Is(err, ErrSomeRefused) {
-		err = nil
-	}
-	if werr := json.NewEncoder(out).Encode(partReport{Stats: st}); werr != nil && err == nil {
-		err = werr
-	}
-	return err
+	return servePart(in, out, "import", func(job partJob) (any, error) {
+		if len(job.Part.Sources) == 0 && !job.Part.Finish {
+			return nil, errors.New("the part to import has no source")
+		}
+		opt.ObservedAt, opt.Endpoint, opt.Request = job.ObservedAt, job.Endpoint, job.Request
+		st, err := PartInProcess(open)(ctx, job.Part, opt)
+		if errors.Is(err, ErrSomeRefused) {
+			err = nil
+		}
+		return partReport{Stats: st}, err
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/internal/rusage"
+	"github.com/etalake/etalake/load"
 )
 
 // interruptGrace is how long a part's process has to stop after it is
@@ -77,4 +78,58 @@ func thisProgram(job string) (string, error) {
 		return "", fmt.Errorf("%s in parts needs this program's path: %w", job, err)
 	}
 	return exe, nil
+}
+
+// runnerFor chooses how a job planned as parts runs them: one part here
+// (the runner here), more each by a process of this program (the runner
+// process makes of its path).
+func runnerFor[R any](parts int, job string, here R, process func(exe string) R) (R, error) {
+	if parts < 2 {
+		return here, nil
+	}
+	exe, err := thisProgram(job)
+	if err != nil {
+		var none R
+		return none, err
+	}
+	return process(exe), nil
+}
+
+// inProcess runs each part in this process by do, into the warehouse open
+// gives it (opened only then, so that a bad start holds no lock), closed
+// after the part; the close's error counts unless the part failed
+// (refused bodies are no failure).
+func inProcess[P, O, S any](open func() (*load.Warehouse, error), do func(context.Context, *load.Warehouse, P, O) (S, error)) func(context.Context, P, O) (S, error) {
+	return func(ctx context.Context, part P, opt O) (S, error) {
+		wh, err := open()
+		if err != nil {
+			var none S
+			return none, err
+		}
+		defer wh.Close()
+		st, err := do(ctx, wh, part, opt)
+		if err == nil || errors.Is(err, ErrSomeRefused) {
+			err = errors.Join(err, wh.Close())
+		}
+		return st, err
+	}
+}
+
+// servePart is the other end of runPart, in the part's process: it reads
+// the job from in, runs it, and writes the report run returns to out, also
+// when run fails (what it did before stays done). A nil report is a job
+// refused before it ran: nothing is written.
+func servePart[J any](in io.Reader, out io.Writer, what string, run func(job J) (report any, err error)) error {
+	var job J
+	if err := json.NewDecoder(in).Decode(&job); err != nil {
+		return fmt.Errorf("reading the part to %s from standard input: %w", what, err)
+	}
+	report, err := run(job)
+	if report == nil {
+		return err
+	}
+	if werr := json.NewEncoder(out).Encode(report); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	return err
 }
