@@ -114,11 +114,8 @@ func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt Replay
 	case part.Full:
 		// The Reset part emptied the tables: no row of this range is left.
 	default:
-		var ids []string
-		if err := wh.Raw(ctx, filter, func(_ load.RawResponse, id string) error {
-			ids = append(ids, id)
-			return nil
-		}); err != nil {
+		ids, err := wh.RawIDs(ctx, filter)
+		if err != nil {
 			return ReplayStats{}, err
 		}
 		var history []*schema.Table

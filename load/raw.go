@@ -312,6 +312,33 @@ func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse,
 	}
 }
 
+// RawIDs lists the ids of the landed responses the filter selects, oldest
+// first as Raw reads them, without reading their bodies.
+func (w *Warehouse) RawIDs(ctx context.Context, f RawFilter) ([]string, error) {
+	if w.db == nil {
+		return nil, errClosed
+	}
+	conds, args := f.where()
+	q := "SELECT response_id FROM raw_responses"
+	if len(conds) > 0 {
+		q += " WHERE " + strings.Join(conds, " AND ")
+	}
+	rows, err := w.db.QueryContext(ctx, q+" ORDER BY observed_at, response_id", args...)
+	if err != nil {
+		return nil, fmt.Errorf("load: raw ids: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("load: raw ids: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 // RawHour is what was landed for one hour of observed_at.
 type RawHour struct {
 	Start     time.Time // the hour's first instant, UTC

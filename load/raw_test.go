@@ -236,9 +236,13 @@ func TestRawFiltersAndPages(t *testing.T) {
 	if len(out) != 200 {
 		t.Errorf("404 shipment: %d, want 200", len(out))
 	}
-	out, _ = all(t, w, load.RawFilter{Since: t0.Add(100 * time.Second), Until: t0.Add(200 * time.Second), Products: []string{"schedule"}})
+	ranged := load.RawFilter{Since: t0.Add(100 * time.Second), Until: t0.Add(200 * time.Second), Products: []string{"schedule"}}
+	out, rangedIDs := all(t, w, ranged)
 	if len(out) != 200 {
 		t.Errorf("range: %d, want 200", len(out))
+	}
+	if got, err := w.RawIDs(t.Context(), ranged); err != nil || strings.Join(got, " ") != strings.Join(rangedIDs, " ") {
+		t.Errorf("RawIDs of the range: %d ids, %v; want Raw's %d, in its order", len(got), err, len(rangedIDs))
 	}
 	for _, r := range out {
 		if r.ObservedAt.Before(t0.Add(100*time.Second)) || !r.ObservedAt.Before(t0.Add(200*time.Second)) {
