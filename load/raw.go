@@ -229,6 +229,15 @@ type RawFilter struct {
 	Underived bool
 }
 
+// whereSQL renders conditions as a WHERE clause (with its leading
+// space), or nothing when there are none.
+func whereSQL(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
 // where renders the filter as SQL conditions and their arguments.
 func (f RawFilter) where() ([]string, []any) {
 	var conds []string
@@ -319,11 +328,8 @@ func (w *Warehouse) RawIDs(ctx context.Context, f RawFilter) ([]string, error) {
 		return nil, errClosed
 	}
 	conds, args := f.where()
-	q := "SELECT response_id FROM raw_responses"
-	if len(conds) > 0 {
-		q += " WHERE " + strings.Join(conds, " AND ")
-	}
-	rows, err := w.db.QueryContext(ctx, q+" ORDER BY observed_at, response_id", args...)
+	q := "SELECT response_id FROM raw_responses" + whereSQL(conds) + " ORDER BY observed_at, response_id"
+	rows, err := w.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load: raw ids: %w", err)
 	}
@@ -353,11 +359,9 @@ func (w *Warehouse) RawHours(ctx context.Context, f RawFilter) ([]RawHour, error
 		return nil, errClosed
 	}
 	conds, args := f.where()
-	q := "SELECT date_trunc('hour', observed_at) AS hour, count(*), sum(body_bytes)::BIGINT FROM raw_responses"
-	if len(conds) > 0 {
-		q += " WHERE " + strings.Join(conds, " AND ")
-	}
-	rows, err := w.db.QueryContext(ctx, q+" GROUP BY hour ORDER BY hour", args...)
+	q := "SELECT date_trunc('hour', observed_at) AS hour, count(*), sum(body_bytes)::BIGINT FROM raw_responses" +
+		whereSQL(conds) + " GROUP BY hour ORDER BY hour"
+	rows, err := w.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load: raw hours: %w", err)
 	}
@@ -388,11 +392,8 @@ date_header, attempt, source, logical_date, body_bytes, body_sha256, body`
 
 // rawPage reads the next page of responses.
 func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
-	q := "SELECT " + rawColumns + " FROM raw_responses"
-	if len(conds) > 0 {
-		q += " WHERE " + strings.Join(conds, " AND ")
-	}
-	q += fmt.Sprintf(" ORDER BY observed_at, response_id LIMIT %d", rawPage)
+	q := "SELECT " + rawColumns + " FROM raw_responses" + whereSQL(conds) +
+		fmt.Sprintf(" ORDER BY observed_at, response_id LIMIT %d", rawPage)
 	rows, err := w.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

@@ -41,8 +41,7 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 		for _, d := range days {
 			where := fmt.Sprintf("WHERE %s = %s", ident(t.Partition), d.sqlLiteral())
 			err := w.inTx(ctx, func(s *session) error {
-				from := fmt.Sprintf("SELECT DISTINCT %s FROM %s %s", ident(t.Partition), ident(t.Name), where)
-				if _, err := s.exec(ctx, pendingSQL(t, from)); err != nil {
+				if _, err := s.exec(ctx, pendingSQL(t, "SELECT "+d.sqlLiteral())); err != nil {
 					return err
 				}
 				_, err := s.exec(ctx, fmt.Sprintf("DELETE FROM %s %s", ident(t.Name), where))
