@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/wire"
 )
 
 // Names of the flags shared by every command that talks to the service.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // Unlimited is the cap of a budget that has none.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 func mustReserve(t *testing.T, b *extract.Budget) *extract.Reservation {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // get makes the request and decodes a 2xx body. The raw response comes back

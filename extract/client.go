@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // DefaultTimeout bounds one attempt, from sending to the end of the body.

@@ -13,8 +13,8 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/wire"
 )
 
 // rig is the real client against the simulator over loopback, both on one

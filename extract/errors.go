@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // Sentinels for the service's statuses. An *APIError unwraps to exactly one

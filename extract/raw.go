@@ -3,7 +3,7 @@ package extract
 import (
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // Raw is one HTTP response as it arrived, with what is needed to land it

@@ -6,7 +6,7 @@ import (
 	"net"
 	"net/url"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // TransportError is an attempt that got no complete response: the

@@ -15,8 +15,8 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 // DemoOptions configure the demo.

@@ -17,9 +17,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // ImportOptions configure an import of archived responses.

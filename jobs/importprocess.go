@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 // partJob is what a part's process reads on its standard input: the part,

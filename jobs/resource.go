@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // Resource names what a landed response is about, whatever the paths the

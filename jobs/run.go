@@ -16,8 +16,8 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 // Exit codes of a run (documented in --help and the README).

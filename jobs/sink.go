@@ -7,9 +7,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // Flush thresholds of a sink: rows are loaded when the batch holds this

@@ -9,10 +9,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // The world of the ground-truth test: long enough, and with shipments spread

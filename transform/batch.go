@@ -5,8 +5,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/wire"
 )
 
 // Batch derives the contract tables' rows from responses and buffers them

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // run adds the responses to one batch and renders its records.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // trackingResponse is a tracking response of shipment n with containers

@@ -1,7 +1,7 @@
 package transform
 
 import (
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // addConsumption derives consumption_periods: one row for the current

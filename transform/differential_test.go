@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // FuzzShipmentFastPath holds the shipment fast path to the wire decoder on

@@ -3,7 +3,7 @@ package transform
 import (
 	"strings"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // The dimension tables (locations, facilities, vessels) are fed from every

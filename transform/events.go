@@ -1,7 +1,7 @@
 package transform
 
 import (
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // occurrences numbers the container events of one response: events of the

@@ -1,6 +1,6 @@
 package transform
 
-import "github.com/etalake/etalake/extract/wire"
+import "github.com/etalake/etalake/wire"
 
 // BufferColumns lists, per table a Batch writes, the columns its rows fill,
 // in the order they fill them.

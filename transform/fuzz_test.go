@@ -10,9 +10,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // fuzzRequests are a request of every endpoint, as the client sends them.

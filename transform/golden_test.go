@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files (and write the simulator cases that do not exist yet)")

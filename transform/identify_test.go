@@ -11,8 +11,8 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 func TestIdentify(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/wire"
 )
 
 // Response is one landed response, as the transform needs it.

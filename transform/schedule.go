@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // The query column of port_calls.

@@ -1,7 +1,7 @@
 package transform
 
 import (
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // addShipment derives a tracking response: shipments, eta_observations,

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // shipmentDecoder is the fast path of the tracking responses, the bulk of

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // simAt is the virtual time of the simulator cases: ten days into the

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // variant rewrites a decoded JSON value the ways a server may spell the

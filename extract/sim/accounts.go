@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // KeySpec is an API key the simulated service knows, with its credits.

@@ -12,8 +12,8 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
-	"github.com/etalake/etalake/extract/wire"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/wire"
 )
 
 // answer is one raw exchange with the simulator.

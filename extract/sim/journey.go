@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // A container's journey is a list of steps, each anchored on a vessel call

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // eventShapes are the allowed (eventType, eventCode, status, routeType)

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 const p2pWindow = 28 * day // default departure window

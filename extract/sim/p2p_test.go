@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 func TestPointToPointDirectAndTranshipped(t *testing.T) {

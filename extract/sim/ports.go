@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // Port is a seaport of the world, as a worklist needs it.

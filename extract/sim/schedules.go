@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // Schedule windows.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // checkTimestamps checks the DCSA timestamps of one call at at: PLN arrival

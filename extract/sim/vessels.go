@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // VesselInfo is a ship of the world, as a worklist needs it.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // ErrNoData means the world has nothing to say about the resource at that

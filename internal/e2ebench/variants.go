@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // variantsName is the file of the verification input whose bodies meet

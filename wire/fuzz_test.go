@@ -5,8 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 // The decoders face whatever a server sends: no panic, and either an error
@@ -28,7 +27,7 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		check := func(v any, err error) {
 			if err != nil {
-				if !errors.Is(err, extract.ErrDecode) {
+				if !errors.Is(err, wire.ErrDecode) {
 					t.Fatalf("error %v does not match ErrDecode", err)
 				}
 				return

@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/wire"
+	"github.com/etalake/etalake/wire"
 )
 
 func readFixture(t *testing.T, name string) []byte {
@@ -88,7 +87,7 @@ func TestDecodeRejectsWhatIsNotTheDocumentedShape(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.decode([]byte(tc.body))
-			if !errors.Is(err, extract.ErrDecode) {
+			if !errors.Is(err, wire.ErrDecode) {
 				t.Fatalf("err = %v, want ErrDecode", err)
 			}
 		})
