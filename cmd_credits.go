@@ -1,10 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/wire"
 )
 
 func creditsCommand() *cli.Command {
@@ -27,7 +34,7 @@ func creditsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			client, err := newClient(c, log, extract.Unlimited, extract.Unlimited)
+			client, err := newClient(c, log, extract.Unlimited, extract.Unlimited, 0)
 			if err != nil {
 				return err
 			}
@@ -36,9 +43,74 @@ func creditsCommand() *cli.Command {
 				return err
 			}
 			if format == "json" {
-				return jobs.WriteCreditsJSON(c.App.Writer, report)
+				return writeCreditsJSON(c.App.Writer, report)
 			}
-			return jobs.WriteCreditsTable(c.App.Writer, report)
+			return writeCreditsTable(c.App.Writer, report)
 		},
 	}
+}
+
+// writeCreditsJSON writes the report as indented JSON.
+func writeCreditsJSON(w io.Writer, report []jobs.ProductCredits) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(report)
+}
+
+// writeCreditsTable writes the report as an aligned table, current period
+// first, then the history newest first.
+func writeCreditsTable(w io.Writer, report []jobs.ProductCredits) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "PRODUCT\tPERIOD START\tPERIOD END\tINITIAL\tUSED\tREMAINING\tSTATE\t")
+	for _, pc := range report {
+		if pc.Error != "" {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tnot reported: %s\t\n", pc.Product, pc.Error)
+			continue
+		}
+		rows := []wire.ConsumptionPeriod{*pc.Current}
+		for i := len(pc.Periods) - 1; i >= 0; i-- {
+			if !samePeriod(pc.Periods[i], *pc.Current) {
+				rows = append(rows, pc.Periods[i])
+			}
+		}
+		for i, p := range rows {
+			state := "expired"
+			if i == 0 {
+				state = "current"
+			} else if p.Expired != nil && !*p.Expired {
+				state = "open"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pc.Product, day(p.PeriodStart), day(p.PeriodEnd),
+				count(p.CreditsInitial), used(p), count(p.Credits), state)
+		}
+	}
+	return tw.Flush()
+}
+
+func samePeriod(a, b wire.ConsumptionPeriod) bool {
+	return a.PeriodStart != nil && b.PeriodStart != nil && a.PeriodStart.Equal(*b.PeriodStart)
+}
+
+func day(t *time.Time) string {
+	if t == nil {
+		return "?"
+	}
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return t.UTC().Format(time.DateOnly)
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func count(n *int64) string {
+	if n == nil {
+		return "?"
+	}
+	return fmt.Sprint(*n)
+}
+
+func used(p wire.ConsumptionPeriod) string {
+	if u, ok := p.Used(); ok {
+		return fmt.Sprint(u)
+	}
+	return "?"
 }

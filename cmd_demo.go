@@ -27,6 +27,7 @@ func demoCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "days", Value: 30, Usage: "virtual days to run"},
 			&cli.StringFlag{Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
+			memoryLimitFlag(),
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the simulated world"},
 			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
 			logFormatFlag(),
@@ -45,9 +46,13 @@ func demoCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			opt, err := warehouseOptions(c)
+			if err != nil {
+				return err
+			}
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
-				Version: version, Log: log, Out: c.App.Writer,
+				Warehouse: opt, Version: version, Log: log, Out: c.App.Writer,
 			})
 			if errors.Is(err, jobs.ErrNotADemo) {
 				return usageErr{err}
@@ -58,7 +63,7 @@ func demoCommand() *cli.Command {
 			fmt.Fprintf(c.App.Writer, "demo: %d nights to %s in %s: %d requests, %d schedule credits, %d tracking calls\n",
 				res.Days, res.Simulated.Format(time.DateOnly), res.Elapsed.Round(time.Millisecond), res.Requests, res.Schedule, res.Tracking)
 			fmt.Fprintf(c.App.Writer, "demo: rows loaded: %s\n\n", rowsSummary(res.Rows))
-			err = writeReport(c.Context, res.Dir, c.App.Writer, demoReportPath(res.Dir))
+			err = writeReport(c.Context, res.Dir, opt, c.App.Writer, demoReportPath(res.Dir))
 			if errors.Is(err, report.ErrNothingToReport) {
 				fmt.Fprintf(c.App.Writer, "demo: no report: %v; run more --days\n", err)
 			} else if err != nil {

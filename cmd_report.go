@@ -33,10 +33,9 @@ func reportCommand() *cli.Command {
 			"network, no script) with charts of the error by horizon, its distribution and the on-time share.\n" +
 			"A section whose data does not exist yet (no arrival, no port call) says what is missing; with\n" +
 			"neither, the report fails (exit 1) saying so.",
-		Flags: []cli.Flag{
-			warehouseFlag(),
+		Flags: append(warehouseFlags(),
 			&cli.StringFlag{Name: "html", Usage: "also write the report as an HTML page to `FILE` (replaced atomically)"},
-		},
+		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -48,7 +47,11 @@ func reportCommand() *cli.Command {
 					return configError("--html %s: no directory %s to write it in", html, filepath.Dir(html))
 				}
 			}
-			return writeReport(c.Context, c.String(flagWarehouse), c.App.Writer, html)
+			opt, err := warehouseOptions(c)
+			if err != nil {
+				return err
+			}
+			return writeReport(c.Context, c.String(flagWarehouse), opt, c.App.Writer, html)
 		},
 	}
 }
@@ -56,8 +59,8 @@ func reportCommand() *cli.Command {
 // writeReport prints the report of the warehouse in dir to out and, when
 // html is not "", writes its page there and says so. A warehouse that is
 // missing, busy or without views is a usage error (exit 2).
-func writeReport(ctx context.Context, dir string, out io.Writer, html string) error {
-	db, err := load.OpenReadOnly(ctx, dir)
+func writeReport(ctx context.Context, dir string, opt load.Options, out io.Writer, html string) error {
+	db, err := load.OpenReadOnly(ctx, dir, opt)
 	if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
 		return usageErr{err}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 )
 
 // selectionFlags choose what a run asks for.
@@ -26,20 +27,26 @@ func selectionFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-credits", EnvVars: []string{"ETALAKE_MAX_CREDITS"}, Value: extract.Unlimited, Usage: "spend at most N schedule credits (default: no cap but the balance)"},
 		&cli.Int64Flag{Name: "max-tracking-calls", EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, Value: extract.Unlimited, Usage: "make at most N paid tracking calls"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call"},
+		maxBodyFlag(),
 	}
+}
+
+// runFlags are the flags of run and backfill.
+func runFlags() []cli.Flag {
+	return append(append(sourceFlags(), warehouseFlags()...), selectionFlags()...)
 }
 
 // selection reads the selection flags.
 func selection(c *cli.Context) (jobs.Selection, error) {
 	var sel jobs.Selection
 	var err error
-	if sel.Ports, err = jobs.ParsePorts(c.String("ports")); err != nil {
+	if sel.Ports, err = parsePorts(c.String("ports")); err != nil {
 		return sel, usageErr{err}
 	}
-	if sel.Lanes, err = jobs.ParseLanes(c.String("lanes")); err != nil {
+	if sel.Lanes, err = parseLanes(c.String("lanes")); err != nil {
 		return sel, usageErr{err}
 	}
-	if sel.Vessels, err = jobs.ParseVessels(c.String("vessels")); err != nil {
+	if sel.Vessels, err = parseVessels(c.String("vessels")); err != nil {
 		return sel, usageErr{err}
 	}
 	sel.Shipments, err = shipmentsFile(c.String("shipments"))
@@ -57,7 +64,7 @@ func shipmentsFile(path string) ([]extract.ShipmentRef, error) {
 		return nil, configError("--shipments: %v", err)
 	}
 	defer f.Close()
-	refs, err := jobs.ReadShipments(f, path)
+	refs, err := readShipments(f, path)
 	if err != nil {
 		return nil, usageErr{err}
 	}
@@ -91,10 +98,13 @@ parsed; rows are loaded into DuckDB and the Parquet mirror at the end.
 
 A cap (--max-credits, --max-tracking-calls) or a 403 quota stops that product, keeps what was
 landed, records why in etl_runs and exits 3. Unknown shipments, ports or vessels (404) are
-recorded, not fatal.
+recorded, not fatal. A response that cannot be derived (a body larger than --max-body, one that
+does not decode, rows the warehouse refuses) is kept in raw_responses and dead-lettered: the run
+goes on, ends partial, and no later job stumbles on it (replay derives it again after a fix).
 
 Exit codes: 0 ok, 1 failure, 2 usage/configuration/authentication (401), 3 partial (a cap or
-quota was reached, or requests failed after retries; everything landed is kept).`
+quota was reached, requests failed after retries, or responses were dead-lettered; everything
+landed is kept).`
 
 func runCommand() *cli.Command {
 	return &cli.Command{
@@ -107,7 +117,7 @@ until it is finished (POSTPOD actual, or POD actual without a POSTPOD, plus --gr
 
 Schedule it once a day:
    15 2 * * *  ETALAKE_API_KEY_FILE=/etc/etalake/key etalake run --warehouse /srv/etalake --ports @/etc/etalake/ports.txt`,
-		Flags: append(append(append(sourceFlags(), warehouseFlag()), selectionFlags()...),
+		Flags: append(runFlags(),
 			&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "keep refreshing a shipment this long after it arrived at its final place"},
 		),
 		OnUsageError: usageError,
@@ -128,7 +138,7 @@ func backfillCommand() *cli.Command {
 
 On a terminal it shows the cost and asks before spending, unless --yes or --max-credits is
 given.`,
-		Flags: append(append(append(sourceFlags(), warehouseFlag()), selectionFlags()...),
+		Flags: append(runFlags(),
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask before spending"},
 		),
 		OnUsageError: usageError,
@@ -144,7 +154,7 @@ given.`,
 
 // askToSpend shows the plan and reads yes or no.
 func askToSpend(w io.Writer, in io.Reader, p jobs.Plan) bool {
-	p.Write(w)
+	writePlan(w, p)
 	s, t := p.Spend()
 	fmt.Fprintf(w, "Spend %d schedule credits and %d tracking calls? [y/N] ", s, t)
 	line, _ := bufio.NewReader(in).ReadString('\n')
@@ -175,11 +185,15 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
+	limit, err := maxBody(c)
+	if err != nil {
+		return err
+	}
 	log, err := newLogger(c)
 	if err != nil {
 		return err
 	}
-	client, err := newClient(c, log, capS, capT)
+	client, err := newClient(c, log, capS, capT, limit)
 	if err != nil {
 		return err
 	}
@@ -191,25 +205,23 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
 		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
-		Confirm: confirm, Version: version, Log: log,
+		MaxBody: limit, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
 		Progress: c.App.ErrWriter, ProgressOn: isTerminal(os.Stderr) && c.String(flagLogFormat) != "json",
 	})
 	if c.Bool("dry-run") {
 		if err == nil {
-			res.Plan.Write(c.App.Writer)
+			writePlan(c.App.Writer, res.Plan)
 		}
 		return err
 	}
-	jobs.WriteSummary(c.App.Writer, res)
+	writeSummary(c.App.Writer, res)
 	switch {
 	case errors.Is(err, jobs.ErrDeclined):
 		return cli.Exit(err.Error(), exitFailure)
-	case err != nil && res.ExitCode == jobs.ExitUsage:
-		return usageErr{err}
 	case err != nil:
 		return err
-	case res.ExitCode != jobs.ExitOK:
-		return cli.Exit(fmt.Sprintf("%s ended partial: %s", job, res.Run.StopReason), res.ExitCode)
+	case res.Run.Status == load.StatusPartial:
+		return cli.Exit(fmt.Sprintf("%s ended partial: %s", job, res.Run.StopReason), exitPartial)
 	}
 	return nil
 }

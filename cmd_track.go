@@ -30,22 +30,22 @@ func trackCommand() *cli.Command {
 			{
 				Name:  "list",
 				Usage: "list the tracked set with each shipment's state (active, finished, removed)",
-				Flags: []cli.Flag{
-					warehouseFlag(),
+				Flags: append(warehouseFlags(),
 					&cli.BoolFlag{Name: "all", Usage: "include removed shipments"},
 					&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "as for run: how long after arrival a shipment is still active"},
-				},
+				),
 				OnUsageError: usageError,
 				Action: func(c *cli.Context) error {
-					db, err := load.OpenReadOnly(c.Context, c.String(flagWarehouse))
-					if err != nil {
-						return usageErr{err}
-					}
-					defer db.Close()
-					list, err := jobs.TrackList(c.Context, db, time.Now().UTC(), c.Duration("grace"))
+					db, err := openReader(c)
 					if err != nil {
 						return err
 					}
+					defer db.Close()
+					rows, err := load.ReadTracked(c.Context, db)
+					if err != nil {
+						return err
+					}
+					list := jobs.TrackedAsOf(rows, time.Now().UTC(), c.Duration("grace"))
 					tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 					fmt.Fprintln(tw, "SHIPMENT\tTYPE\tSEALINE\tSTATE\tADDED\tARRIVED\tLAST OBSERVED")
 					n := 0
@@ -76,7 +76,7 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 		Name:         name,
 		Usage:        usage,
 		ArgsUsage:    argsUsage,
-		Flags:        []cli.Flag{warehouseFlag(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}},
+		Flags:        append(warehouseFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			refs, err := trackRefs(c)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -15,21 +16,32 @@ import (
 	"github.com/etalake/etalake/wire"
 )
 
-const flagWarehouse = "warehouse"
-
-func warehouseFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagWarehouse, EnvVars: []string{"ETALAKE_WAREHOUSE"}, Value: "./warehouse",
-		Usage: "the warehouse directory: etalake.duckdb and the Parquet mirror under parquet/"}
-}
-
 // openWarehouse opens the warehouse for writing; a second writer is a
 // usage error (exit 2) that names the one holding it.
 func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
-	wh, err := load.Open(c.Context, c.String(flagWarehouse), load.DefaultOptions())
+	opt, err := warehouseOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	wh, err := load.Open(c.Context, c.String(flagWarehouse), opt)
 	if errors.Is(err, load.ErrBusy) {
 		return nil, usageErr{err}
 	}
 	return wh, err
+}
+
+// openReader opens the warehouse read-only; a missing or busy warehouse is
+// a usage error (exit 2).
+func openReader(c *cli.Context) (*sql.DB, error) {
+	opt, err := warehouseOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	db, err := load.OpenReadOnly(c.Context, c.String(flagWarehouse), opt)
+	if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
+		return nil, usageErr{err}
+	}
+	return db, err
 }
 
 func sqlCommand() *cli.Command {
@@ -44,10 +56,9 @@ func sqlCommand() *cli.Command {
 			"   etalake sql \"SELECT table_name, comment FROM duckdb_tables()\"   (the contract, documented)\n" +
 			"While a job is writing, DuckDB allows no reader: query the Parquet mirror instead, e.g.\n" +
 			"   duckdb -c \"SELECT count(*) FROM read_parquet('warehouse/parquet/eta_observations/**/*.parquet', hive_partitioning=true)\"",
-		Flags: []cli.Flag{
-			warehouseFlag(),
+		Flags: append(warehouseFlags(),
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
-		},
+		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if err := flagsFirst(c); err != nil {
@@ -57,19 +68,16 @@ func sqlCommand() *cli.Command {
 				return configError("sql wants exactly one argument, the query (quote it): etalake sql \"SELECT …\"")
 			}
 			format := c.String("format")
-			if !slices.Contains(jobs.QueryFormats, format) {
+			if !slices.Contains(queryFormats, format) {
 				return configError("--format %q: want table, csv or json", format)
 			}
-			db, err := load.OpenReadOnly(c.Context, c.String(flagWarehouse))
-			if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
-				return usageErr{err}
-			}
+			db, err := openReader(c)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			err = jobs.Query(c.Context, db, c.Args().First(), format, c.App.Writer)
-			if errors.Is(err, jobs.ErrQuery) {
+			err = query(c.Context, db, c.Args().First(), format, c.App.Writer)
+			if errors.Is(err, errQuery) {
 				return usageErr{err}
 			}
 			return err
@@ -84,19 +92,16 @@ func replayCommand() *cli.Command {
 		Description: "Without --from/--to, every derived table is emptied and rebuilt from every landed response:\n" +
 			"the result equals the original loads. With a range, the responses observed in it are derived\n" +
 			"again (their history rows rebuilt, latest states refreshed). Replaying twice changes nothing.\n" +
-			"More landed JSON than --part-size is replayed in parts, consecutive hours of observed time,\n" +
-			"one process after another, so that memory does not grow with the warehouse; a last process\n" +
-			"writes the Parquet mirror for all. A replay that stops is repaired by replaying again.",
-		Flags: []cli.Flag{
-			warehouseFlag(),
+			"Responses a job quarantined (dead-lettered whole: larger than --max-body, or refused by the\n" +
+			"warehouse) are derived again: after a fix, or with a larger --max-body, they load.\n" +
+			"A replay that stops is repaired by replaying again.\n\n" +
+			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (responses were dead-lettered).",
+		Flags: append(warehouseFlags(),
 			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
 			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
-			&cli.StringFlag{Name: flagPartSize, Value: fmt.Sprintf("%dMiB", jobs.DefaultReplayPartBytes>>20), Usage: "landed JSON per process: a larger replay runs in parts of about this size (whole hours), each by a process of its own; 0: all in this one"},
-			// --part: this process replays one part of a larger replay,
-			// read from standard input (jobs.ReplayPartProcess starts it).
-			&cli.BoolFlag{Name: flagPart, Hidden: true},
+			maxBodyFlag(),
 			logFormatFlag(),
-		},
+		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -106,11 +111,7 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := jobs.ReplayOptions{Version: version, Log: log}
-			open := func() (*load.Warehouse, error) { return openWarehouse(c) }
-			if c.Bool(flagPart) {
-				return jobs.ReplayPartFrom(c.Context, open, os.Stdin, c.App.Writer, opt)
-			}
+			opt := jobs.ReplayOptions{Version: version, Log: log, ExitCode: statusExit}
 			if s := c.String("from"); s != "" {
 				if opt.From, err = parseTime("from", s); err != nil {
 					return err
@@ -124,39 +125,35 @@ func replayCommand() *cli.Command {
 			if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
 				return configError("--to %s must be after --from %s", c.String("to"), c.String("from"))
 			}
-			partBytes, err := parseSize(flagPartSize, c.String(flagPartSize))
+			if opt.MaxBody, err = maxBody(c); err != nil {
+				return err
+			}
+			wh, err := openWarehouse(c)
 			if err != nil {
 				return err
 			}
-			parts, err := planReplay(c, opt, partBytes)
-			if err != nil {
-				return err
+			defer wh.Close()
+			st, err := jobs.Replay(c.Context, wh, opt)
+			if cerr := wh.Close(); err == nil {
+				err = cerr
 			}
-			args := []string{"replay", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
-			run, err := jobs.ReplayPartRunnerFor(parts, open, args, c.App.ErrWriter)
-			if err != nil {
-				return err
+			fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), deadSummary(st.DeadLetters, st.Quarantined))
+			if err == nil && st.Status == load.StatusPartial {
+				return cli.Exit("replay ended partial: responses were dead-lettered (see dead_letters)", exitPartial)
 			}
-			st, err := jobs.ReplayParts(c.Context, parts, opt, run)
-			fmt.Fprintf(c.App.Writer, "replayed %d responses (%s): %s; %d dead letters\n", st.Responses, runsSummary(st.Runs), rowsSummary(st.Rows), st.DeadLetters)
 			return err
 		},
 	}
 }
 
-// planReplay plans a replay on the warehouse, closed again before the
-// parts open it.
-func planReplay(c *cli.Context, opt jobs.ReplayOptions, partBytes int64) ([]jobs.ReplayPart, error) {
-	wh, err := openWarehouse(c)
-	if err != nil {
-		return nil, err
+// deadSummary says how many dead letters a job loaded, and how many
+// responses it kept without deriving them.
+func deadSummary(dead, quarantined int) string {
+	s := fmt.Sprintf("%d dead letters", dead)
+	if quarantined > 0 {
+		s += fmt.Sprintf(" (%d responses kept but not derived)", quarantined)
 	}
-	defer wh.Close()
-	parts, err := jobs.PlanReplay(c.Context, wh, opt, partBytes)
-	if err != nil {
-		return nil, err
-	}
-	return parts, wh.Close()
+	return s
 }
 
 func importCommand() *cli.Command {
@@ -169,20 +166,16 @@ func importCommand() *cli.Command {
 			"container, a port schedule from its location, port-to-port from its places, a vessel schedule\n" +
 			"from its vessel, consumption periods from their fields. --endpoint and --request name it instead.\n" +
 			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.\n" +
-			"An input larger than --part-size is imported in parts, one process after another, so that\n" +
-			"memory does not grow with the work one process has done; a last process writes the Parquet\n" +
-			"mirror for all. An interrupted or failed import keeps every load it committed.",
-		Flags: []cli.Flag{
-			warehouseFlag(),
+			"A body larger than --max-body is landed and dead-lettered, not decoded. An interrupted or failed\n" +
+			"import keeps every load it committed; importing again lands only what is new.\n\n" +
+			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies refused or dead-lettered).",
+		Flags: append(warehouseFlags(),
 			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
 			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
-			&cli.StringFlag{Name: flagPartSize, Value: fmt.Sprintf("%dGiB", jobs.DefaultImportPartBytes>>30), Usage: "JSON per process: a larger input is imported in parts of this size (whole lines), each by a process of its own; 0: all in this one"},
-			// --part: this process imports one part of a larger import,
-			// read from standard input (jobs.PartProcess starts it).
-			&cli.BoolFlag{Name: flagPart, Hidden: true},
+			maxBodyFlag(),
 			logFormatFlag(),
-		},
+		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if err := flagsFirst(c); err != nil {
@@ -192,10 +185,8 @@ func importCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := jobs.ImportOptions{Endpoint: wire.Endpoint(c.String("endpoint")), Request: c.String("request"), Version: version, Log: log}
-			if c.Bool(flagPart) {
-				return importPart(c, opt)
-			}
+			opt := jobs.ImportOptions{Endpoint: wire.Endpoint(c.String("endpoint")), Request: c.String("request"),
+				Version: version, Log: log, ExitCode: statusExit}
 			if c.NArg() == 0 {
 				return configError("import wants files or directories of JSON responses")
 			}
@@ -205,64 +196,33 @@ func importCommand() *cli.Command {
 				}
 			}
 			if s := c.String("observed-at"); s != "" {
-				t, err := parseTime("observed-at", s)
-				if err != nil {
+				if opt.ObservedAt, err = parseTime("observed-at", s); err != nil {
 					return err
 				}
-				opt.ObservedAt = t
 			}
-			partBytes, err := parseSize(flagPartSize, c.String(flagPartSize))
+			if opt.MaxBody, err = maxBody(c); err != nil {
+				return err
+			}
+			wh, err := openWarehouse(c)
 			if err != nil {
 				return err
 			}
-			parts, err := jobs.PlanImport(c.Args().Slice(), partBytes)
-			if err != nil {
-				return configError("%v", err)
+			defer wh.Close()
+			st, err := jobs.Import(c.Context, wh, c.Args().Slice(), opt)
+			if cerr := wh.Close(); err == nil || errors.Is(err, jobs.ErrSomeRefused) {
+				err = errors.Join(err, cerr)
 			}
-			open := func() (*load.Warehouse, error) { return openWarehouse(c) }
-			args := []string{"import", "--" + flagWarehouse, c.String(flagWarehouse), "--" + flagLogFormat, c.String(flagLogFormat), "--" + flagPart}
-			run, err := jobs.PartRunnerFor(parts, open, args, c.App.ErrWriter)
-			if err != nil {
-				return err
-			}
-			st, err := jobs.ImportParts(c.Context, parts, opt, run)
-			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, %s): %s; %d dead letters\n",
-				st.Bodies, st.Files, st.Landed, runsSummary(st.Runs), rowsSummary(st.Rows), st.DeadLetters)
+			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, run %s, %s): %s; %s\n",
+				st.Bodies, st.Files, st.Landed, st.Run, st.Status, rowsSummary(st.Rows), deadSummary(st.DeadLetters, st.Quarantined))
 			for _, r := range st.Refused {
 				fmt.Fprintln(c.App.ErrWriter, "refused:", r)
 			}
-			if errors.Is(err, jobs.ErrSomeRefused) {
-				return cli.Exit(err.Error(), exitPartial)
+			if err == nil && st.Status == load.StatusPartial {
+				return cli.Exit("import ended partial: responses were dead-lettered (see dead_letters)", exitPartial)
 			}
 			return err
 		},
 	}
-}
-
-const (
-	flagPartSize = "part-size"
-	flagPart     = "part"
-)
-
-// importPart is `etalake import --part`: one part of a larger import, read
-// from standard input, its report written to standard output.
-func importPart(c *cli.Context, opt jobs.ImportOptions) error {
-	if c.NArg() > 0 {
-		return configError("import --part reads its part from standard input, not from arguments")
-	}
-	open := func() (*load.Warehouse, error) { return openWarehouse(c) }
-	return jobs.ImportPartFrom(c.Context, open, os.Stdin, c.App.Writer, opt)
-}
-
-// runsSummary names the runs an import recorded.
-func runsSummary(runs []string) string {
-	switch len(runs) {
-	case 0:
-		return "no run"
-	case 1:
-		return "run " + runs[0]
-	}
-	return fmt.Sprintf("%d runs, %s … %s, a process each", len(runs), runs[0], runs[len(runs)-1])
 }
 
 // flagsFirst refuses a flag among the arguments: the command line stops

@@ -4,13 +4,18 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
+
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -79,9 +84,11 @@ func readKey(c *cli.Context) (extract.Key, error) {
 
 // newClient builds the service client from the shared flags: URLs, key,
 // rate limiter shared across processes, paths and timeout; the caps bound
-// its budgets (extract.Unlimited for none).
-func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking int64) (*extract.Client, error) {
+// its budgets (extract.Unlimited for none), and a body larger than
+// maxDecode (0: any) is not decoded.
+func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDecode int64) (*extract.Client, error) {
 	cfg := extract.Config{
+		MaxDecode:   maxDecode,
 		ScheduleURL: c.String(flagScheduleURL),
 		TrackingURL: c.String(flagTrackingURL),
 		Timeout:     c.Duration(flagTimeout),
@@ -156,11 +163,98 @@ func parseTime(flag, s string) (time.Time, error) {
 	return time.Time{}, configError("--%s %q: want an RFC 3339 time (2026-01-05T00:00:00Z) or a date (2026-01-05)", flag, s)
 }
 
-// parseSize reads a size flag (bytesize.Parse; 0 means no limit).
-func parseSize(flag, s string) (int64, error) {
-	n, err := bytesize.Parse(s)
+// Names of the flags of the commands that open the warehouse.
+const (
+	flagWarehouse   = "warehouse"
+	flagMemoryLimit = "memory-limit"
+	flagMaxBody     = "max-body"
+)
+
+// defaultMemoryLimit is --memory-limit's default (README, "Memory").
+const defaultMemoryLimit = "1GiB"
+
+func warehouseFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagWarehouse, EnvVars: []string{"ETALAKE_WAREHOUSE"}, Value: "./warehouse",
+		Usage: "the warehouse directory: etalake.duckdb and the Parquet mirror under parquet/"}
+}
+
+// warehouseFlags are the flags of every command that opens the warehouse.
+func warehouseFlags() []cli.Flag {
+	return []cli.Flag{warehouseFlag(), memoryLimitFlag()}
+}
+
+func memoryLimitFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagMemoryLimit, EnvVars: []string{"ETALAKE_MEMORY_LIMIT"}, Value: defaultMemoryLimit,
+		Usage: "DuckDB's memory: a size (512MiB, 2GB) or a share of this machine's memory (40%, of the container's limit when it has one); past it, DuckDB spills to disk"}
+}
+
+func maxBodyFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagMaxBody, EnvVars: []string{"ETALAKE_MAX_BODY"}, Value: bytesize.Format(jobs.DefaultMaxBody),
+		Usage: "the largest response body decoded; a larger one is kept in the raw landing and dead-lettered, not decoded (replay with a larger --max-body derives it)"}
+}
+
+// warehouseOptions reads --memory-limit into the warehouse's options.
+func warehouseOptions(c *cli.Context) (load.Options, error) {
+	opt := load.DefaultOptions()
+	s := c.String(flagMemoryLimit)
+	if s == "" {
+		s = defaultMemoryLimit
+	}
+	n, err := parseMemoryLimit(s)
 	if err != nil {
-		return 0, configError("--%s %q: want %s (0: no limit)", flag, s, bytesize.Form)
+		return opt, configError("ETALAKE_MEMORY_LIMIT (--memory-limit) %q: %v", s, err)
+	}
+	opt.MemoryLimit = n
+	return opt, nil
+}
+
+// minMemoryLimit is the least --memory-limit: DuckDB cannot merge a load's
+// rows in less.
+const minMemoryLimit = 64 << 20
+
+// parseMemoryLimit reads a memory limit: a size, or a percentage of the
+// memory this process may use (the container's limit when there is one,
+// else the machine's).
+func parseMemoryLimit(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	var n int64
+	if p, ok := strings.CutSuffix(t, "%"); ok {
+		pct, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(pct > 0 && pct <= 100) {
+			return 0, fmt.Errorf("want a percentage above 0 and at most 100, such as 40%%")
+		}
+		total, err := availableMemory()
+		if err != nil {
+			return 0, fmt.Errorf("the memory of this machine is unknown (%v): give a size such as 2GiB", err)
+		}
+		n = int64(float64(total) * pct / 100)
+	} else {
+		var err error
+		if n, err = bytesize.Parse(t); err != nil {
+			return 0, fmt.Errorf("want %s, or a percentage such as 40%%", bytesize.Form)
+		}
+	}
+	if n < minMemoryLimit {
+		return 0, fmt.Errorf("%s is less than the least DuckDB can load in, %s", bytesize.Format(n), bytesize.Format(minMemoryLimit))
+	}
+	return n, nil
+}
+
+// availableMemory is the memory this process may use: the cgroup's limit
+// (a container's) when there is one, else the machine's.
+func availableMemory() (uint64, error) {
+	if n, err := memlimit.FromCgroup(); err == nil && n > 0 {
+		return n, nil
+	}
+	return memlimit.FromSystem()
+}
+
+// maxBody reads --max-body.
+func maxBody(c *cli.Context) (int64, error) {
+	s := c.String(flagMaxBody)
+	n, err := bytesize.Parse(s)
+	if err != nil || n < 1 {
+		return 0, configError("ETALAKE_MAX_BODY (--max-body) %q: want %s, at least 1 byte", s, bytesize.Form)
 	}
 	return n, nil
 }

@@ -13,26 +13,28 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
-	// One malloc arena: a lower, steadier peak for the writing jobs.
-	_ "github.com/etalake/etalake/internal/onearena"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// Exit codes, documented in --help and the README.
+// Exit codes: defined here only, documented in --help (exitCodesHelp) and
+// the README, and recorded in etl_runs.exit_code (statusExit).
 const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2 // usage, configuration, authentication (401)
-	exitPartial = 3 // cap, quota, failures after retries
+	exitPartial = 3 // cap, quota, failures after retries, dead letters
 )
 
 const exitCodesHelp = `EXIT CODES:
-   0  ok
-   1  failure
+   0  ok: everything asked was answered and loaded
+   1  failure: nothing more could be done (the warehouse could not be written, a declined backfill, …)
    2  usage, configuration or authentication (401) error
-   3  partial: a credit cap or quota was reached, or requests failed after retries`
+   3  partial: a credit cap or quota was reached, requests failed after retries, or responses
+      were dead-lettered (kept in raw_responses, see dead_letters); everything landed is kept`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -96,10 +98,24 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput):
 		return exitUsage
-	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted):
+	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, jobs.ErrSomeRefused):
 		return exitPartial
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
 	return exitFailure
+}
+
+// statusExit is the exit code of a job that ended with status (as
+// etl_runs.status) and err: what the jobs record in etl_runs.exit_code.
+func statusExit(status string, err error) int {
+	switch {
+	case err != nil:
+		return exitCode(err)
+	case status == load.StatusPartial:
+		return exitPartial
+	case status == load.StatusFailed:
+		return exitFailure
+	}
+	return exitOK
 }

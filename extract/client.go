@@ -18,8 +18,9 @@ import (
 // DefaultTimeout bounds one attempt, from sending to the end of the body.
 const DefaultTimeout = 60 * time.Second
 
-// maxBody bounds a response body; a larger one is refused, not buffered.
-const maxBody = 256 << 20
+// maxRead bounds the body the client reads, whatever MaxDecode: a larger
+// one is refused, not buffered.
+const maxRead = 256 << 20
 
 // Config configures a Client. ScheduleURL, TrackingURL and Key are required;
 // every other member has a working zero value.
@@ -50,6 +51,12 @@ type Config struct {
 	// ends the call with that error.
 	Observe   func(*Raw) error
 	UserAgent string
+	// MaxDecode, when positive, is the largest 2xx body decoded: a larger
+	// one is seen by Observe whole and answered with ErrTooLarge, so that
+	// a faulty answer of hundreds of megabytes costs its bytes, not many
+	// times its size in decoded values. The client reads bodies up to the
+	// larger of MaxDecode and 256 MiB.
+	MaxDecode int64
 }
 
 // Client calls the service. It is safe for concurrent use; every request,
@@ -331,12 +338,13 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	limit := max(maxRead, c.cfg.MaxDecode)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: err, Sent: true}
 	}
-	if len(body) > maxBody {
-		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: fmt.Errorf("body larger than %d bytes refused", maxBody), Sent: true}
+	if int64(len(body)) > limit {
+		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: fmt.Errorf("body larger than %d bytes refused", limit), Sent: true}
 	}
 	now := c.clock.Now()
 	raw := &rawResponse{Raw: Raw{

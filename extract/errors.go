@@ -37,6 +37,9 @@ var (
 	// documented shape. Re-exported so callers of the client need not
 	// import wire.
 	ErrDecode = wire.ErrDecode
+	// ErrTooLarge: the body arrived, larger than Config.MaxDecode, and was
+	// not decoded (Observe saw it whole).
+	ErrTooLarge = errors.New("response body too large to decode")
 	// ErrTransport: the request failed without an HTTP response (timeout,
 	// connection reset) after every retry.
 	ErrTransport = errors.New("transport failure")

@@ -103,7 +103,7 @@ func (p RetryPolicy) Allows(next int, sinceFirst time.Duration) bool {
 // behind its load balancer refuses connections for a moment; the attempt
 // and time bounds keep a wrong address from being retried for long.
 //
-// Not retryable: nil, other statuses (400, 401, 403, 404, …), ErrDecode,
+// Not retryable: nil, other statuses (400, 401, 403, 404, …), ErrDecode, ErrTooLarge,
 // ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput, context.Canceled
 // and a bare context.DeadlineExceeded. Retryable cannot see the caller's
 // context: a transport error wrapping the caller's own expired deadline
@@ -112,7 +112,7 @@ func Retryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
-	for _, never := range []error{ErrDecode, ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput} {
+	for _, never := range []error{ErrDecode, ErrTooLarge, ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput} {
 		if errors.Is(err, never) {
 			return false
 		}

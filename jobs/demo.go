@@ -27,6 +27,8 @@ type DemoOptions struct {
 	// Shipments in the simulated world; the demo tracks each from the day
 	// it is booked.
 	Shipments int
+	// Warehouse are the options the warehouse is opened with.
+	Warehouse load.Options
 	Version   string
 	Log       *slog.Logger
 	Out       io.Writer // one line per day, then a summary
@@ -71,7 +73,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		return DemoResult{}, fmt.Errorf("demo: --days %d: want at least 1", opt.Days)
 	}
 	began := opt.Now()
-	if err := freshDemoDir(ctx, opt.Dir); err != nil {
+	if err := freshDemoDir(ctx, opt.Dir, opt.Warehouse); err != nil {
 		return DemoResult{}, err
 	}
 	world := sim.NewWorld(sim.WorldConfig{Seed: opt.Seed, Days: opt.Days + 7, Shipments: opt.Shipments})
@@ -93,7 +95,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
 
-	wh, err := load.Open(ctx, opt.Dir, load.DefaultOptions())
+	wh, err := load.Open(ctx, opt.Dir, opt.Warehouse)
 	if err != nil {
 		return DemoResult{}, err
 	}
@@ -206,19 +208,24 @@ func delivered(s *wire.Shipment) bool {
 
 // freshDemoDir empties dir if it holds a previous demo's warehouse (every
 // run in it a demo run), and refuses any other warehouse.
-func freshDemoDir(ctx context.Context, dir string) error {
-	db, err := load.OpenReadOnly(ctx, dir)
+func freshDemoDir(ctx context.Context, dir string, wopt load.Options) error {
+	db, err := load.OpenReadOnly(ctx, dir, wopt)
 	if errors.Is(err, load.ErrNoWarehouse) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("demo: %s: %w", dir, err)
 	}
-	var others int
-	qerr := db.QueryRowContext(ctx, "SELECT count(*) FROM etl_runs WHERE job <> 'demo'").Scan(&others)
+	byJob, qerr := load.RunsByJob(ctx, db)
 	db.Close()
 	if qerr != nil {
 		return fmt.Errorf("demo: reading %s: %w", dir, qerr)
+	}
+	others := int64(0)
+	for job, n := range byJob {
+		if job != "demo" {
+			others += n
+		}
 	}
 	if others > 0 {
 		return fmt.Errorf("demo: %s holds a warehouse with %d runs that are not the demo's: %w; give --warehouse another directory", dir, others, ErrNotADemo)

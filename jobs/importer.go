@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
@@ -32,6 +30,12 @@ type ImportOptions struct {
 	// sends it with the default paths).
 	Endpoint wire.Endpoint
 	Request  string
+	// MaxBody is the largest body derived; a larger one is landed and
+	// dead-lettered (0: DefaultMaxBody).
+	MaxBody int64
+	// ExitCode, when set, names the exit code an import that ends with
+	// status and err exits with, for etl_runs.exit_code.
+	ExitCode func(status string, err error) int
 	Version  string
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -39,17 +43,17 @@ type ImportOptions struct {
 
 // ImportStats says what an import did.
 type ImportStats struct {
-	// Runs are the runs the import recorded: one per process it took.
-	Runs        []string         `json:"runs"`
-	Files       int              `json:"files"`
-	Bodies      int              `json:"bodies"`
-	Landed      int              `json:"landed"` // new in the raw landing (the rest were there already)
-	Refused     []string         `json:"refused,omitempty"`
-	DeadLetters int              `json:"dead_letters"`
-	Rows        map[string]int64 `json:"rows"`
-	// PeakRSSKiB is the largest peak RSS of a part's process (0 for a part
-	// imported in this process, or where the system does not say).
-	PeakRSSKiB int64 `json:"-"`
+	Run         string
+	Status      string // as etl_runs.status: ok, partial or failed
+	Files       int
+	Bodies      int
+	Landed      int // new in the raw landing (the rest were there already)
+	Refused     []string
+	DeadLetters int
+	// Quarantined counts, among the dead letters, the bodies landed but
+	// not derived at all (larger than MaxBody, or refused by the warehouse).
+	Quarantined int
+	Rows        map[string]int64
 }
 
 // ErrSomeRefused: some bodies could not be placed; the rest were imported.
@@ -62,28 +66,15 @@ const importBatch = 512
 const importProgressEvery = 10_000
 
 // Import lands archived API responses like fetched ones and derives them,
-// all in this process. paths are files or directories (walked for *.json,
-// *.ndjson, *.jsonl); a .json file holds one response, an .ndjson or
-// .jsonl file one per line. Which request a body answers is inferred from
-// its shape (transform.Identify) unless opt names it. Bodies that cannot be
-// placed are reported in Refused, with where they were, and the import goes
-// on (the returned error then matches ErrSomeRefused). For an input larger
-// than a process should take on, see PlanImport and ImportParts.
+// then writes the Parquet mirror and refreshes the analytic tables. paths
+// are files or directories (walked for *.json, *.ndjson, *.jsonl); a .json
+// file holds one response, an .ndjson or .jsonl file one per line, read a
+// line at a time. Which request a body answers is inferred from its shape
+// (transform.Identify) unless opt names it. Bodies that cannot be placed
+// are reported in Refused, with where they were, and the import goes on
+// (the returned error then matches ErrSomeRefused). An import that stops
+// keeps every load it committed; importing again lands only what is new.
 func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
-	parts, err := PlanImport(paths, 0)
-	if err != nil {
-		return ImportStats{}, err
-	}
-	return ImportInProcess(ctx, wh, parts[0], opt)
-}
-
-// ImportInProcess imports one part of an import's input in this process (see
-// PlanImport). Only the last part (the Finish part, of an import of more
-// than one) writes the Parquet mirror and refreshes the analytic tables,
-// for the rows of every part: until then the
-// partitions the loads changed wait in the warehouse's pending list, as
-// after a failed job.
-func ImportInProcess(ctx context.Context, wh *load.Warehouse, part ImportPart, opt ImportOptions) (ImportStats, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -94,54 +85,46 @@ func ImportInProcess(ctx context.Context, wh *load.Warehouse, part ImportPart, o
 	if err != nil {
 		return ImportStats{}, err
 	}
-	args := map[string]any{"paths": part.Paths, "observed_at": dateTimeOrNil(opt.ObservedAt), "endpoint": string(opt.Endpoint)}
-	if part.Of > 1 {
-		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
-		args["sources"] = part.sourceNames()
-		if part.Finish {
-			args["step"] = finishing
-		}
-	}
-	run := &Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
-	if err := run.save(ctx, wh); err != nil {
+	files, err := importFiles(paths)
+	if err != nil {
 		return ImportStats{}, err
 	}
-	im := &importer{wh: wh, sink: newSink(wh, memory.DefaultAllocator, opt.Now), opt: opt, fixed: fixed, run: run}
-	im.stats.Runs = []string{run.ID}
-	for _, src := range part.Sources {
-		if src.Offset == 0 { // a file split between parts counts once
-			im.stats.Files++
+	args := map[string]any{"paths": paths, "observed_at": dateTimeOrNil(opt.ObservedAt), "endpoint": string(opt.Endpoint)}
+	run := &load.Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: load.StatusRunning, Version: opt.Version, Args: args}
+	if err := wh.SaveRun(ctx, run); err != nil {
+		return ImportStats{}, err
+	}
+	im := &importer{wh: wh, sink: newSink(wh, opt.MaxBody, opt.Now, opt.Log), opt: opt, fixed: fixed, run: run}
+	im.stats.Run, im.stats.Files = run.ID, len(files)
+	for _, f := range files {
+		if err = im.file(ctx, f); err != nil {
+			break
 		}
 	}
-	err = im.sources(ctx, part.Sources)
 	if err == nil {
 		err = im.flush(ctx)
 	}
 	if err == nil {
-		err = im.sink.close(ctx, part.Last)
+		err = im.sink.close(ctx, true)
 	} else {
 		im.sink.batch.Release()
 	}
-	im.stats.DeadLetters, im.stats.Rows = im.sink.dead, im.sink.loaded
-	run.EndedAt, run.Rows = opt.Now(), im.stats.Rows
-	switch {
-	case err != nil:
-		run.Status, run.Error, run.ExitCode = StatusFailed, err.Error(), intPtr(1)
-	case len(im.stats.Refused) > 0:
-		run.Status, run.StopReason, run.ExitCode = StatusPartial, fmt.Sprintf("%d bodies refused", len(im.stats.Refused)), intPtr(3)
-		err = refusedError(im.stats)
-	default:
-		run.Status, run.ExitCode = StatusOK, intPtr(0)
+	st := &im.stats
+	st.DeadLetters, st.Quarantined, st.Rows = im.sink.dead, im.sink.quarantined, im.sink.loaded
+	run.Rows = st.Rows
+	refused := ""
+	if len(st.Refused) > 0 {
+		refused = fmt.Sprintf("%d bodies refused", len(st.Refused))
 	}
-	if serr := run.save(context.WithoutCancel(ctx), wh); serr != nil && err == nil {
+	ended(run, opt.Now(), err, im.sink.counts, refused, opt.ExitCode)
+	st.Status = run.Status
+	if serr := wh.SaveRun(context.WithoutCancel(ctx), run); serr != nil && err == nil {
 		err = serr
 	}
-	return im.stats, err
-}
-
-// refusedError is the error of an import that refused some bodies.
-func refusedError(st ImportStats) error {
-	return fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(st.Refused), st.Bodies, st.Refused[0])
+	if err == nil && len(st.Refused) > 0 {
+		err = fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(st.Refused), st.Bodies, st.Refused[0])
+	}
+	return *st, err
 }
 
 // identity is the identity the options name for every body, or nil when
@@ -162,24 +145,14 @@ type importer struct {
 	sink    *sink
 	opt     ImportOptions
 	fixed   *transform.Identity
-	run     *Run
+	run     *load.Run
 	pending []load.RawResponse
 	stats   ImportStats
 }
 
-func (im *importer) sources(ctx context.Context, sources []ImportSource) error {
-	for _, src := range sources {
-		if err := im.source(ctx, src); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// source imports one file, or one range of an NDJSON file's lines: one
-// body, or one per line.
-func (im *importer) source(ctx context.Context, src ImportSource) error {
-	fh, err := os.Open(src.Path)
+// file imports one file: one body, or one per line.
+func (im *importer) file(ctx context.Context, path string) error {
+	fh, err := os.Open(path)
 	if err != nil {
 		return err
 	}
@@ -192,30 +165,25 @@ func (im *importer) source(ctx context.Context, src ImportSource) error {
 	if observed.IsZero() {
 		observed = st.ModTime()
 	}
-	if !linesFile(src.Path) {
+	if !linesFile(path) {
 		body, err := io.ReadAll(fh)
 		if err != nil {
 			return err
 		}
-		return im.body(ctx, src.Path, body, observed)
-	}
-	if _, err := fh.Seek(src.Offset, io.SeekStart); err != nil {
-		return err
+		return im.body(ctx, path, body, observed)
 	}
 	r := bufio.NewReaderSize(fh, 1<<20)
-	pos := src.Offset
-	for line := max(src.Line, 1); ; line++ {
+	for line := 1; ; line++ {
 		body, err := r.ReadBytes('\n')
-		pos += int64(len(body))
 		if len(bytes.TrimSpace(body)) > 0 {
-			if berr := im.body(ctx, fmt.Sprintf("%s:%d", src.Path, line), bytes.TrimSpace(body), observed); berr != nil {
+			if berr := im.body(ctx, fmt.Sprintf("%s:%d", path, line), bytes.TrimSpace(body), observed); berr != nil {
 				return berr
 			}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("%s:%d: %w", src.Path, line, err)
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		if err != nil || src.End > 0 && pos >= src.End {
+		if err != nil {
 			return nil
 		}
 	}
@@ -248,7 +216,7 @@ func (im *importer) body(ctx context.Context, where string, body []byte, observe
 		return nil
 	}
 	im.pending = append(im.pending, load.RawResponse{
-		RunID: im.run.ID, Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: string(res),
+		RunID: im.run.ID, Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(),
 		Request: id.Request, Status: 200, FetchedAt: im.opt.Now(), ObservedAt: observed.UTC(),
 		Attempt: 1, Source: load.SourceImport, Body: body,
 	})

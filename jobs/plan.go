@@ -2,9 +2,6 @@ package jobs
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
-	"io"
 	"time"
 
 	"github.com/etalake/etalake/extract"
@@ -47,27 +44,6 @@ func items(sel Selection, logical time.Time) []workItem {
 		}})
 	}
 	return out
-}
-
-// landedFor returns the resources already answered for a logical date: a
-// success or a 404 (no data) was landed. A run fetches only what is
-// missing, so a second run of the same date spends nothing.
-func landedFor(ctx context.Context, db *sql.DB, logical time.Time) (map[Resource]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT resource FROM raw_responses
-WHERE logical_date = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND source = 'fetch'`, logical.Format(time.DateOnly))
-	if err != nil {
-		return nil, fmt.Errorf("reading the checkpoint: %w", err)
-	}
-	defer rows.Close()
-	out := map[Resource]bool{}
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			return nil, err
-		}
-		out[Resource(r)] = true
-	}
-	return out, rows.Err()
 }
 
 // Plan is what a run will do, computed before any paid request.
@@ -126,41 +102,4 @@ func (p Plan) Duration() time.Duration {
 		return 0
 	}
 	return time.Duration((n-1)/p.Rate.N) * (p.Rate.Window + extract.DefaultMargin(p.Rate))
-}
-
-// Write renders the plan for a person.
-func (p Plan) Write(w io.Writer) {
-	ps, pt := p.Paid()
-	ss, st := p.Spend()
-	fmt.Fprintf(w, "plan of %s for %s:\n", p.Job, p.LogicalDate.Format(time.DateOnly))
-	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %d credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, ss, short(ps, ss))
-	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits%s\n", pt, st, short(pt, st))
-	fmt.Fprintf(w, "  free      %4d consumption requests (balance before and after)\n", p.Free)
-	if p.AlreadyLanded > 0 || p.Finished > 0 {
-		fmt.Fprintf(w, "  skipped   %4d already landed for this date, %d finished shipments\n", p.AlreadyLanded, p.Finished)
-	}
-	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", after(p.BalanceSchedule, ss), after(p.BalanceTracking, st))
-	fmt.Fprintf(w, "  caps      schedule %s, tracking %s\n", capText(p.CapSchedule), capText(p.CapTracking))
-	fmt.Fprintf(w, "  time      ~%s at %s\n", p.Duration().Round(time.Second), p.Rate)
-}
-
-func short(want, can int) string {
-	if can < want {
-		return fmt.Sprintf(" — %d over the cap or balance: the run stops there (exit 3)", want-can)
-	}
-	return ""
-}
-
-func after(balance *int64, spend int) string {
-	if balance == nil {
-		return "not reported"
-	}
-	return fmt.Sprintf("%d → %d after", *balance, *balance-int64(spend))
-}
-
-func capText(c int64) string {
-	if c < 0 {
-		return "none"
-	}
-	return fmt.Sprint(c)
 }

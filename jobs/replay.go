@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -16,6 +14,13 @@ import (
 // zero bound is open, both zero is the whole raw landing.
 type ReplayOptions struct {
 	From, To time.Time
+	// MaxBody is the largest body derived; a larger one is dead-lettered
+	// again (0: DefaultMaxBody). Raise it to derive a body a job
+	// quarantined as too large.
+	MaxBody int64
+	// ExitCode, when set, names the exit code a replay that ends with
+	// status and err exits with, for etl_runs.exit_code.
+	ExitCode func(status string, err error) int
 	Version  string
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -24,28 +29,20 @@ type ReplayOptions struct {
 // full reports whether the replay rebuilds everything.
 func (opt ReplayOptions) full() bool { return opt.From.IsZero() && opt.To.IsZero() }
 
-// check refuses a range that selects nothing by construction.
-func (opt ReplayOptions) check() error {
-	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
-		return fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
-	}
-	return nil
-}
-
 // ReplayStats says what a replay did.
 type ReplayStats struct {
-	Runs        []string // the run of each part, in order
+	Run         string
+	Status      string // as etl_runs.status: ok, partial or failed
 	Responses   int
 	DeadLetters int
+	// Quarantined counts, among the dead letters, the responses derived to
+	// nothing at all (larger than MaxBody, or refused by the warehouse).
+	Quarantined int
 	Rows        map[string]int64
-	// PeakRSSKiB is the largest peak resident set of the parts' processes,
-	// when each ran in its own (ReplayPartProcess); 0 otherwise.
-	PeakRSSKiB int64 `json:"-"`
 }
 
 // Replay rebuilds the derived tables, and their Parquet mirror, from the raw
-// landing, without a single request, in this process (ReplayParts runs
-// a large replay in parts, a process each).
+// landing, without a single request.
 //
 // Without bounds it is a full rebuild: every derived table is emptied and
 // every landed response derived again, oldest first; the result equals
@@ -53,19 +50,14 @@ type ReplayStats struct {
 // observed in the range: the history rows (append tables) they produced
 // are deleted and rebuilt, and the latest-state and dimension tables take
 // their rows by the usual rules (the newest observation wins). Either way,
-// replaying twice changes nothing. A crash mid-replay is repaired by
-// replaying again (a full replay's, also by the next run, which derives
-// what was landed and is not derived).
+// replaying twice changes nothing, and responses a job quarantined are
+// derived again (a fix to what refused them takes effect). A replay that
+// stops is repaired by replaying again (a full replay's, also by the next
+// run, which derives what was landed and is not derived).
 func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
-	if err := opt.check(); err != nil {
-		return ReplayStats{}, err
+	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
+		return ReplayStats{}, fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
 	}
-	return ReplayInProcess(ctx, wh, wholeReplay(opt), opt)
-}
-
-// ReplayInProcess replays one part of a replay into wh, recorded as a run
-// of its own.
-func ReplayInProcess(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt ReplayOptions) (ReplayStats, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -73,49 +65,34 @@ func ReplayInProcess(ctx context.Context, wh *load.Warehouse, part ReplayPart, o
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
 	args := map[string]any{"from": dateOrNil(opt.From), "to": dateOrNil(opt.To)}
-	if part.Of > 1 {
-		args["part"] = fmt.Sprintf("%d/%d", part.Index, part.Of)
-		if part.Finish || part.Reset {
-			args["step"] = part.Observed()
-		} else {
-			args["observed"] = part.Observed()
-		}
-	}
-	run := &Run{ID: newRunID(opt.Now()), Job: "replay", StartedAt: opt.Now(), Status: StatusRunning, Version: opt.Version, Args: args}
-	if err := run.save(ctx, wh); err != nil {
+	run := &load.Run{ID: newRunID(opt.Now()), Job: "replay", StartedAt: opt.Now(), Status: load.StatusRunning, Version: opt.Version, Args: args}
+	if err := wh.SaveRun(ctx, run); err != nil {
 		return ReplayStats{}, err
 	}
-	stats, err := replay(ctx, wh, part, opt)
-	stats.Runs = []string{run.ID}
-	run.EndedAt, run.Rows = opt.Now(), stats.Rows
-	run.Status, run.ExitCode = StatusOK, intPtr(0)
-	if err != nil {
-		run.Status, run.Error, run.ExitCode = StatusFailed, err.Error(), intPtr(1)
-	}
-	if serr := run.save(context.WithoutCancel(ctx), wh); err == nil {
+	s := newSink(wh, opt.MaxBody, opt.Now, opt.Log)
+	stats, err := replay(ctx, wh, s, opt)
+	stats.Run = run.ID
+	stats.DeadLetters, stats.Quarantined, stats.Rows = s.dead, s.quarantined, s.loaded
+	run.Rows = stats.Rows
+	ended(run, opt.Now(), err, s.counts, "", opt.ExitCode)
+	stats.Status = run.Status
+	if serr := wh.SaveRun(context.WithoutCancel(ctx), run); err == nil {
 		err = serr
 	}
 	return stats, err
 }
 
-func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt ReplayOptions) (ReplayStats, error) {
-	switch {
-	case part.Finish:
-		return ReplayStats{}, writeMirror(ctx, wh)
-	case part.Reset:
-		return ReplayStats{}, reset(ctx, wh, opt)
-	}
-	filter := load.RawFilter{Since: part.From, Until: part.To}
-	switch {
-	case part.Full && part.Of == 1:
+func replay(ctx context.Context, wh *load.Warehouse, s *sink, opt ReplayOptions) (ReplayStats, error) {
+	filter := load.RawFilter{Since: opt.From, Until: opt.To}
+	if opt.full() {
 		if err := reset(ctx, wh, opt); err != nil {
+			s.batch.Release()
 			return ReplayStats{}, err
 		}
-	case part.Full:
-		// The Reset part emptied the tables: no row of this range is left.
-	default:
+	} else {
 		ids, err := wh.RawIDs(ctx, filter)
 		if err != nil {
+			s.batch.Release()
 			return ReplayStats{}, err
 		}
 		var history []*schema.Table
@@ -126,10 +103,10 @@ func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt Replay
 		}
 		opt.Log.Info("replay: deleting the history rows of the range", "responses", len(ids))
 		if err := wh.DeleteByResponse(ctx, history, ids); err != nil {
+			s.batch.Release()
 			return ReplayStats{}, err
 		}
 	}
-	s := newSink(wh, memory.DefaultAllocator, opt.Now)
 	stats := ReplayStats{}
 	err := wh.Raw(ctx, filter, func(r load.RawResponse, id string) error {
 		stats.Responses++
@@ -139,11 +116,10 @@ func replay(ctx context.Context, wh *load.Warehouse, part ReplayPart, opt Replay
 		return s.derive(ctx, r, id)
 	})
 	if err == nil {
-		err = s.close(ctx, part.Last)
+		err = s.close(ctx, true)
 	} else {
 		s.batch.Release()
 	}
-	stats.DeadLetters, stats.Rows = s.dead, s.loaded
 	return stats, err
 }
 
@@ -170,5 +146,3 @@ func dateOrNil(t time.Time) any {
 	}
 	return t.UTC().Format(time.RFC3339)
 }
-
-func intPtr(n int) *int { return &n }

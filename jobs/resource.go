@@ -10,23 +10,41 @@ import (
 	"github.com/etalake/etalake/wire"
 )
 
+// Kind is what sort of thing a resource is.
+type Kind string
+
+// Kinds of resource, as the first part of a Resource's name.
+const (
+	KindPort        Kind = "port"        // a port's schedule
+	KindLane        Kind = "p2p"         // a port pair's schedule
+	KindVessel      Kind = "vessel"      // a vessel's schedule
+	KindShipment    Kind = "shipment"    // a shipment's tracking
+	KindConsumption Kind = "consumption" // a product's credit periods
+)
+
 // Resource names what a landed response is about, whatever the paths the
 // request took: port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483,
 // shipment:CT:MSCU1234566, consumption:schedule:current-period. A run asks
 // for each resource at most once per logical date.
-type Resource string
+type Resource struct {
+	Kind Kind
+	ID   string // the rest of the name, after the kind
+}
 
-func portResource(port string) Resource { return Resource("port:" + port) }
-func laneResource(l Lane) Resource      { return Resource("p2p:" + l.String()) }
-func vesselResource(imo int) Resource   { return Resource("vessel:" + strconv.Itoa(imo)) }
+// String is the resource's name as raw_responses.resource stores it.
+func (r Resource) String() string { return string(r.Kind) + ":" + r.ID }
+
+func portResource(port string) Resource { return Resource{KindPort, port} }
+func laneResource(l Lane) Resource      { return Resource{KindLane, l.String()} }
+func vesselResource(imo int) Resource   { return Resource{KindVessel, strconv.Itoa(imo)} }
 func periodResource(p wire.Product) Resource {
-	return Resource("consumption:" + string(p) + ":current-period")
+	return Resource{KindConsumption, string(p) + ":current-period"}
 }
 func periodsResource(p wire.Product) Resource {
-	return Resource("consumption:" + string(p) + ":periods")
+	return Resource{KindConsumption, string(p) + ":periods"}
 }
 func shipmentResource(r extract.ShipmentRef) Resource {
-	return Resource("shipment:" + string(r.Type) + ":" + r.Number)
+	return Resource{KindShipment, string(r.Type) + ":" + r.Number}
 }
 
 // resourceOfRequest names the resource of a request made with the default
@@ -34,7 +52,7 @@ func shipmentResource(r extract.ShipmentRef) Resource {
 func resourceOfRequest(e wire.Endpoint, request string) (Resource, error) {
 	u, err := url.Parse(request)
 	if err != nil {
-		return "", fmt.Errorf("request %q: %w", request, err)
+		return Resource{}, fmt.Errorf("request %q: %w", request, err)
 	}
 	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
 	last := func(n int) []string {
@@ -79,5 +97,5 @@ func resourceOfRequest(e wire.Endpoint, request string) (Resource, error) {
 		}
 		return periodResource(p), nil
 	}
-	return "", fmt.Errorf("request %q does not name a %s resource", request, e)
+	return Resource{}, fmt.Errorf("request %q does not name a %s resource", request, e)
 }

@@ -12,20 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
-)
-
-// Exit codes of a run (documented in --help and the README).
-const (
-	ExitOK      = 0
-	ExitFailure = 1
-	ExitUsage   = 2 // configuration or authentication (401)
-	ExitPartial = 3 // a cap or quota was reached, or requests failed after retries
 )
 
 // ErrDeclined: the user answered no to the cost of a backfill.
@@ -50,27 +41,38 @@ type RunOptions struct {
 	// SkipParquet leaves the Parquet mirror to a later SyncParquet (the
 	// demo syncs once at its end); the pending partitions are kept.
 	SkipParquet bool
+	// MaxBody is the largest body derived; a larger one is landed and
+	// dead-lettered (0: DefaultMaxBody).
+	MaxBody int64
 	// Confirm, when set, is asked with the plan before anything is spent;
 	// false declines.
 	Confirm func(Plan) bool
-	Version string
-	Log     *slog.Logger
+	// ExitCode, when set, names the exit code a run that ends with status
+	// and err exits with, for etl_runs.exit_code.
+	ExitCode func(status string, err error) int
+	Version  string
+	Log      *slog.Logger
 	// Progress receives a status line when ProgressOn (a terminal).
 	Progress   io.Writer
 	ProgressOn bool
 	Now        func() time.Time
 }
 
-// RunResult is what a run did.
+// RunResult is what a run did. Run.Status says how it ended: ok only when
+// everything asked was answered and loaded; partial when a product
+// stopped early, requests failed after retries or responses were
+// dead-lettered; failed with an error.
 type RunResult struct {
-	Run      Run
-	Plan     Plan
-	ExitCode int
+	Run  load.Run
+	Plan Plan
 	// NotFound lists resources the service has no data for (404): recorded,
 	// not fatal. Failed lists those that failed after retries.
 	NotFound, Failed []string
 	// Stopped says, per product, why it stopped early.
 	Stopped map[wire.Product]string
+	// DeadLetters counts the dead_letters rows the run loaded; Quarantined,
+	// of them, the responses kept but not derived at all.
+	DeadLetters, Quarantined int
 }
 
 // RunJob runs the nightly job (Track), a backfill, or one demo day: it
@@ -80,13 +82,14 @@ type RunResult struct {
 // the Parquet mirror up to date and records the run in etl_runs.
 //
 // A cap, a 403 quota or failures after retries stop that product or
-// resource, keep everything landed, and end with ExitPartial; 404s are
-// recorded, not fatal; a 401 stops the run (ExitUsage).
+// resource, keep everything landed, and end the run partial, as do
+// dead-lettered responses; 404s are recorded, not fatal; a 401 stops the
+// run with an error matching extract.ErrUnauthorized.
 func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt RunOptions) (RunResult, error) {
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}}}
-	r.run = Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: StatusRunning,
+	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}
 	r.log = opt.Log.With("run", r.run.ID)
 	err := r.execute(ctx)
@@ -120,7 +123,7 @@ type runner struct {
 	opt     RunOptions
 	logical time.Time
 	log     *slog.Logger
-	run     Run
+	run     load.Run
 	res     RunResult
 	sink    *sink
 	writer  *writer
@@ -166,10 +169,10 @@ func (r *runner) start(ctx context.Context) error {
 	if err := endDeadRuns(ctx, r.wh, r.opt.Now()); err != nil {
 		return err
 	}
-	if err := r.run.save(ctx, r.wh); err != nil {
+	if err := r.wh.SaveRun(ctx, &r.run); err != nil {
 		return err
 	}
-	r.sink = newSink(r.wh, memory.DefaultAllocator, r.opt.Now)
+	r.sink = newSink(r.wh, r.opt.MaxBody, r.opt.Now, r.log)
 	if n, err := r.sink.catchUp(ctx); err != nil {
 		return fmt.Errorf("deriving responses left by an earlier run: %w", err)
 	} else if n > 0 {
@@ -196,7 +199,7 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 			}
 			r.log.Info("run: tracking new shipments", "added", n)
 		}
-		tracked, err := trackedSet(ctx, r.wh.DB(), r.logical.Add(24*time.Hour), r.opt.Grace)
+		tracked, err := trackedSet(ctx, r.wh, r.logical.Add(24*time.Hour), r.opt.Grace)
 		if err != nil {
 			return nil, err
 		}
@@ -224,13 +227,13 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 		sel.Shipments = ships
 	}
 	all := items(sel, r.logical)
-	landed, err := landedFor(ctx, r.wh.DB(), r.logical)
+	answered, err := r.wh.Answered(ctx, r.logical)
 	if err != nil {
 		return nil, err
 	}
 	var out []workItem
 	for _, it := range all {
-		if landed[it.resource] {
+		if answered[it.resource.String()] {
 			r.res.Plan.AlreadyLanded++
 			continue
 		}
@@ -245,14 +248,14 @@ func (r *runner) plan(work []workItem) Plan {
 	p.CapSchedule, p.CapTracking = r.opt.CapSchedule, r.opt.CapTracking
 	p.BalanceSchedule, p.BalanceTracking = r.run.BalanceScheduleBefore, r.run.BalanceTrackingBefore
 	for _, it := range work {
-		switch it.resource[:4] {
-		case "port":
+		switch it.resource.Kind {
+		case KindPort:
 			p.Ports++
-		case "p2p:":
+		case KindLane:
 			p.Lanes++
-		case "vess":
+		case KindVessel:
 			p.Vessels++
-		default:
+		case KindShipment:
 			p.Shipments++
 		}
 	}
@@ -321,7 +324,7 @@ func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
 	}
 	logical := r.logical
 	return load.RawResponse{
-		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: string(res),
+		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: res.String(),
 		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
 		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
 	}
@@ -372,7 +375,7 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 	defer r.mu.Unlock()
 	switch {
 	case errors.Is(err, extract.ErrNotFound):
-		r.res.NotFound = append(r.res.NotFound, string(it.resource))
+		r.res.NotFound = append(r.res.NotFound, it.resource.String())
 	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrForbidden):
 		if _, ok := r.res.Stopped[it.product]; !ok {
 			r.res.Stopped[it.product] = err.Error()
@@ -380,13 +383,14 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		}
 	case errors.Is(err, extract.ErrUnauthorized):
 		cancel(fmt.Errorf("%w: %w", errUnauthorized, err))
-	case errors.Is(err, extract.ErrDecode):
-		// Landed and quarantined in dead_letters: the run goes on.
-		r.log.Warn("run: response does not decode", "resource", it.resource, "error", err)
+	case errors.Is(err, extract.ErrDecode), errors.Is(err, extract.ErrTooLarge):
+		// Landed, and dead-lettered by the sink, which counts it: the
+		// run goes on.
+		r.log.Warn("run: response does not decode", "resource", it.resource.String(), "error", err)
 	case errors.Is(err, context.Canceled):
 	default:
 		r.res.Failed = append(r.res.Failed, fmt.Sprintf("%s: %v", it.resource, err))
-		r.log.Warn("run: request failed", "resource", it.resource, "error", err)
+		r.log.Warn("run: request failed", "resource", it.resource.String(), "error", err)
 	}
 }
 
@@ -420,37 +424,34 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	r.run.Requests += r.noResp.Load()
 	sort.Strings(r.res.NotFound)
 	sort.Strings(r.res.Failed)
-	code := ExitOK
-	switch {
-	case errors.Is(err, errUnauthorized):
-		code = ExitUsage
-	case errors.Is(err, ErrDeclined):
-		code = ExitFailure
-	case err != nil:
-		code = ExitFailure
-	case len(r.res.Stopped) > 0 || len(r.res.Failed) > 0:
-		code = ExitPartial
+	if r.sink != nil {
+		r.res.DeadLetters, r.res.Quarantined = r.sink.dead, r.sink.quarantined
 	}
-	r.res.ExitCode = code
+	status := load.StatusOK
+	switch {
+	case err != nil:
+		status = load.StatusFailed
+	case len(r.res.Stopped) > 0 || len(r.res.Failed) > 0 || r.res.DeadLetters > 0:
+		status = load.StatusPartial
+	}
 	if r.opt.DryRun {
+		r.run.Status = status
 		r.res.Run = r.run
 		return r.res, err
 	}
 	r.run.EndedAt = r.opt.Now()
-	r.run.ExitCode = &code
-	switch code {
-	case ExitOK:
-		r.run.Status = StatusOK
-	case ExitPartial:
-		r.run.Status = StatusPartial
-		r.run.StopReason = r.stopReason()
-	default:
-		r.run.Status = StatusFailed
-		if err != nil {
-			r.run.Error = err.Error()
-		}
+	r.run.Status = status
+	if r.opt.ExitCode != nil {
+		code := r.opt.ExitCode(status, err)
+		r.run.ExitCode = &code
 	}
-	if serr := r.run.save(ctx, r.wh); serr != nil && err == nil {
+	switch status {
+	case load.StatusPartial:
+		r.run.StopReason = r.stopReason()
+	case load.StatusFailed:
+		r.run.Error = err.Error()
+	}
+	if serr := r.wh.SaveRun(ctx, &r.run); serr != nil && err == nil {
 		err = serr
 	}
 	r.res.Run = r.run
@@ -466,6 +467,9 @@ func (r *runner) stopReason() string {
 	}
 	if n := len(r.res.Failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests failed after retries", n))
+	}
+	if r.res.DeadLetters > 0 {
+		parts = append(parts, deadLettersText(r.res.DeadLetters, r.res.Quarantined))
 	}
 	return strings.Join(parts, "; ")
 }

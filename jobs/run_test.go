@@ -134,8 +134,8 @@ func TestNightlyRunsOverVirtualDays(t *testing.T) {
 		t.Fatal("the dry run spent credits")
 	}
 	first := b.run(t, jobs.RunOptions{Selection: sel})
-	if first.ExitCode != 0 || len(first.Failed) > 0 {
-		t.Fatalf("first run: exit %d, failed %v, stopped %v", first.ExitCode, first.Failed, first.Stopped)
+	if first.Run.Status != load.StatusOK || len(first.Failed) > 0 {
+		t.Fatalf("first run: %s, failed %v, stopped %v", first.Run.Status, first.Failed, first.Stopped)
 	}
 	s, tr := plan.Spend()
 	if int64(s) != first.Run.SpentSchedule || int64(tr) != first.Run.CallsTracking || b.charged() != s+tr {
@@ -158,8 +158,8 @@ func TestNightlyRunsOverVirtualDays(t *testing.T) {
 	for d := 1; d <= 4; d++ {
 		b.env.Service.Clock().Advance(24 * time.Hour)
 		res := b.run(t, jobs.RunOptions{})
-		if res.ExitCode != 0 {
-			t.Fatalf("day %d: exit %d: %v", d, res.ExitCode, res.Failed)
+		if res.Run.Status != load.StatusOK {
+			t.Fatalf("day %d: %s: %v", d, res.Run.Status, res.Failed)
 		}
 		etaRows = append(etaRows, count(t, b.wh, "SELECT count(*) FROM eta_observations"))
 	}
@@ -201,8 +201,8 @@ func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
 	b := newBench(t, 1000, 5) // five tracking credits for eight shipments
 	ships := visible(t, b.env.Service.World(), 8)
 	res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})
-	if res.ExitCode != jobs.ExitPartial || res.Run.Status != jobs.StatusPartial || res.Stopped[wire.ProductTracking] == "" {
-		t.Fatalf("exit %d, status %s, stopped %v; want partial with tracking stopped", res.ExitCode, res.Run.Status, res.Stopped)
+	if res.Run.Status != load.StatusPartial || res.Stopped[wire.ProductTracking] == "" {
+		t.Fatalf("status %s, stopped %v; want partial with tracking stopped", res.Run.Status, res.Stopped)
 	}
 	if got := count(t, b.wh, "SELECT count(*) FROM shipments"); got != 5 {
 		t.Fatalf("%d shipments kept, want the 5 paid for", got)
@@ -217,8 +217,8 @@ func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
 	clock.Set(time.Date(clock.Now().Year(), clock.Now().Month()+1, 1, 1, 0, 0, 0, time.UTC))
 	charged := b.charged()
 	res = b.run(t, jobs.RunOptions{LogicalDate: *logical})
-	if res.ExitCode != 0 || b.charged()-charged != 3 {
-		t.Fatalf("resume: exit %d, %d charged; want 0 and 3", res.ExitCode, b.charged()-charged)
+	if res.Run.Status != load.StatusOK || b.charged()-charged != 3 {
+		t.Fatalf("resume: %s, %d charged; want ok and 3", res.Run.Status, b.charged()-charged)
 	}
 	if got := count(t, b.wh, "SELECT count(*) FROM shipments"); got != 8 {
 		t.Fatalf("%d shipments after resuming, want 8", got)
@@ -232,8 +232,8 @@ func TestCapIsReachedNotApproached(t *testing.T) {
 	ships := visible(t, w, 6)
 	ships = append([]extract.ShipmentRef{{Number: "CSQU3054383", Type: "CT"}, {Number: "MSCU1234566", Type: "CT"}}, ships...)
 	res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, CapSchedule: extract.Unlimited, CapTracking: 4})
-	if res.Run.CallsTracking != 4 || b.charged() != 4 || res.ExitCode != jobs.ExitPartial {
-		t.Fatalf("cap 4: %d charged (%d by our count), exit %d", b.charged(), res.Run.CallsTracking, res.ExitCode)
+	if res.Run.CallsTracking != 4 || b.charged() != 4 || res.Run.Status != load.StatusPartial {
+		t.Fatalf("cap 4: %d charged (%d by our count), %s", b.charged(), res.Run.CallsTracking, res.Run.Status)
 	}
 	for _, nf := range res.NotFound { // which unknowns were asked depends on the workers' order
 		if nf != "shipment:CT:CSQU3054383" && nf != "shipment:CT:MSCU1234566" {
@@ -246,8 +246,8 @@ func TestBackfillLeavesTheTrackedSetAlone(t *testing.T) {
 	b := newBench(t, 1000, 1000)
 	ships := visible(t, b.env.Service.World(), 3)
 	res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: jobs.Selection{Shipments: ships}})
-	if res.ExitCode != 0 || res.Run.CallsTracking != 3 {
-		t.Fatalf("backfill: exit %d, %d calls", res.ExitCode, res.Run.CallsTracking)
+	if res.Run.Status != load.StatusOK || res.Run.CallsTracking != 3 {
+		t.Fatalf("backfill: %s, %d calls", res.Run.Status, res.Run.CallsTracking)
 	}
 	if n := count(t, b.wh, "SELECT count(*) FROM tracked_shipments"); n != 0 {
 		t.Fatalf("backfill tracked %d shipments", n)

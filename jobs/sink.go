@@ -2,23 +2,30 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/etalake/etalake/internal/bytesize"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
 
+// DefaultMaxBody is the largest body a job decodes (--max-body): a larger
+// one is landed — it was paid for — and dead-lettered without being
+// decoded. The service's answers are kilobytes to a few megabytes; a body
+// a thousand times that is a fault, and decoding it would cost many times
+// its size in memory.
+const DefaultMaxBody = 64 << 20
+
 // Flush thresholds of a sink: rows are loaded when the batch holds this
 // many rows, or this much memory (transform.Batch.Bytes), or when it is
-// this old, whichever comes first. Large imports meet the memory bound
-// first: a load's memory (the batch, its Arrow records, DuckDB's merge of
-// them) follows what the batch holds, not how many rows, and the memory
-// bound keeps it near the same whatever mix of responses a load is made
-// of (BENCHMARKS.md, "A load's memory").
+// this old, whichever comes first. The memory bound keeps a load's memory
+// (the batch, its Arrow records, DuckDB's merge of them) the same whatever
+// mix of responses it is made of; the age bound lets a slow run's rows
+// reach the warehouse while it runs.
 const (
 	flushRows  = 200_000
 	flushBytes = 40 << 20
@@ -27,21 +34,43 @@ const (
 
 // sink is the single writer of a job: it lands raw responses, derives them
 // through the transform, and loads the rows in batches, each load recording
-// the responses it derived. Only one goroutine uses it.
+// the responses it derived. A response that cannot be derived — larger
+// than maxBody, or whose rows the warehouse refuses — is quarantined: kept
+// in the raw landing, dead-lettered with the reason, and recorded as
+// derived so that no later job derives it again (a replay does). Only one
+// goroutine uses it.
 type sink struct {
 	wh        *load.Warehouse
 	batch     *transform.Batch
 	derived   []string // response ids whose rows are in the batch
+	pending   counts   // what the batch holds, counted when it loads
 	now       func() time.Time
+	log       *slog.Logger
 	lastFlush time.Time
 	maxRows   int
 	maxBytes  int
+	maxBody   int64
 	loaded    map[string]int64 // rows loaded (inserted or changed) per table
-	dead      int              // dead letters produced
+	counts                     // what the loads held
 }
 
-func newSink(wh *load.Warehouse, mem memory.Allocator, now func() time.Time) *sink {
-	return &sink{wh: wh, batch: transform.NewBatch(mem), now: now, lastFlush: now(), maxRows: flushRows, maxBytes: flushBytes, loaded: map[string]int64{}}
+// counts are the dead letters a sink loaded, and of them the responses
+// quarantined: dead-lettered whole, undecoded or refused by the warehouse.
+type counts struct {
+	dead, quarantined int
+}
+
+func (c *counts) add(o counts) {
+	c.dead += o.dead
+	c.quarantined += o.quarantined
+}
+
+func newSink(wh *load.Warehouse, maxBody int64, now func() time.Time, log *slog.Logger) *sink {
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBody
+	}
+	return &sink{wh: wh, batch: transform.NewBatch(nil), now: now, log: log, lastFlush: now(),
+		maxRows: flushRows, maxBytes: flushBytes, maxBody: maxBody, loaded: map[string]int64{}}
 }
 
 // land stores responses before anything parses them.
@@ -53,16 +82,7 @@ func (s *sink) land(ctx context.Context, rs ...load.RawResponse) error {
 // derive adds a landed response's rows to the batch, and loads the batch
 // when it is due.
 func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error {
-	res := s.batch.Add(transform.Response{
-		ResponseID: id,
-		Product:    wire.Product(r.Product),
-		Endpoint:   wire.Endpoint(r.Endpoint),
-		Request:    r.Request,
-		Status:     r.Status,
-		ObservedAt: r.ObservedAt,
-		Body:       r.Body,
-	})
-	s.dead += res.DeadLetters
+	s.pending.add(s.add(s.batch, r, id))
 	s.derived = append(s.derived, id)
 	if s.batch.Rows() >= s.maxRows || s.batch.Bytes() >= s.maxBytes || s.now().Sub(s.lastFlush) >= flushEvery {
 		return s.flush(ctx)
@@ -70,29 +90,131 @@ func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error 
 	return nil
 }
 
+// add derives one response into b, or quarantines it there when its body
+// is larger than maxBody, and says what it added.
+func (s *sink) add(b *transform.Batch, r load.RawResponse, id string) counts {
+	resp := transformResponse(r, id)
+	if n := int64(len(r.Body)); n > s.maxBody && r.Status >= 200 && r.Status <= 299 {
+		s.log.Warn("quarantined: body too large to decode", "response_id", id, "resource", r.Resource, "bytes", n, "max_body", s.maxBody)
+		resp.Body = nil
+		res := b.Quarantine(resp, fmt.Sprintf("body of %d bytes is larger than %s (--max-body): landed, not decoded; replay with a larger --max-body to derive it",
+			n, bytesize.Format(s.maxBody)))
+		return counts{dead: res.DeadLetters, quarantined: 1}
+	}
+	return counts{dead: b.Add(resp).DeadLetters}
+}
+
+func transformResponse(r load.RawResponse, id string) transform.Response {
+	return transform.Response{
+		ResponseID: id,
+		Product:    wire.Product(r.Product),
+		Endpoint:   wire.Endpoint(r.Endpoint),
+		Request:    r.Request,
+		Status:     r.Status,
+		ObservedAt: r.ObservedAt,
+		Body:       r.Body,
+	}
+}
+
 // flush loads what the batch holds, in one transaction with the record of
-// the responses it came from.
+// the responses it came from. When the warehouse refuses the rows for what
+// they hold, the responses are loaded again in halves, down to the one
+// that is refused, which is quarantined (isolate).
 func (s *sink) flush(ctx context.Context) error {
 	s.lastFlush = s.now()
 	if len(s.derived) == 0 {
 		return nil
 	}
-	recs := s.batch.Records()
-	batches := make([]load.Batch, len(recs))
-	for i, r := range recs {
-		batches[i] = load.Batch{Table: r.Table, Rec: r.Rec}
-	}
-	stats, err := s.wh.Load(ctx, batches, s.derived...)
-	for _, r := range recs {
-		r.Rec.Release()
+	err := s.load(ctx, s.batch, s.derived)
+	if errors.Is(err, load.ErrRefused) {
+		s.log.Warn("the warehouse refused a load: loading its responses apart", "responses", len(s.derived), "error", err)
+		err = s.isolate(ctx, s.derived, err)
+	} else if err == nil {
+		s.counts.add(s.pending)
 	}
 	if err != nil {
 		return fmt.Errorf("loading %d responses: %w", len(s.derived), err)
 	}
+	s.derived, s.pending = s.derived[:0], counts{}
+	return nil
+}
+
+// load loads the records of b, recording ids as derived, and counts the
+// rows loaded. b is empty afterwards.
+func (s *sink) load(ctx context.Context, b *transform.Batch, ids []string) error {
+	recs := b.Records()
+	batches := make([]load.Batch, len(recs))
+	for i, r := range recs {
+		batches[i] = load.Batch{Table: r.Table, Rec: r.Rec}
+	}
+	stats, err := s.wh.Load(ctx, batches, ids...)
+	for _, r := range recs {
+		r.Rec.Release()
+	}
+	if err != nil {
+		return err
+	}
 	for t, n := range stats.Rows {
 		s.loaded[t] += n
 	}
-	s.derived = s.derived[:0]
+	return nil
+}
+
+// isolate loads the responses ids, whose rows together were refused with
+// cause, apart: each half again from the raw landing, halving a half that
+// is refused in turn, until the response refused alone is quarantined.
+// Every other response loads; one bad response among n costs about 2·log₂ n
+// loads.
+func (s *sink) isolate(ctx context.Context, ids []string, cause error) error {
+	if len(ids) == 1 {
+		return s.quarantineRefused(ctx, ids[0], cause)
+	}
+	half := len(ids) / 2
+	for _, part := range [][]string{ids[:half], ids[half:]} {
+		b := transform.NewBatch(nil)
+		var got counts
+		err := s.wh.Raw(ctx, load.RawFilter{IDs: part}, func(r load.RawResponse, id string) error {
+			got.add(s.add(b, r, id))
+			return nil
+		})
+		if err == nil {
+			err = s.load(ctx, b, part)
+		}
+		b.Release()
+		switch {
+		case err == nil:
+			s.counts.add(got)
+		case errors.Is(err, load.ErrRefused):
+			if err := s.isolate(ctx, part, err); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+// quarantineRefused dead-letters the response id, whose rows the warehouse
+// refused with cause, and records it as derived.
+func (s *sink) quarantineRefused(ctx context.Context, id string, cause error) error {
+	b := transform.NewBatch(nil)
+	defer b.Release()
+	dead := 0
+	err := s.wh.Raw(ctx, load.RawFilter{IDs: []string{id}}, func(r load.RawResponse, _ string) error {
+		s.log.Warn("quarantined: the warehouse refused its rows", "response_id", id, "resource", r.Resource, "error", cause)
+		resp := transformResponse(r, id)
+		resp.Body = nil
+		dead += b.Quarantine(resp, fmt.Sprintf("the warehouse refused its rows: %v; replay derives it again", cause)).DeadLetters
+		return nil
+	})
+	if err == nil {
+		err = s.load(ctx, b, []string{id})
+	}
+	if err != nil {
+		return fmt.Errorf("quarantining response %s: %w", id, err)
+	}
+	s.counts.add(counts{dead: dead, quarantined: 1})
 	return nil
 }
 

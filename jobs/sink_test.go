@@ -3,10 +3,9 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"testing"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
@@ -28,7 +27,7 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 	world := simtest.World(sim.WorldConfig{})
 	at := world.Config().Start.Add(36 * time.Hour)
 
-	s := newSink(wh, memory.DefaultAllocator, func() time.Time { return at })
+	s := newSink(wh, 0, func() time.Time { return at }, slog.New(slog.DiscardHandler))
 	s.maxBytes = 64 << 10
 	loads, derived := 0, 0
 	for _, ref := range world.Shipments() {
@@ -48,7 +47,7 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := load.RawResponse{RunID: "sink-test", Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: string(res),
+		r := load.RawResponse{RunID: "sink-test", Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(),
 			Request: id.Request, Status: 200, FetchedAt: at, ObservedAt: at, Attempt: 1, Source: load.SourceImport, Body: body}
 		if err := s.land(ctx, r); err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/duckdb/duckdb-go/v2"
 
-	"github.com/etalake/etalake/internal/cheap"
+	"github.com/etalake/etalake/bench/cheap"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // Sentinels of the package; callers use errors.Is.
@@ -20,6 +22,12 @@ var (
 	// ErrInvalid: a batch or a response was refused before anything was
 	// written (wrong Arrow schema, missing field, table not loadable).
 	ErrInvalid = errors.New("invalid input")
+	// ErrRefused: the warehouse refused the rows of a Load for what they
+	// hold (a value out of range, too large, a key given twice, more
+	// memory than the limit allows), not for a failure of the warehouse
+	// itself (a disk error, an interrupt): the same rows would be refused
+	// again, and rows without them may load.
+	ErrRefused = errors.New("rows refused by the warehouse")
 )
 
 // Holder describes the process holding a warehouse's write lock, as it
@@ -56,6 +64,29 @@ func (e *BusyError) Error() string {
 
 // Unwrap makes every BusyError match ErrBusy.
 func (e *BusyError) Unwrap() error { return ErrBusy }
+
+// refusedRows wraps err in ErrRefused when it says the rows were refused
+// for what they hold; other errors are returned as they are.
+func refusedRows(err error) error {
+	if err == nil || errors.Is(err, ErrRefused) {
+		return err
+	}
+	if errors.Is(err, ErrInvalid) {
+		return fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	var de *duckdb.Error
+	if !errors.As(err, &de) {
+		return err
+	}
+	switch de.Type {
+	case duckdb.ErrorTypeInvalid, duckdb.ErrorTypeOutOfRange, duckdb.ErrorTypeConversion, duckdb.ErrorTypeDecimal,
+		duckdb.ErrorTypeMismatchType, duckdb.ErrorTypeDivideByZero, duckdb.ErrorTypeObjectSize,
+		duckdb.ErrorTypeInvalidType, duckdb.ErrorTypeConstraint, duckdb.ErrorTypeInvalidInput,
+		duckdb.ErrorTypeOutOfMemory:
+		return fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	return err
+}
 
 // invalidf returns an error wrapping ErrInvalid.
 func invalidf(format string, args ...any) error {

@@ -49,11 +49,11 @@ func TestSecondWriterProcessIsBusy(t *testing.T) {
 
 func TestReadOnlyAndWriterExcludeEachOther(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := load.OpenReadOnly(t.Context(), dir); !errors.Is(err, load.ErrNoWarehouse) {
+	if _, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions()); !errors.Is(err, load.ErrNoWarehouse) {
 		t.Errorf("empty dir: %v, want ErrNoWarehouse", err)
 	}
 	w := openWarehouse(t, dir)
-	_, err := load.OpenReadOnly(t.Context(), dir)
+	_, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 	var busy *load.BusyError
 	if !errors.As(err, &busy) || busy.Holder.PID != os.Getpid() {
 		t.Fatalf("OpenReadOnly under a writer: %v, want a *BusyError naming us", err)
@@ -63,11 +63,11 @@ func TestReadOnlyAndWriterExcludeEachOther(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r1, err := load.OpenReadOnly(t.Context(), dir)
+	r1, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := load.OpenReadOnly(t.Context(), dir)
+	r2, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 	if err != nil {
 		t.Fatalf("a second reader: %v", err)
 	}

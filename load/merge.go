@@ -45,6 +45,10 @@ type LoadStats struct {
 // etl_runs rows go through Load like any table: a job loads its run's row
 // when it starts and again when it ends.
 //
+// An error matching ErrRefused says the warehouse refused the rows for
+// what they hold: nothing was written, and loading fewer of them may
+// succeed.
+//
 // derived names the landed responses these batches were derived from: they
 // are recorded as derived in the same transaction, so that a response
 // landed but never loaded (a crash in between) is found by
@@ -63,7 +67,7 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string
 			if b.Rec.NumRows() == 0 {
 				continue
 			}
-			n, err := s.merge(ctx, b.Table, recordInput{rec: b.Rec}, true)
+			n, err := s.merge(ctx, b.Table, b.Rec)
 			if err != nil {
 				return fmt.Errorf("load: %s: %w", b.Table.Name, err)
 			}
@@ -72,7 +76,7 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string
 		return s.markDerived(ctx, derived)
 	})
 	if err != nil {
-		return LoadStats{}, err
+		return LoadStats{}, refusedRows(err)
 	}
 	return stats, nil
 }
@@ -101,25 +105,24 @@ func checkBatch(b Batch) error {
 	return nil
 }
 
-// merge merges the batch in into t and returns the rows inserted or
-// changed. When mirror is set, it records the partitions that change as
-// pending for the Parquet mirror. The batch is made readable as inView
-// once per statement that reads it (a registered Arrow view is one scan):
-// the join with the table, and a duplicate count before it unless the
-// input knows its keys distinct (input.distinct). The rows that change are
-// collected first (changedSQL). A touch of a Latest or Dimension row (a
-// newer observation of the same values, see touches) updates its two
-// columns Last and response_id in place. For every other change the
-// table's rows of the keys are deleted and the rows inserted: DuckDB keeps
-// an UPDATE's before-images and per-vector update records of every updated
-// column in memory until the transaction ends, which for whole rows all
-// over the table costs far more than a deleted row id and an insert that
-// spills.
-func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror bool) (int64, error) {
+// merge merges rec into t, records the partitions that change as pending
+// for the Parquet mirror, and returns the rows inserted or changed. The
+// record is made readable as inView once per statement that reads it (a
+// registered Arrow view is one scan): the join with the table, and a
+// duplicate count before it unless the keys are known distinct
+// (keysDistinct). The rows that change are collected first (changedSQL). A
+// touch of a Latest or Dimension row (a newer observation of the same
+// values, see touches) updates its two columns Last and response_id in
+// place. For every other change the table's rows of the keys are deleted
+// and the rows inserted: DuckDB keeps an UPDATE's before-images and
+// per-vector update records of every updated column in memory until the
+// transaction ends, which for whole rows all over the table costs far
+// more than a deleted row id and an insert that spills.
+func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBatch) (int64, error) {
 	var dups int64
 	var err error
-	if in.rows() > 1 && !in.distinct(t) {
-		err = in.scan(ctx, s, func() (err error) {
+	if rec.NumRows() > 1 && !keysDistinct(rec, t) {
+		err = s.withView(ctx, rec, func() (err error) {
 			dups, err = s.count(ctx, dupSQL(t))
 			return err
 		})
@@ -132,11 +135,11 @@ func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror b
 	}
 	var parts []day
 	if t.Kind == schema.Append {
-		if parts, err = in.days(ctx, s, t); err != nil {
+		if parts, err = distinctDays(rec, t); err != nil {
 			return 0, err
 		}
 	}
-	err = in.scan(ctx, s, func() error {
+	err = s.withView(ctx, rec, func() error {
 		_, err := s.exec(ctx, changedSQL(t, sourceSQL(t, dups > 0), parts))
 		return err
 	})
@@ -164,10 +167,8 @@ func (s *session) merge(ctx context.Context, t *schema.Table, in input, mirror b
 				return 0, err
 			}
 		}
-		if mirror {
-			if _, err := s.exec(ctx, pendingSQL(t, changedDaysSQL(t))); err != nil {
-				return 0, err
-			}
+		if _, err := s.exec(ctx, pendingSQL(t, changedDaysSQL(t))); err != nil {
+			return 0, err
 		}
 	}
 	_, err = s.exec(ctx, "DROP TABLE "+ident(changedTable))

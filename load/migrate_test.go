@@ -107,7 +107,7 @@ func TestMigrationsAreForwardOnly(t *testing.T) {
 				t.Fatalf("Open: %v, want ErrMigration", err)
 			}
 			t.Log(err)
-			db, err := load.OpenReadOnly(t.Context(), dir)
+			db, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 			if err != nil {
 				t.Fatalf("the refused Open kept the warehouse: %v", err)
 			}

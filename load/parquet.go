@@ -77,9 +77,6 @@ func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, 
 	if err != nil || len(pending) == 0 {
 		return st, err
 	}
-	if err := w.makeRoom(ctx); err != nil {
-		return st, fmt.Errorf("load: parquet: %w", err)
-	}
 	for _, p := range pending {
 		if only != nil && !contains(only, p.table) {
 			continue
@@ -140,17 +137,10 @@ func (w *Warehouse) export(ctx context.Context, t *schema.Table, d day) (rows, b
 		return 0, 0, err
 	}
 	tmp := filepath.Join(dir, tempPrefix+randomHex())
-	// The sort by key on two threads ran out of the writer's 128 MB on a
-	// day of a 10 M-event import (366 744 event observations), where one
-	// thread sorts 400 MB; but two take half the time when they fit
-	// (BENCHMARKS.md, "The mirror's sort").
-	err = w.withinMemory(ctx, func() error {
-		res, err := w.db.ExecContext(ctx, exportSQL(t, d, tmp))
-		if err == nil {
-			rows, err = res.RowsAffected()
-		}
-		return err
-	})
+	res, err := w.db.ExecContext(ctx, exportSQL(t, d, tmp))
+	if err == nil {
+		rows, err = res.RowsAffected()
+	}
 	if err != nil {
 		return 0, 0, errors.Join(err, removeIfExists(tmp))
 	}

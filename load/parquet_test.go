@@ -2,7 +2,6 @@ package load_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +38,7 @@ func TestOpenSweepsTempFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := load.OpenReadOnly(t.Context(), dir)
+	r, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,67 +142,5 @@ func TestFailedSyncChangesNothing(t *testing.T) {
 	entries, _ = os.ReadDir(part)
 	if len(entries) != 1 || entries[0].Name() != "data.parquet" {
 		t.Errorf("partition directory holds %v, want data.parquet alone", entries)
-	}
-}
-
-// TestSyncOutgrowsTheMemoryLimit: a partition whose sort by key does not
-// fit the memory limit on two threads is still written, whole and in key
-// order, and the settings are as they were after.
-func TestSyncOutgrowsTheMemoryLimit(t *testing.T) {
-	w, err := load.Open(t.Context(), t.TempDir(), load.Options{MemoryLimit: "64MB", Threads: 2, Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	// 400 000 observations of one day, ~70 MB: sorted into Parquet, they
-	// run out of 64 MB on two threads, and on one thread of 64 and of
-	// 128 MB too (DuckDB 1.5.5 sorts them in memory, as they nearly fit,
-	// and the writer's row group finds no room left).
-	const n = 400_000
-	db := w.DB()
-	if _, err := db.Exec(`INSERT INTO event_observations
-		SELECT sha256(i::VARCHAR), TIMESTAMPTZ '2024-03-01 12:00:00+00', 'SHP' || i, 'CONT' || i,
-			TIMESTAMPTZ '2024-02-01 00:00:00+00', i % 2 = 0, sha256('r' || i), DATE '2024-03-01'
-		FROM range(?) r(i)`, n); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`INSERT INTO parquet_pending VALUES ('event_observations', DATE '2024-03-01')`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`COPY (SELECT * FROM event_observations ORDER BY event_key) TO '` + filepath.Join(t.TempDir(), "x.parquet") + `' (FORMAT parquet)`); err == nil || !strings.Contains(err.Error(), "Out of Memory") {
-		t.Fatalf("the sort on two threads under 64 MB: %v, want out of memory: the test no longer outgrows the limit", err)
-	}
-	settings := func() string {
-		return strings.Join(query(t, db, "SELECT current_setting('memory_limit') || ' ' || current_setting('threads')"), "")
-	}
-	before := settings()
-	st, err := w.SyncParquet(t.Context())
-	if err != nil {
-		t.Fatalf("sync: %v", err)
-	}
-	if st.Rows != n || st.Written != 1 {
-		t.Errorf("sync wrote %d rows in %d files, want %d in 1", st.Rows, st.Written, n)
-	}
-	// A plain scan keeps the file's order.
-	rows, err := db.Query(fmt.Sprintf("SELECT event_key FROM read_parquet('%s')", glob(w, schema.EventObservations)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var prev, key string
-	for i := 0; rows.Next(); i++ {
-		if err := rows.Scan(&key); err != nil {
-			t.Fatal(err)
-		}
-		if key < prev {
-			t.Fatalf("row %d of the file: key %s after %s, want the partition in key order", i, key, prev)
-		}
-		prev = key
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if after := settings(); after != before {
-		t.Errorf("settings after the sync: %s, before: %s", after, before)
 	}
 }

@@ -227,6 +227,8 @@ type RawFilter struct {
 	// Load): after a crash between landing and loading, the next run
 	// derives them.
 	Underived bool
+	// IDs, when not empty, selects only these responses.
+	IDs []string
 }
 
 // whereSQL renders conditions as a WHERE clause (with its leading
@@ -273,6 +275,15 @@ func (f RawFilter) where() ([]string, []any) {
 	}
 	if f.Underived {
 		conds = append(conds, "response_id NOT IN (SELECT response_id FROM raw_derived)")
+	}
+	if len(f.IDs) > 0 {
+		// A list literal, not IN (…): DuckDB plans a long IN list as a
+		// join, and a list of ids as one filter.
+		lits := make([]string, len(f.IDs))
+		for i, id := range f.IDs {
+			lits[i] = literal(id)
+		}
+		conds = append(conds, fmt.Sprintf("list_contains([%s], response_id)", strings.Join(lits, ", ")))
 	}
 	return conds, args
 }

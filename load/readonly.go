@@ -18,11 +18,13 @@ import (
 // DuckDB's lock error; while a writer holds the warehouse, OpenReadOnly
 // returns a *BusyError naming it. Several readers may be open at once.
 //
-// A reader runs with DuckDB's own memory limit (80 % of the machine's
-// memory) and every core: the writer's small limit bounds a long job, a
-// reader is an analyst's query that should finish.
-func OpenReadOnly(ctx context.Context, dir string) (*sql.DB, error) {
-	dir, err := filepath.Abs(dir)
+// The options' memory limit and threads apply as to a writer.
+func OpenReadOnly(ctx context.Context, dir string, opt Options) (*sql.DB, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	dir, err = filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +36,7 @@ func OpenReadOnly(ctx context.Context, dir string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := connector(path, Options{}, true)
+	c, err := connector(path, opt, true)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("load: open %s read-only: %w", dir, err), lk.release())
 	}

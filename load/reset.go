@@ -16,10 +16,9 @@ import (
 // transaction that also records the partition as pending (so a crash
 // before the files are gone leaves them to the next SyncParquet), and
 // checkpoints after each. DuckDB holds deletes in memory until a
-// checkpoint writes them out, so its memory is a partition's rows, not the
-// warehouse's: the whole of a 21 M-event warehouse in one transaction did
-// not fit the writer's 128 MB. raw_responses, the replay's source, is
-// refused.
+// checkpoint writes them out, so its memory follows a partition's rows,
+// not the warehouse's, and a reset fits any memory limit a load fits.
+// raw_responses, the replay's source, is refused.
 func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 	if err := checkDeletable(tables); err != nil {
 		return err
@@ -52,7 +51,7 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 			}
 			// Committed deletes stay in memory until a checkpoint writes
 			// them out.
-			if err := w.makeRoom(ctx); err != nil {
+			if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
 				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 			}
 		}

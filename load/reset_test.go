@@ -16,7 +16,7 @@ func TestResetEmptiesATableLargerThanItsMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 4 M rows")
 	}
-	w, err := load.Open(t.Context(), t.TempDir(), load.Options{MemoryLimit: "512MB", Now: clock})
+	w, err := load.Open(t.Context(), t.TempDir(), load.Options{MemoryLimit: 512 << 20, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,9 +68,7 @@ func tableNames(ctx context.Context, db *sql.DB, names map[string]bool) error {
 
 // RefreshAnalytics rebuilds the tables materialised for the analytic views
 // (package sql) from the contract tables: jobs call it when they end, so
-// that notebooks and reports see what the job loaded. A rebuild that runs
-// out of memory is retried on one thread, then on one thread with twice
-// and four times the memory limit.
+// that notebooks and reports see what the job loaded.
 func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	vs, err := views.Views()
 	if err != nil {
@@ -81,24 +79,13 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	if w.db == nil {
 		return errClosed
 	}
-	if err := w.makeRoom(ctx); err != nil {
-		return fmt.Errorf("load: refreshing: %w", err)
-	}
 	for _, v := range vs {
 		if v.Table == "" {
 			continue
 		}
 		// CREATE OR REPLACE TABLE … AS is atomic by itself; inside an
 		// explicit transaction its rows would have to stay in memory.
-		// The as-of join of 10 M ETA observations does not fit the
-		// writer's default even on one thread: better to use more memory
-		// for the minute it runs than to fail the job at its end
-		// (BENCHMARKS.md, "Analytics").
-		err := w.withinMemory(ctx, func() error {
-			_, err := w.db.ExecContext(ctx, v.SQL)
-			return err
-		})
-		if err != nil {
+		if _, err := w.db.ExecContext(ctx, v.SQL); err != nil {
 			return fmt.Errorf("load: refreshing %s: %w", v.Table, err)
 		}
 	}

@@ -23,13 +23,17 @@ const (
 	parquetDir = "parquet"
 )
 
+// DefaultMemoryLimit is DuckDB's memory_limit when Options leave it zero.
+// Past it DuckDB spills sorts, joins and large merges to
+// <dir>/etalake.duckdb.tmp instead of failing; the process's peak RSS is
+// this limit plus what DuckDB and Go allocate outside it (BENCHMARKS.md).
+const DefaultMemoryLimit = 1 << 30
+
 // Options tunes a Warehouse. The zero value is usable.
 type Options struct {
-	// MemoryLimit is DuckDB's memory_limit; "" means "128MB", which keeps a
-	// large import under 512 MiB of RSS with what DuckDB allocates outside
-	// the limit (BENCHMARKS.md, "end to end"). DuckDB spills
-	// sorts, joins and large merges to <dir>/etalake.duckdb.tmp past it.
-	MemoryLimit string
+	// MemoryLimit is DuckDB's memory_limit in bytes; 0 means
+	// DefaultMemoryLimit.
+	MemoryLimit int64
 	// Threads is DuckDB's threads; 0 means 2.
 	Threads int
 	// Now is the clock of the lock file's "since" and of applied_at in
@@ -39,12 +43,12 @@ type Options struct {
 
 // DefaultOptions are the options the zero Options stand for.
 func DefaultOptions() Options {
-	return Options{MemoryLimit: "128MB", Threads: 2, Now: time.Now}
+	return Options{MemoryLimit: DefaultMemoryLimit, Threads: 2, Now: time.Now}
 }
 
 func (o Options) withDefaults() (Options, error) {
 	d := DefaultOptions()
-	if o.MemoryLimit == "" {
+	if o.MemoryLimit == 0 {
 		o.MemoryLimit = d.MemoryLimit
 	}
 	if o.Threads == 0 {
@@ -56,8 +60,16 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Threads < 0 {
 		return o, fmt.Errorf("load: threads %d: want at least 1", o.Threads)
 	}
+	if o.MemoryLimit < minMemoryLimit {
+		return o, fmt.Errorf("load: memory limit of %d bytes: want at least %d MiB", o.MemoryLimit, minMemoryLimit>>20)
+	}
 	return o, nil
 }
+
+// minMemoryLimit is the least memory limit Open accepts: below it DuckDB
+// cannot run a merge at all, and a warehouse that fails every load is no
+// use.
+const minMemoryLimit = 16 << 20
 
 // Warehouse is a warehouse directory opened for writing: the DuckDB file
 // <dir>/etalake.duckdb and the Parquet mirror <dir>/parquet/. It holds the
@@ -73,7 +85,6 @@ type Warehouse struct {
 	mu  sync.Mutex // one write at a time, and Close
 	enc *zstd.Encoder
 	dec *zstd.Decoder
-	gc  bool // holds the writers' Go GC target (enterWriterGC)
 }
 
 // Open opens the warehouse in dir, creating it if needed. It takes the
@@ -82,9 +93,7 @@ type Warehouse struct {
 // schema (refusing a warehouse whose recorded migrations differ from the
 // embedded ones, see ErrMigration), and sweeps the temp files a crash left
 // under parquet/. Partitions of the mirror still pending from before a
-// crash are written by the next SyncParquet. While a writer is open, the
-// Go GC runs at 50 % (see writerGCPercent) unless GOGC is set; the last
-// Close restores the target it found.
+// crash are written by the next SyncParquet.
 func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -101,7 +110,7 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Warehouse{dir: dir, lock: lk, opt: opt, gc: enterWriterGC()}
+	w := &Warehouse{dir: dir, lock: lk, opt: opt}
 	if err := w.open(ctx); err != nil {
 		return nil, errors.Join(err, w.Close())
 	}
@@ -131,24 +140,12 @@ func (w *Warehouse) open(ctx context.Context) error {
 }
 
 // connector opens the DuckDB database at path with the options' memory
-// limit and threads (DuckDB's defaults where they are zero). Every
-// connection it makes runs in UTC, so that dates and timestamps print and
-// truncate the same on every machine.
+// limit and threads. Every connection it makes runs in UTC, so that dates
+// and timestamps print and truncate the same on every machine.
 func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, error) {
 	q := url.Values{}
-	if opt.MemoryLimit != "" {
-		q.Set("memory_limit", opt.MemoryLimit)
-	}
-	if opt.Threads > 0 {
-		q.Set("threads", strconv.Itoa(opt.Threads))
-	}
-	// DuckDB's allocator (a jemalloc of its own) keeps freed memory
-	// mapped: it is given back after each task that allocated more than
-	// 8 MB (default 128 MB), and by background threads in between.
-	// Measured on a 5 M-event import, 529 MiB of peak RSS without, 475
-	// with (BENCHMARKS.md, "end to end").
-	q.Set("allocator_flush_threshold", "8MB")
-	q.Set("allocator_background_threads", "true")
+	q.Set("memory_limit", fmt.Sprintf("%dKiB", max(opt.MemoryLimit>>10, 1)))
+	q.Set("threads", strconv.Itoa(opt.Threads))
 	if readOnly {
 		q.Set("access_mode", "READ_ONLY")
 	}
@@ -179,10 +176,6 @@ func (w *Warehouse) Close() error {
 	if w.lock != nil {
 		err = errors.Join(err, w.lock.release())
 		w.lock = nil
-	}
-	if w.gc {
-		leaveWriterGC()
-		w.gc = false
 	}
 	return err
 }

@@ -66,7 +66,7 @@ func BenchmarkETAAccuracySummary(b *testing.B) {
 	if err := wh.Close(); err != nil {
 		b.Fatal(err)
 	}
-	ro, err := load.OpenReadOnly(context.Background(), dir)
+	ro, err := load.OpenReadOnly(context.Background(), dir, load.DefaultOptions())
 	if err != nil {
 		b.Fatal(err)
 	}

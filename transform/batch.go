@@ -43,8 +43,12 @@ type Batch struct {
 	noFast bool            // tests: decode every body with the wire decoders
 }
 
-// NewBatch returns an empty batch whose records are allocated from mem.
+// NewBatch returns an empty batch whose records are allocated from mem
+// (nil: Go's heap, memory.DefaultAllocator).
 func NewBatch(mem memory.Allocator) *Batch {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	b := &Batch{
 		mem:         mem,
 		strs:        newInterner(),
@@ -130,6 +134,19 @@ func (b *Batch) Add(r Response) Result {
 		}
 	}
 	return res
+}
+
+// Quarantine records a response that is not to be derived — too large to
+// decode, or one whose rows the warehouse refused — as one dead_letters row
+// of the whole body, with reason, and derives nothing from its body (which
+// Quarantine does not read). Like Add's, the row does not depend on the
+// order of the responses.
+func (b *Batch) Quarantine(r Response, reason string) Result {
+	b.adds++
+	clear(b.counts)
+	a := &add{r: &r, seq: b.adds, obs: r.ObservedAt.UnixMicro(), rows: b.counts}
+	b.deadLetter(a, "", reason)
+	return Result{DeadLetters: a.dead, Rows: map[string]int{}}
 }
 
 // put buffers row r under key k in s for the response of a.

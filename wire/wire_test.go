@@ -12,7 +12,7 @@ import (
 
 func readFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../../testdata/extract/" + name)
+	b, err := os.ReadFile("../testdata/extract/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

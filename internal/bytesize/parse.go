@@ -39,3 +39,21 @@ func Parse(s string) (int64, error) {
 	}
 	return int64(n * mult), nil
 }
+
+// Format writes a size for people in the largest binary unit that keeps
+// it whole, or with one decimal above 10 of it: 64MiB, 1.5GiB, 1000B.
+// Parse reads it back to the same bytes when it is whole.
+func Format(n int64) string {
+	for _, u := range []struct {
+		name string
+		n    int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		switch {
+		case n >= u.n && n%u.n == 0:
+			return fmt.Sprintf("%d%s", n/u.n, u.name)
+		case n >= 10*u.n:
+			return fmt.Sprintf("%.1f%s", float64(n)/float64(u.n), u.name)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
+}

@@ -48,3 +48,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestFormat: sizes read as people write them, and back.
+func TestFormat(t *testing.T) {
+	for n, want := range map[int64]string{
+		64 << 20: "64MiB", 1 << 30: "1GiB", 1536 << 20: "1536MiB", 1000: "1000B", 0: "0B",
+		120_000_000: "114.4MiB", 10<<20 + 1: "10.0MiB", 3 << 40: "3TiB",
+	} {
+		if got := Format(n); got != want {
+			t.Errorf("Format(%d) = %q, want %q", n, got, want)
+		}
+		if n%1024 == 0 {
+			if back, err := Parse(Format(n)); err != nil || back != n {
+				t.Errorf("Parse(Format(%d)) = %d, %v", n, back, err)
+			}
+		}
+	}
+}

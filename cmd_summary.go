@@ -1,4 +1,4 @@
-package jobs
+package main
 
 import (
 	"fmt"
@@ -6,12 +6,15 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 )
 
-// WriteSummary renders what a run did for a person: status, requests by
+// writeSummary renders what a run did for a person: status, requests by
 // status, credits against the server's balance, rows per table, and what
 // was not found or failed.
-func WriteSummary(w io.Writer, res RunResult) {
+func writeSummary(w io.Writer, res jobs.RunResult) {
 	r := res.Run
 	dur := ""
 	if !r.EndedAt.IsZero() {
@@ -85,7 +88,7 @@ func balanceText(before, after *int64, ours int64) string {
 	s := fmt.Sprintf(", balance %d", *before)
 	if after != nil {
 		s += fmt.Sprintf(" → %d", *after)
-		if d := drift(before, after, ours); d != nil && *d != 0 {
+		if d := load.Drift(before, after, ours); d != nil && *d != 0 {
 			s += fmt.Sprintf(" (the server counted %+d more than we did)", *d)
 		}
 	}

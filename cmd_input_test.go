@@ -1,4 +1,4 @@
-package jobs_test
+package main
 
 import (
 	"os"
@@ -7,19 +7,18 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/jobs"
 )
 
 func TestParseSelectionFlags(t *testing.T) {
-	ports, err := jobs.ParsePorts("nlrtm, DEHAM,NLRTM")
+	ports, err := parsePorts("nlrtm, DEHAM,NLRTM")
 	if err != nil || strings.Join(ports, ",") != "NLRTM,DEHAM" {
 		t.Fatalf("ports = %v, %v", ports, err)
 	}
-	lanes, err := jobs.ParseLanes("CNSHA-NLRTM,cnsha-uslax")
+	lanes, err := parseLanes("CNSHA-NLRTM,cnsha-uslax")
 	if err != nil || len(lanes) != 2 || lanes[1].String() != "CNSHA-USLAX" {
 		t.Fatalf("lanes = %v, %v", lanes, err)
 	}
-	vessels, err := jobs.ParseVessels("9321483,IMO 9074729")
+	vessels, err := parseVessels("9321483,IMO 9074729")
 	if err != nil || len(vessels) != 2 || vessels[1] != 9074729 {
 		t.Fatalf("vessels = %v, %v", vessels, err)
 	}
@@ -27,12 +26,12 @@ func TestParseSelectionFlags(t *testing.T) {
 		err     error
 		mention string
 	}{
-		{second(jobs.ParsePorts("NLRTM,NLRT")), "--ports"},
-		{second(jobs.ParseLanes("CNSHA")), "POL-POD"},
-		{second(jobs.ParseLanes("CNSHA-CNSHA")), "two different ports"},
-		{second(jobs.ParseLanes("CNSHA-NL")), "port code"},
-		{second(jobs.ParseVessels("9074728")), "check digit"},
-		{second(jobs.ParsePorts("@/nonexistent/ports.txt")), "no such file"},
+		{second(parsePorts("NLRTM,NLRT")), "--ports"},
+		{second(parseLanes("CNSHA")), "POL-POD"},
+		{second(parseLanes("CNSHA-CNSHA")), "two different ports"},
+		{second(parseLanes("CNSHA-NL")), "port code"},
+		{second(parseVessels("9074728")), "check digit"},
+		{second(parsePorts("@/nonexistent/ports.txt")), "no such file"},
 	}
 	for _, b := range bad {
 		if b.err == nil || !strings.Contains(b.err.Error(), b.mention) {
@@ -49,22 +48,22 @@ func TestListFromFileNamesTheLine(t *testing.T) {
 	if err := os.WriteFile(f, []byte("locode,name\n# hubs\nNLRTM,Rotterdam\n\nDEHAM,Hamburg\nBAD,x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := jobs.ParsePorts("@" + f)
+	_, err := parsePorts("@" + f)
 	if err == nil || !strings.Contains(err.Error(), f+":6") {
 		t.Fatalf("err = %v, want the file and line 6", err)
 	}
 	if err := os.WriteFile(f, []byte("locode,name\nNLRTM,Rotterdam\nDEHAM,Hamburg\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ports, err := jobs.ParsePorts("@" + f)
+	ports, err := parsePorts("@" + f)
 	if err != nil || strings.Join(ports, ",") != "NLRTM,DEHAM" {
 		t.Fatalf("ports = %v, %v", ports, err)
 	}
 }
 
-func TestReadShipments(t *testing.T) {
+func TestReadShipmentsCSV(t *testing.T) {
 	in := "sealine,shipment_number,shipment_type,note\nMSCU,mscu1234566,,first\n,MAEU123456789,BL,\nMSCU,MSCU1234566,CT,dup\n"
-	refs, err := jobs.ReadShipments(strings.NewReader(in), "s.csv")
+	refs, err := readShipments(strings.NewReader(in), "s.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +77,7 @@ func TestReadShipments(t *testing.T) {
 		"shipment_number\nMSCU1234567\n": "s.csv:2",
 		"shipment_number,shipment_type\nMAEU1,XX\n": "s.csv:2",
 	} {
-		if _, err := jobs.ReadShipments(strings.NewReader(in), "s.csv"); err == nil || !strings.Contains(err.Error(), mention) {
+		if _, err := readShipments(strings.NewReader(in), "s.csv"); err == nil || !strings.Contains(err.Error(), mention) {
 			t.Errorf("%q: err = %v, want mention of %q", in, err, mention)
 		}
 	}

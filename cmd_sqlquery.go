@@ -1,4 +1,4 @@
-package jobs
+package main
 
 import (
 	"context"
@@ -15,24 +15,24 @@ import (
 	"unicode/utf8"
 )
 
-// ErrQuery matches a query the database refused (bad SQL, a write on the
+// errQuery matches a query the database refused (bad SQL, a write on the
 // read-only warehouse): the user's input, not a failure of etalake.
-var ErrQuery = errors.New("query failed")
+var errQuery = errors.New("query failed")
 
-// QueryFormats are the output formats of Query.
-var QueryFormats = []string{"table", "csv", "json"}
+// queryFormats are the output formats of Query.
+var queryFormats = []string{"table", "csv", "json"}
 
 // maxCell bounds a value in table output; csv and json print values whole.
 const maxCell = 80
 
-// Query runs one read-only query and writes its result in format: "table"
+// query runs one read-only query and writes its result in format: "table"
 // (aligned, long values cut with …, NULL shown as NULL), "csv" (a header,
 // NULL as an empty field) or "json" (one array of objects, NULL as null,
 // times RFC 3339, dates YYYY-MM-DD, blobs base64).
-func Query(ctx context.Context, db *sql.DB, query string, format string, w io.Writer) error {
-	rows, err := db.QueryContext(ctx, query)
+func query(ctx context.Context, db *sql.DB, q string, format string, w io.Writer) error {
+	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrQuery, err)
+		return fmt.Errorf("%w: %w", errQuery, err)
 	}
 	defer rows.Close()
 	cols, err := rows.ColumnTypes()
@@ -52,7 +52,7 @@ func Query(ctx context.Context, db *sql.DB, query string, format string, w io.Wr
 	case "json":
 		out = newJSONWriter(w, names)
 	default:
-		return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(QueryFormats, ", "))
+		return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(queryFormats, ", "))
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
@@ -71,7 +71,7 @@ func Query(ctx context.Context, db *sql.DB, query string, format string, w io.Wr
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%w: %w", ErrQuery, err)
+		return fmt.Errorf("%w: %w", errQuery, err)
 	}
 	return out.close()
 }

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/etalake/etalake/jobs"
+)
+
+// writePlan renders a run's plan for a person.
+func writePlan(w io.Writer, p jobs.Plan) {
+	ps, pt := p.Paid()
+	ss, st := p.Spend()
+	fmt.Fprintf(w, "plan of %s for %s:\n", p.Job, p.LogicalDate.Format(time.DateOnly))
+	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %d credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, ss, short(ps, ss))
+	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits%s\n", pt, st, short(pt, st))
+	fmt.Fprintf(w, "  free      %4d consumption requests (balance before and after)\n", p.Free)
+	if p.AlreadyLanded > 0 || p.Finished > 0 {
+		fmt.Fprintf(w, "  skipped   %4d already landed for this date, %d finished shipments\n", p.AlreadyLanded, p.Finished)
+	}
+	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", after(p.BalanceSchedule, ss), after(p.BalanceTracking, st))
+	fmt.Fprintf(w, "  caps      schedule %s, tracking %s\n", capText(p.CapSchedule), capText(p.CapTracking))
+	fmt.Fprintf(w, "  time      ~%s at %s\n", p.Duration().Round(time.Second), p.Rate)
+}
+
+func short(want, can int) string {
+	if can < want {
+		return fmt.Sprintf(" — %d over the cap or balance: the run stops there (exit 3)", want-can)
+	}
+	return ""
+}
+
+func after(balance *int64, spend int) string {
+	if balance == nil {
+		return "not reported"
+	}
+	return fmt.Sprintf("%d → %d after", *balance, *balance-int64(spend))
+}
+
+func capText(c int64) string {
+	if c < 0 {
+		return "none"
+	}
+	return fmt.Sprint(c)
+}

@@ -1,0 +1,192 @@
+package load
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// Run statuses of etl_runs.
+const (
+	StatusRunning = "running"
+	StatusOK      = "ok"
+	StatusPartial = "partial"
+	StatusFailed  = "failed"
+)
+
+// Run is a job's row in etl_runs: saved when it starts (status running)
+// and again when it ends. A row left running after the process is gone was
+// cut off by a crash or kill (see EndUnfinishedRuns).
+type Run struct {
+	ID          string
+	Job         string
+	LogicalDate *time.Time
+	StartedAt   time.Time
+	EndedAt     time.Time // zero while running
+	Status      string
+	ExitCode    *int
+	StopReason  string
+	Error       string
+	Requests    int64
+	ByStatus    map[int]int64
+	// Credits by our own count, and those possibly charged (timeouts).
+	SpentSchedule, UncertainSchedule int64
+	CallsTracking, UncertainTracking int64
+	// Balances the server reported, nil when unknown.
+	BalanceScheduleBefore, BalanceScheduleAfter *int64
+	BalanceTrackingBefore, BalanceTrackingAfter *int64
+	Rows                                        map[string]int64
+	Args                                        map[string]any
+	Version                                     string
+}
+
+// DriftSchedule is what the server charged beyond our count of schedule
+// credits, nil when it cannot be known (see Drift).
+func (r *Run) DriftSchedule() *int64 {
+	return Drift(r.BalanceScheduleBefore, r.BalanceScheduleAfter, r.SpentSchedule+r.UncertainSchedule)
+}
+
+// DriftTracking is DriftSchedule for the tracking product.
+func (r *Run) DriftTracking() *int64 {
+	return Drift(r.BalanceTrackingBefore, r.BalanceTrackingAfter, r.CallsTracking+r.UncertainTracking)
+}
+
+// Drift is (before − after) − ours when both balances are known and in the
+// same period; nil otherwise (a new period may have started meanwhile).
+func Drift(before, after *int64, ours int64) *int64 {
+	if before == nil || after == nil || *after > *before {
+		return nil
+	}
+	d := (*before - *after) - ours
+	return &d
+}
+
+// SaveRun writes the run's row of etl_runs (the last write of a run wins).
+func (w *Warehouse) SaveRun(ctx context.Context, r *Run) error {
+	rec, err := recordOf(schema.ETLRuns, []map[string]any{r.values()})
+	if err != nil {
+		return fmt.Errorf("recording run %s: %w", r.ID, err)
+	}
+	defer rec.Release()
+	if _, err := w.Load(ctx, []Batch{{Table: schema.ETLRuns, Rec: rec}}); err != nil {
+		return fmt.Errorf("recording run %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// values is the run's row by column name.
+func (r *Run) values() map[string]any {
+	v := map[string]any{
+		"run_id":                     r.ID,
+		"job":                        r.Job,
+		"started_at":                 r.StartedAt,
+		"status":                     r.Status,
+		"requests":                   r.Requests,
+		"credits_spent_schedule":     r.SpentSchedule,
+		"credits_uncertain_schedule": r.UncertainSchedule,
+		"calls_tracking":             r.CallsTracking,
+		"calls_uncertain_tracking":   r.UncertainTracking,
+		"version":                    r.Version,
+		"started_date":               r.StartedAt,
+	}
+	if r.LogicalDate != nil {
+		v["logical_date"] = *r.LogicalDate
+	}
+	if !r.EndedAt.IsZero() {
+		v["ended_at"] = r.EndedAt
+		v["duration_seconds"] = r.EndedAt.Sub(r.StartedAt).Seconds()
+	}
+	if r.ExitCode != nil {
+		v["exit_code"] = int32(*r.ExitCode)
+	}
+	for col, s := range map[string]string{"stop_reason": r.StopReason, "error": r.Error} {
+		if s != "" {
+			v[col] = s
+		}
+	}
+	for col, n := range map[string]*int64{
+		"balance_schedule_before": r.BalanceScheduleBefore, "balance_schedule_after": r.BalanceScheduleAfter,
+		"balance_tracking_before": r.BalanceTrackingBefore, "balance_tracking_after": r.BalanceTrackingAfter,
+		"drift_schedule": r.DriftSchedule(), "drift_tracking": r.DriftTracking(),
+	} {
+		if n != nil {
+			v[col] = *n
+		}
+	}
+	if len(r.ByStatus) > 0 {
+		byStatus := map[string]int64{}
+		for s, n := range r.ByStatus {
+			byStatus[strconv.Itoa(s)] = n
+		}
+		v["requests_by_status"] = jsonText(byStatus)
+	}
+	if len(r.Rows) > 0 {
+		v["rows_loaded"] = jsonText(r.Rows)
+	}
+	if len(r.Args) > 0 {
+		v["args"] = jsonText(r.Args)
+	}
+	return v
+}
+
+// jsonText encodes v with sorted keys (encoding/json sorts map keys).
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// EndUnfinishedRuns marks every run still "running" as failed at now,
+// with reason as its error, and returns how many it ended; their exit
+// code stays unknown (null). Only a writer calls it, and the writer lock guarantees
+// that no other job is writing: a run left running is one whose process
+// died (killed, crashed, machine lost) before it could record its end.
+func (w *Warehouse) EndUnfinishedRuns(ctx context.Context, now time.Time, reason string) (int64, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var n int64
+	err := w.inTx(ctx, func(s *session) error {
+		// The mirror's partitions of those runs change too.
+		if _, err := s.exec(ctx, pendingSQL(schema.ETLRuns, "SELECT started_date FROM etl_runs WHERE status = 'running'")); err != nil {
+			return err
+		}
+		var err error
+		n, err = s.exec(ctx, fmt.Sprintf(`UPDATE etl_runs SET status = %s, ended_at = %s, error = %s,
+  duration_seconds = epoch(%[2]s) - epoch(started_at)
+WHERE status = 'running'`, literal(StatusFailed), timestampLiteral(now), literal(reason)))
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("load: ending unfinished runs: %w", err)
+	}
+	return n, nil
+}
+
+// timestampLiteral renders t as a TIMESTAMPTZ literal, to the microsecond.
+func timestampLiteral(t time.Time) string {
+	return "TIMESTAMPTZ " + literal(t.UTC().Format("2006-01-02 15:04:05.999999Z07:00"))
+}
+
+// RunsByJob counts the runs of each job recorded in the warehouse db (a
+// writer's, or one opened with OpenReadOnly).
+func RunsByJob(ctx context.Context, db *sql.DB) (map[string]int64, error) {
+	rows, err := db.QueryContext(ctx, "SELECT job, count(*) FROM etl_runs GROUP BY job")
+	if err != nil {
+		return nil, fmt.Errorf("load: reading etl_runs: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var job string
+		var n int64
+		if err := rows.Scan(&job, &n); err != nil {
+			return nil, err
+		}
+		out[job] = n
+	}
+	return out, rows.Err()
+}
