@@ -5,6 +5,8 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +30,16 @@ type bench struct {
 	wh   *load.Warehouse
 	dir  string
 	logs bytes.Buffer
+	// front, when set, is a server in front of the simulator that the
+	// client talks to instead (see wrap).
+	front *httptest.Server
+}
+
+// wrap puts a handler made by mw in front of the simulator.
+func (b *bench) wrap(t *testing.T, mw func(next http.Handler) http.Handler) {
+	t.Helper()
+	b.front = httptest.NewServer(mw(b.env.Service))
+	t.Cleanup(b.front.Close)
 }
 
 func newBench(t *testing.T, schedule, tracking int64) *bench {
@@ -46,14 +58,18 @@ func newBench(t *testing.T, schedule, tracking int64) *bench {
 	return b
 }
 
-func (b *bench) client(t *testing.T, capS, capT int64) *extract.Client {
+func (b *bench) client(t *testing.T, capS, capT, maxDecode int64) *extract.Client {
 	t.Helper()
 	cfg := b.env.Config(t, runKey)
+	if b.front != nil {
+		cfg.ScheduleURL, cfg.TrackingURL = b.front.URL+sim.SchedulePrefix, b.front.URL+sim.TrackingPrefix
+	}
 	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: extract.Rate{N: 1000, Window: time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Limiter = lim
+	cfg.MaxDecode = maxDecode
 	cfg.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, capS)
 	cfg.TrackingBudget = extract.NewBudget(wire.ProductTracking, capT)
 	c, err := extract.NewClient(cfg)
@@ -65,6 +81,15 @@ func (b *bench) client(t *testing.T, capS, capT int64) *extract.Client {
 
 func (b *bench) run(t *testing.T, opt jobs.RunOptions) jobs.RunResult {
 	t.Helper()
+	res, err := b.runErr(t, opt)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return res
+}
+
+func (b *bench) runErr(t *testing.T, opt jobs.RunOptions) (jobs.RunResult, error) {
+	t.Helper()
 	if opt.Job == "" {
 		opt.Job, opt.Track = "run", true
 	}
@@ -75,11 +100,8 @@ func (b *bench) run(t *testing.T, opt jobs.RunOptions) jobs.RunResult {
 		opt.CapSchedule, opt.CapTracking = extract.Unlimited, extract.Unlimited
 	}
 	opt.Log = slog.New(slog.NewJSONHandler(&b.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	res, err := jobs.RunJob(context.Background(), b.client(t, opt.CapSchedule, opt.CapTracking), b.wh, opt)
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	return res
+	c := b.client(t, opt.CapSchedule, opt.CapTracking, opt.MaxBody)
+	return jobs.RunJob(context.Background(), c, b.wh, opt)
 }
 
 // charged counts the paid requests the simulator charged.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/etalake/etalake/internal/bytesize"
@@ -205,7 +206,7 @@ func (s *sink) quarantineRefused(ctx context.Context, id string, cause error) er
 		s.log.Warn("quarantined: the warehouse refused its rows", "response_id", id, "resource", r.Resource, "error", cause)
 		resp := transformResponse(r, id)
 		resp.Body = nil
-		dead += b.Quarantine(resp, fmt.Sprintf("the warehouse refused its rows: %v; replay derives it again", cause)).DeadLetters
+		dead += b.Quarantine(resp, fmt.Sprintf("the warehouse refused its rows: %s; replay derives it again", firstLine(cause))).DeadLetters
 		return nil
 	})
 	if err == nil {
@@ -216,6 +217,13 @@ func (s *sink) quarantineRefused(ctx context.Context, id string, cause error) er
 	}
 	s.counts.add(counts{dead: dead, quarantined: 1})
 	return nil
+}
+
+// firstLine is the first line of err's text: DuckDB follows its message
+// with lines of advice that a dead letter's reason need not repeat.
+func firstLine(err error) string {
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	return strings.TrimSpace(line)
 }
 
 // close loads what is left and, with mirror, brings the Parquet mirror up

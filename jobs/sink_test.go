@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/wire"
 )
 
 // A sink loads its batch once the batch holds maxBytes of memory, however
@@ -77,4 +80,122 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 	if err := wh.DB().QueryRowContext(ctx, `SELECT count(*) FROM container_events`).Scan(&events); err != nil || events == 0 {
 		t.Fatalf("container_events after the loads: %d, %v", events, err)
 	}
+}
+
+// landed lands the tracking answer of ref at at, as a fetched response of
+// logical date at, after change edits it, and returns it with its id.
+func landed(t *testing.T, s *sink, world *sim.World, ref extract.ShipmentRef, at time.Time, change func(*wire.Shipment)) (load.RawResponse, string) {
+	t.Helper()
+	sh, err := world.Shipment(ref, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if change != nil {
+		change(sh)
+	}
+	body, err := json.Marshal(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := transform.Identify(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := resourceOfRequest(id.Endpoint, id.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := load.RawResponse{RunID: "sink-test", Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(),
+		Request: id.Request, Status: 200, FetchedAt: at, ObservedAt: at, LogicalDate: &at, Attempt: 1, Source: load.SourceFetch, Body: body}
+	if err := s.land(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	return r, load.ResponseID(r)
+}
+
+// A response whose rows the warehouse refuses (here a 40 MB place name
+// under a 32 MiB memory limit: DuckDB runs out of memory loading it) costs
+// only itself: the other responses of its load are loaded, it is kept in
+// the raw landing and dead-lettered with the warehouse's reason, recorded
+// as derived so that no later job derives it again, and a replay with
+// room for it derives it.
+func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	wh, err := load.Open(ctx, dir, load.Options{MemoryLimit: 32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	world := simtest.World(sim.WorldConfig{})
+	at := world.Config().Start.Add(36 * time.Hour)
+	var refs []extract.ShipmentRef
+	for _, ref := range world.Shipments() {
+		if _, err := world.Shipment(ref, at); err == nil {
+			refs = append(refs, ref)
+		}
+		if len(refs) == 5 {
+			break
+		}
+	}
+	s := newSink(wh, 0, func() time.Time { return at }, slog.New(slog.DiscardHandler))
+	var poison string
+	for i, ref := range refs {
+		var change func(*wire.Shipment)
+		if i == 2 {
+			change = func(sh *wire.Shipment) { sh.Route.Pod.Location.Name = strings.Repeat("x", 40<<20) }
+		}
+		r, id := landed(t, s, world, ref, at, change)
+		if i == 2 {
+			poison = id
+		}
+		if err := s.derive(ctx, r, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.close(ctx, true); err != nil {
+		t.Fatalf("the load with a response the warehouse refuses: %v; want it quarantined and the rest loaded", err)
+	}
+	if s.quarantined != 1 || s.dead < 1 {
+		t.Fatalf("counts %+v; want one response quarantined", s.counts)
+	}
+	if n := count(t, wh, "SELECT count(DISTINCT shipment_number) FROM shipments"); n != 4 {
+		t.Errorf("%d shipments loaded; want the 4 the warehouse took", n)
+	}
+	var reason string
+	if err := wh.DB().QueryRow("SELECT reason FROM dead_letters WHERE response_id = ?", poison).Scan(&reason); err != nil ||
+		!strings.Contains(reason, "the warehouse refused its rows") || !strings.Contains(reason, "Out of Memory") || strings.Contains(reason, "\n") {
+		t.Errorf("dead letter of the refused response: %q, %v; want the warehouse's reason, on one line", reason, err)
+	}
+	if n := count(t, wh, "SELECT count(*) FROM raw_responses WHERE response_id = '"+poison+"' AND body_bytes > 40000000"); n != 1 {
+		t.Errorf("the refused response is not kept whole in the raw landing")
+	}
+	// A later job has nothing left to derive.
+	later := newSink(wh, 0, func() time.Time { return at }, slog.New(slog.DiscardHandler))
+	if n, err := later.catchUp(ctx); err != nil || n != 0 {
+		t.Fatalf("a later job's catch-up derived %d responses (%v); want none", n, err)
+	}
+	wh.Close()
+
+	// With room for it, a replay derives it.
+	wh, err = load.Open(ctx, dir, load.Options{MemoryLimit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Replay(ctx, wh, ReplayOptions{})
+	if err != nil || st.Status != load.StatusOK || st.Quarantined != 0 {
+		t.Fatalf("replay with 1 GiB: %+v, %v; want it ok, nothing quarantined", st, err)
+	}
+	if n := count(t, wh, "SELECT count(DISTINCT shipment_number) FROM shipments"); n != 5 {
+		t.Errorf("%d shipments after the replay; want 5", n)
+	}
+}
+
+func count(t *testing.T, wh *load.Warehouse, q string) int {
+	t.Helper()
+	var n int
+	if err := wh.DB().QueryRow(q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
 }

@@ -1,0 +1,91 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
+)
+
+// oversize answers the first request for the shipment number with the
+// simulator's answer grown past size by a string member the service does
+// not document (a fault of the provider's), and every other request as the
+// simulator does.
+func oversize(number string, size int) func(http.Handler) http.Handler {
+	var served atomic.Bool
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("shipmentNumber") != number || served.Swap(true) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			body := rec.Body.Bytes()
+			if rec.Code == http.StatusOK {
+				pad := `{"debug":"` + strings.Repeat("x", size) + `",`
+				body = append([]byte(pad), bytes.TrimPrefix(body, []byte("{"))...)
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(body)
+		})
+	}
+}
+
+// A paid answer larger than --max-body is kept — it was paid for — and
+// dead-lettered undecoded: the run goes on with the rest and ends partial;
+// the next night's run, for another date, fetches as usual and ends ok,
+// never stumbling on it; a replay with a larger --max-body derives it.
+func TestOversizedBodyIsKeptDeadLetteredAndNeverStopsALaterJob(t *testing.T) {
+	b := newBench(t, 1000, 1000)
+	w := b.env.Service.World()
+	ships := visible(t, w, 4)
+	const maxBody = 1 << 20
+	b.wrap(t, oversize(ships[1].Number, 2*maxBody))
+
+	first := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, MaxBody: maxBody})
+	if first.Run.Status != load.StatusPartial || first.Quarantined != 1 || !strings.Contains(first.Run.StopReason, "dead letters") {
+		t.Fatalf("first run: %s (%q), %d quarantined; want partial, the oversized body quarantined", first.Run.Status, first.Run.StopReason, first.Quarantined)
+	}
+	if first.Run.CallsTracking != 4 {
+		t.Errorf("first run: %d tracking calls; want all 4 made", first.Run.CallsTracking)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM raw_responses WHERE body_bytes > 2097152 AND status = 200"); n != 1 {
+		t.Errorf("%d oversized bodies in the raw landing; want it kept", n)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM dead_letters WHERE record = '' AND reason LIKE '%larger than 1MiB (--max-body)%'"); n != 1 {
+		t.Errorf("%d dead letters saying the body is larger than --max-body; want 1", n)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM shipments"); n != 3 {
+		t.Errorf("%d shipments derived; want the other 3", n)
+	}
+
+	b.env.Service.Clock().Advance(24 * time.Hour)
+	next := b.run(t, jobs.RunOptions{MaxBody: maxBody})
+	if next.Run.Status != load.StatusOK || next.Run.CallsTracking != 4 {
+		t.Fatalf("next night: %s (%q), %d calls; want ok, all 4 fetched", next.Run.Status, next.Run.StopReason, next.Run.CallsTracking)
+	}
+
+	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{MaxBody: 4 * maxBody})
+	if err != nil || st.Status != load.StatusOK || st.Quarantined != 0 {
+		t.Fatalf("replay with a larger --max-body: %+v, %v; want ok, nothing quarantined", st, err)
+	}
+	if n := count(t, b.wh, "SELECT count(*) FROM dead_letters"); n != 0 {
+		t.Errorf("%d dead letters after the replay derived the body; want none", n)
+	}
+	st, err = jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{MaxBody: maxBody})
+	if err != nil || st.Status != load.StatusPartial || st.Quarantined != 1 {
+		t.Fatalf("replay with the first --max-body: %+v, %v; want partial, the body quarantined again", st, err)
+	}
+}
