@@ -52,7 +52,17 @@ func demoCommand() *cli.Command {
 			}
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
-				Warehouse: opt, Version: version, Log: log, Out: c.App.Writer,
+				Warehouse: opt, Version: version, Log: log,
+				Began: func(d jobs.DemoSetup) {
+					fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
+						d.URL, d.Shipments, d.Carriers, d.Days, d.Start.Format(time.DateOnly))
+					fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and every tracked shipment\n",
+						d.Ports, d.Lanes, d.Vessels)
+				},
+				Night: func(n jobs.DemoNight) {
+					fmt.Fprintf(c.App.Writer, "  %s  %-7s %4d requests  %3d schedule credits  %3d tracking calls  %6d rows  %5s\n",
+						n.Date.Format(time.DateOnly), n.Status, n.Requests, n.Schedule, n.Tracking, n.Rows, n.Took.Round(time.Millisecond))
+				},
 			})
 			if errors.Is(err, jobs.ErrNotADemo) {
 				return usageErr{err}

@@ -21,7 +21,9 @@ const cliKey = "cli-secret-KEY-9c1d"
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	for _, name := range []string{"ETALAKE_API_KEY", "ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_RATE", "ETALAKE_API_KEY_FILE", "ETALAKE_TIMEOUT", "ETALAKE_PATHS", "ETALAKE_LOG_FORMAT"} {
+	for _, name := range []string{"ETALAKE_API_KEY", "ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_RATE", "ETALAKE_API_KEY_FILE", "ETALAKE_TIMEOUT", "ETALAKE_PATHS", "ETALAKE_LOG_FORMAT",
+		"ETALAKE_WAREHOUSE", "ETALAKE_MEMORY_LIMIT", "ETALAKE_MAX_BODY", "ETALAKE_SHIPMENTS", "ETALAKE_PORTS", "ETALAKE_LANES", "ETALAKE_VESSELS",
+		"ETALAKE_DATE", "ETALAKE_MAX_CREDITS", "ETALAKE_MAX_TRACKING_CALLS"} {
 		// t.Setenv restores the variable after the test; then unset it for
 		// real, as an empty variable still counts as set.
 		t.Setenv(name, "")
@@ -150,5 +152,48 @@ func TestCLITrack(t *testing.T) {
 		if code != s.code || !strings.Contains(out+stderr, s.mention) {
 			t.Fatalf("%v: exit %d (want %d), output lacks %q:\n%s%s", s.args, code, s.code, s.mention, out, stderr)
 		}
+	}
+}
+
+// The tracked set at a real size: ten thousand shipments from one CSV are
+// tracked in one call at the default memory limit, listed, planned and
+// refreshed by a run within its cap of tracking calls.
+func TestCLITracksTenThousandShipments(t *testing.T) {
+	world := simtest.World(sim.WorldConfig{Shipments: 10_000})
+	env := simtest.Start(t, simtest.Options{
+		World: sim.WorldConfig{Shipments: 10_000},
+		Keys:  []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(20_000)}},
+		Rate:  extract.Rate{N: 1000, Window: time.Second},
+	})
+	lines := []string{"shipment_number,shipment_type,sealine"}
+	for _, ref := range world.Shipments() {
+		lines = append(lines, fmt.Sprintf("%s,%s,%s", ref.Number, ref.Type, ref.Sealine))
+	}
+	csv := filepath.Join(t.TempDir(), "shipments.csv")
+	if err := os.WriteFile(csv, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wh := t.TempDir()
+	vars := map[string]string{"ETALAKE_WAREHOUSE": wh, "ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL,
+		"ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}
+	steps := []struct {
+		args    []string
+		code    int
+		mention string
+	}{
+		{[]string{"track", "add", "--shipments", csv}, 0, "10000 added, 0 already tracked"},
+		{[]string{"track", "add", "--shipments", csv}, 0, "0 added, 10000 already tracked"},
+		{[]string{"track", "list"}, 0, "(10000 shipments)"},
+		{[]string{"run", "--dry-run", "--date", "2026-01-05"}, 0, "tracking  10000 requests"},
+		{[]string{"run", "--shipments", csv, "--max-tracking-calls", "300", "--date", "2026-01-05"}, 3, "tracking   300 calls"},
+	}
+	for _, s := range steps {
+		code, out, stderr := run(t, vars, s.args...)
+		if code != s.code || !strings.Contains(out+stderr, s.mention) {
+			t.Fatalf("%v: exit %d (want %d), output lacks %q:\n%s%s", s.args, code, s.code, s.mention, out, stderr)
+		}
+	}
+	if n := len(env.Service.Ledger()); n > 300+1000 {
+		t.Errorf("the run sent %d requests for a cap of 300 paid calls", n)
 	}
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -31,8 +28,29 @@ type DemoOptions struct {
 	Warehouse load.Options
 	Version   string
 	Log       *slog.Logger
-	Out       io.Writer // one line per day, then a summary
-	Now       func() time.Time
+	// Began, when set, is told what the demo will do once the simulator
+	// runs; Night, after each night's run.
+	Began func(DemoSetup)
+	Night func(DemoNight)
+	Now   func() time.Time
+}
+
+// DemoSetup is what the demo runs against and asks each night.
+type DemoSetup struct {
+	URL                   string // the simulator's base URL
+	Shipments, Carriers   int
+	Days                  int
+	Start                 time.Time // the first virtual night's date
+	Ports, Lanes, Vessels int       // schedules asked each night
+}
+
+// DemoNight is what one night's run did.
+type DemoNight struct {
+	Date                         time.Time
+	Status                       string
+	Requests, Schedule, Tracking int64
+	Rows                         int64
+	Took                         time.Duration
 }
 
 // DemoResult says what the demo built.
@@ -65,9 +83,6 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
-	}
-	if opt.Out == nil {
-		opt.Out = io.Discard
 	}
 	if opt.Days < 1 {
 		return DemoResult{}, fmt.Errorf("demo: --days %d: want at least 1", opt.Days)
@@ -106,10 +121,10 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		return DemoResult{}, err
 	}
 	sel := demoSchedules(world, start)
-	fmt.Fprintf(opt.Out, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
-		base, len(world.Shipments()), len(world.Truth().Carriers), opt.Days, start.Format(time.DateOnly))
-	fmt.Fprintf(opt.Out, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and every tracked shipment\n",
-		len(sel.Ports), len(sel.Lanes), len(sel.Vessels))
+	if opt.Began != nil {
+		opt.Began(DemoSetup{URL: base, Shipments: len(world.Shipments()), Carriers: len(world.Truth().Carriers), Days: opt.Days,
+			Start: start, Ports: len(sel.Ports), Lanes: len(sel.Lanes), Vessels: len(sel.Vessels)})
+	}
 	res := DemoResult{Dir: opt.Dir, Days: opt.Days, Rows: map[string]int64{}}
 	tracked := map[extract.ShipmentRef]bool{}
 	for d := 0; d < opt.Days; d++ {
@@ -142,9 +157,10 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 			rows += n
 		}
 		res.Simulated = night
-		fmt.Fprintf(opt.Out, "  %s  %-7s %4d requests  %3d schedule credits  %3d tracking calls  %6d rows  %5s\n",
-			night.Format(time.DateOnly), r.Run.Status, r.Run.Requests, r.Run.SpentSchedule, r.Run.CallsTracking, rows,
-			opt.Now().Sub(t0).Round(time.Millisecond))
+		if opt.Night != nil {
+			opt.Night(DemoNight{Date: night, Status: r.Run.Status, Requests: r.Run.Requests, Schedule: r.Run.SpentSchedule,
+				Tracking: r.Run.CallsTracking, Rows: rows, Took: opt.Now().Sub(t0)})
+		}
 	}
 	res.Elapsed = opt.Now().Sub(began)
 	return res, nil
@@ -230,10 +246,5 @@ func freshDemoDir(ctx context.Context, dir string, wopt load.Options) error {
 	if others > 0 {
 		return fmt.Errorf("demo: %s holds a warehouse with %d runs that are not the demo's: %w; give --warehouse another directory", dir, others, ErrNotADemo)
 	}
-	for _, name := range []string{"etalake.duckdb", "etalake.duckdb.wal", "parquet"} {
-		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return load.Remove(dir)
 }

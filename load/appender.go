@@ -22,13 +22,11 @@ import (
 // Land writes this way rather than through a registered Arrow view: each
 // duckdb_arrow_scan registration, and each statement binding the view,
 // leaves the exported Arrow schema unreleased in the C heap (the scan
-// nulls the schema's release callback, duckdb/duckdb#16050), ~750 B per
-// column to register and ~200 B per column and statement, never freed. A
-// landing of 100 responses left 28.7 KB of C heap in use that way, 3.1 KB
-// now (BenchmarkLand, cheap-B/op). A landing is a few hundred rows, so the
-// appender's value-by-value copy costs nothing that shows (the landing is
-// 1.39× faster); Load's batches of 200 000 rows keep the Arrow scan, which
-// the appender would slow by a fifth (BENCHMARKS.md).
+// nulls the schema's release callback, duckdb/duckdb#16050), never freed:
+// a nightly job lands after every few responses, and would leak with each.
+// A landing is a few hundred rows, so the appender's value-by-value copy
+// costs nothing that shows; Load's batches of many thousand rows keep the
+// Arrow scan, which the appender would slow (BenchmarkLand, BenchmarkLoad).
 func (s *session) appendRows(t *schema.Table, rec arrow.RecordBatch, keep func(int) bool) (int64, error) {
 	for _, c := range t.Columns {
 		if c.Type == schema.JSON {
@@ -104,8 +102,7 @@ func valueAt[T any](c interface{ Value(int) T }) func(int) driver.Value {
 // given partitions, that are among vals. It filters with list_contains
 // over a list literal: DuckDB plans "col IN (…)" of many values as a join,
 // and each join parks C heap in DuckDB's eviction queues until they are
-// purged or the database closes (BENCHMARKS.md, "The C heap"): a landing
-// of 512 left 17.5 KB with IN, 7.8 KB with list_contains.
+// purged or the database closes.
 func (s *session) stringsIn(ctx context.Context, t *schema.Table, col string, parts []day, vals []string) (map[string]bool, error) {
 	lits := make([]string, len(vals))
 	for i, v := range vals {

@@ -17,8 +17,8 @@ var keySeed = maphash.MakeSeed()
 // most once. It hashes the key columns of every row in Go: no two equal
 // hashes means no two equal keys, and the merge need not count duplicates
 // in SQL, which would register the record for a scan of its own (each
-// Arrow registration costs DuckDB memory it never gives back, see
-// BENCHMARKS.md). Two equal hashes, or a key column of a type it does not
+// Arrow registration leaks a little of DuckDB's memory, duckdb/duckdb#16050).
+// Two equal hashes, or a key column of a type it does not
 // hash, answer false: the merge then counts in SQL, which is exact.
 func keysDistinct(rec arrow.RecordBatch, t *schema.Table) bool {
 	n := int(rec.NumRows())

@@ -3,6 +3,7 @@ package load_test
 import (
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -13,9 +14,7 @@ import (
 // checkpoints fails at 16 MB; measured when Reset was made to delete a
 // partition at a time).
 func TestResetEmptiesATableLargerThanItsMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 4 M rows")
-	}
+	slowtest.Require(t, "large input: writes 4 M rows")
 	w, err := load.Open(t.Context(), t.TempDir(), load.Options{MemoryLimit: 512 << 20, Now: clock})
 	if err != nil {
 		t.Fatal(err)

@@ -203,8 +203,7 @@ func changedSQL(t *schema.Table, source string, parts []day) string {
 // what most of a latest-state table's merges are (every tracking call
 // returns every event of the shipment again): updating two columns leaves
 // the other columns' data in place, where a delete and insert writes the
-// whole row again and leaves the deleted one for a checkpoint to vacuum
-// (an import of 5 M events: 7 % faster, BENCHMARKS.md).
+// whole row again and leaves the deleted one for a checkpoint to vacuum.
 func touches(t *schema.Table) bool {
 	return t.Kind == schema.Latest || t.Kind == schema.Dimension
 }

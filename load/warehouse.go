@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -153,6 +154,30 @@ func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, erro
 		_, err := ex.ExecContext(context.Background(), "SET TimeZone = 'UTC'", nil)
 		return err
 	})
+}
+
+// Remove deletes the warehouse in dir — its DuckDB file, the file's
+// write-ahead log and the Parquet mirror — and leaves anything else in dir
+// alone. It takes the writer lock for the time it takes, so that it never
+// removes a warehouse another process is writing.
+func Remove(dir string) error {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	lk, err := lockWriter(dir, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{dbName, dbName + ".wal", parquetDir} {
+		if rerr := os.RemoveAll(filepath.Join(dir, name)); rerr != nil {
+			return errors.Join(rerr, lk.release())
+		}
+	}
+	return lk.release()
 }
 
 // Close closes the database and releases the lock. It is safe to call more

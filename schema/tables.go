@@ -49,7 +49,7 @@ var (
 			// nothing from DuckDB's compression, and its analysis of every
 			// body of a row group, each time a checkpoint rewrites the row
 			// group landings append to, was the largest allocation of a
-			// large import (BENCHMARKS.md).
+			// large import.
 			{Name: "body", Type: Blob, Since: 1, Doc: "the body, zstd-compressed", Compression: "uncompressed", CompressionSince: 2},
 			colObservedDate,
 		},

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
@@ -93,9 +94,7 @@ func observe(t *testing.T, w *sim.World, wh *load.Warehouse) {
 }
 
 func TestViewsRecoverTheGroundTruth(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a 240-day world")
-	}
+	slowtest.Require(t, "statistical: builds a 240-day world and runs its nightly jobs, about 5 minutes")
 	w := sim.NewWorld(truthWorld)
 	wh, err := load.Open(context.Background(), t.TempDir(), load.DefaultOptions())
 	if err != nil {

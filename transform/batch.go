@@ -169,10 +169,10 @@ func (b *Batch) Rows() int {
 
 // Bytes estimates the Go memory the buffered rows hold (rows, keys,
 // indexes and their distinct strings; within a few percent of the heap
-// they take), for deciding when to take the records: 200 000 rows hold 44
-// MiB when a batch spans days of few shipments and 55 MiB when it holds
-// half a day of many (BENCHMARKS.md, "A load's memory"). Records then
-// allocates Arrow records of about half that size.
+// they take), for deciding when to take the records: the same number of
+// rows holds more memory when a batch holds many shipments of one day than
+// few over many days. Records then allocates Arrow records of about half
+// that size.
 func (b *Batch) Bytes() int {
 	n := b.strs.bytes
 	for _, buf := range b.buffers {
