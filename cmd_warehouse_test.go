@@ -146,3 +146,24 @@ func TestMemoryLimitReachesDuckDB(t *testing.T) {
 		}
 	}
 }
+
+// The default memory limit is 1 GiB, or half the memory when that is less;
+// a percentage is of the memory this process may use.
+func TestMemoryLimitDefaultAndShares(t *testing.T) {
+	total, err := availableMemory()
+	if err != nil {
+		t.Skipf("this machine does not say its memory (%v): percentages cannot be tested here", err)
+	}
+	if got, want := defaultMemory(), min(int64(1<<30), int64(total/2)); got != max(want, minMemoryLimit) {
+		t.Errorf("default memory limit %d; want %d (1 GiB, or half of %d)", got, want, total)
+	}
+	half, err := parseMemoryLimit("50%")
+	if err != nil || math.Abs(float64(half)-float64(total)/2) > 1 {
+		t.Errorf("50%% = %d, %v; want half of %d", half, err, total)
+	}
+	for in, want := range map[string]int64{"2GB": 2e9, "512MiB": 512 << 20, " 1GiB ": 1 << 30} {
+		if got, err := parseMemoryLimit(in); err != nil || got != want {
+			t.Errorf("parseMemoryLimit(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

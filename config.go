@@ -170,8 +170,9 @@ const (
 	flagMaxBody     = "max-body"
 )
 
-// defaultMemoryLimit is --memory-limit's default (README, "Memory").
-const defaultMemoryLimit = "1GiB"
+// defaultMemoryLimit is --memory-limit's default: 1 GiB, or half the
+// memory this process may use when that is less (README, "Memory").
+const defaultMemoryLimit = load.DefaultMemoryLimit
 
 func warehouseFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagWarehouse, EnvVars: []string{"ETALAKE_WAREHOUSE"}, Value: "./warehouse",
@@ -184,7 +185,7 @@ func warehouseFlags() []cli.Flag {
 }
 
 func memoryLimitFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMemoryLimit, EnvVars: []string{"ETALAKE_MEMORY_LIMIT"}, Value: defaultMemoryLimit,
+	return &cli.StringFlag{Name: flagMemoryLimit, EnvVars: []string{"ETALAKE_MEMORY_LIMIT"}, DefaultText: "1GiB, or half the memory when that is less",
 		Usage: "DuckDB's memory: a size (512MiB, 2GB) or a share of this machine's memory (40%, of the container's limit when it has one); past it, DuckDB spills to disk"}
 }
 
@@ -197,8 +198,9 @@ func maxBodyFlag() cli.Flag {
 func warehouseOptions(c *cli.Context) (load.Options, error) {
 	opt := load.DefaultOptions()
 	s := c.String(flagMemoryLimit)
-	if s == "" {
-		s = defaultMemoryLimit
+	if strings.TrimSpace(s) == "" {
+		opt.MemoryLimit = defaultMemory()
+		return opt, nil
 	}
 	n, err := parseMemoryLimit(s)
 	if err != nil {
@@ -238,6 +240,16 @@ func parseMemoryLimit(s string) (int64, error) {
 		return 0, fmt.Errorf("%s is less than the least DuckDB can load in, %s", bytesize.Format(n), bytesize.Format(minMemoryLimit))
 	}
 	return n, nil
+}
+
+// defaultMemory is defaultMemoryLimit, or half the memory this process may
+// use when that is less (and known): a small server keeps room for the
+// rest of the process and the system.
+func defaultMemory() int64 {
+	if total, err := availableMemory(); err == nil && total > 0 {
+		return max(min(defaultMemoryLimit, int64(total/2)), minMemoryLimit)
+	}
+	return defaultMemoryLimit
 }
 
 // availableMemory is the memory this process may use: the cgroup's limit
