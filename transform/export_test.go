@@ -24,3 +24,21 @@ func WithoutFastPath(b *Batch) *Batch {
 func DecodeShipmentFast(b *Batch, body []byte) (*wire.Shipment, bool) {
 	return b.fast.decode(body)
 }
+
+// FastPathMembers lists, per object the shipment fast path decodes, the
+// JSON names of the members it dispatches.
+func FastPathMembers() map[string][]string {
+	return map[string][]string{
+		"shipment":    shipmentFields.names,
+		"metadata":    metadataFields.names,
+		"route":       routeFields.names,
+		"route point": routePointFields.names,
+		"pod":         podFields.names,
+		"location":    locationFields.names,
+		"coordinates": coordinatesFields.names,
+		"facility":    facilityFields.names,
+		"vessel":      vesselFields.names,
+		"container":   containerFields.names,
+		"event":       eventFields.names,
+	}
+}

@@ -56,5 +56,3 @@ func (m *memo[T]) add(text []byte, v *T) {
 	m.n++
 	m.last = e
 }
-
-func (m *memo[T]) reset() { *m = memo[T]{} }

@@ -3,6 +3,8 @@ package transform
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -314,17 +316,31 @@ func (s *scanner) anyKey() ([]byte, bool) {
 	return raw, true
 }
 
-// fieldSet is the members of an object type the fast path decodes, in the
-// order the service writes them.
-type fieldSet struct {
-	names  []string
+// fieldSet is the members of an object type the fast path decodes, named
+// by constants of their own type M (0, 1, … in the order the service writes
+// them), so that a member is dispatched by its name and a constant of
+// another object's members does not compile in its place.
+type fieldSet[M ~int] struct {
+	names  []string // names[m] is member m's JSON name
 	quoted []string // `"name":`, to match a key and its colon at once
 	folded []string // lower case, for foldsTo
 }
 
-func newFieldSet(names ...string) *fieldSet {
-	fs := &fieldSet{names: names}
-	for _, n := range names {
+// newFieldSet builds the field set of the members 0 … count-1, each with
+// its JSON name in names. A member without a name, a name of no member, an
+// empty or repeated name panics when the package is initialised: the
+// mapping is checked once, not trusted.
+func newFieldSet[M ~int](count M, names map[M]string) *fieldSet[M] {
+	if len(names) != int(count) || count > 64 { // 64: object's seen bits
+		panic(fmt.Sprintf("transform: %d member names for %d members", len(names), count))
+	}
+	fs := &fieldSet[M]{}
+	for m := M(0); m < count; m++ {
+		n, ok := names[m]
+		if !ok || n == "" || slices.Contains(fs.names, n) {
+			panic(fmt.Sprintf("transform: member %d has no name or a repeated one (%q)", m, n))
+		}
+		fs.names = append(fs.names, n)
 		fs.quoted = append(fs.quoted, `"`+n+`":`)
 		fs.folded = append(fs.folded, asciiLower(n))
 	}
@@ -341,12 +357,12 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// object calls member(i) for each member of the object at pos that is the
-// field fs.names[i], with pos at the member's value; member must consume
-// it. Other members are skipped, unless encoding/json would take them for
-// a field (case folding): then, as on a repeated field, object reports
-// !ok. A null object calls nothing and reports null.
-func (s *scanner) object(fs *fieldSet, member func(i int) bool) (null, ok bool) {
+// object calls member(m) for each member of the object at s.pos that is
+// the field fs.names[m], with s.pos at the member's value; member must
+// consume it. Other members are skipped, unless encoding/json would take
+// them for a field (case folding): then, as on a repeated field, object
+// reports !ok. A null object calls nothing and reports null.
+func object[M ~int](s *scanner, fs *fieldSet[M], member func(m M) bool) (null, ok bool) {
 	switch s.next() {
 	case 'n':
 		return true, s.literal("null")
@@ -360,14 +376,14 @@ func (s *scanner) object(fs *fieldSet, member func(i int) bool) (null, ok bool) 
 		return false, true
 	}
 	var seen uint64
-	expect := 0
+	expect := M(0)
 	for {
-		i := -1
+		i := M(-1)
 		if s.next() != '"' {
 			return false, false
 		}
 		// The field the service writes next, matched with its colon.
-		if expect < len(fs.quoted) {
+		if int(expect) < len(fs.quoted) {
 			q := fs.quoted[expect]
 			if len(s.buf)-s.pos >= len(q) && string(s.buf[s.pos:s.pos+len(q)]) == q {
 				i = expect
@@ -381,7 +397,7 @@ func (s *scanner) object(fs *fieldSet, member func(i int) bool) (null, ok bool) 
 			}
 			for j, n := range fs.names {
 				if n == k {
-					i = j
+					i = M(j)
 					break
 				}
 			}

@@ -86,34 +86,18 @@ func (d *shipmentDecoder) decode(body []byte) (s *wire.Shipment, ok bool) {
 	return s, true
 }
 
-// The members of each object the fast path decodes, as wire names them.
-var (
-	shipmentFields    = newFieldSet("metadata", "route", "containers", "data")
-	metadataFields    = newFieldSet("shipmentType", "shipmentNumber", "sealine", "sealineName", "shippingStatus", "updatedAt", "warnings")
-	routeFields       = newFieldSet("prepol", "pol", "pod", "postpod")
-	routePointFields  = newFieldSet("location", "date", "actual")
-	podFields         = newFieldSet("location", "date", "actual", "predictiveEta")
-	locationFields    = newFieldSet("name", "state", "country", "countryCode", "locode", "coordinates", "timezone")
-	coordinatesFields = newFieldSet("lat", "lng", "updatedAt")
-	facilityFields    = newFieldSet("name", "countryCode", "locode", "bicCode", "smdgCode", "coordinates")
-	vesselFields      = newFieldSet("name", "imo", "callSign", "mmsi", "flag")
-	containerFields   = newFieldSet("number", "isoCode", "status", "events")
-	eventFields       = newFieldSet("location", "facility", "description", "eventType", "eventCode", "status", "date",
-		"isActual", "isAdditionalEvent", "routeType", "transportType", "vessel", "voyage")
-)
-
 // members decodes a shipment object; data is decoded too at the top level.
 func (d *shipmentDecoder) members(m *shipmentMembers, top bool) bool {
-	_, ok := d.object(shipmentFields, func(i int) bool {
+	_, ok := object(&d.scanner, shipmentFields, func(member shipmentMember) bool {
 		var ok bool
-		switch i {
-		case 0:
+		switch member {
+		case shipmentMemberMetadata:
 			m.metadata, ok = d.shipmentMetadata()
-		case 1:
+		case shipmentMemberRoute:
 			m.route, ok = d.route()
-		case 2:
+		case shipmentMemberContainers:
 			m.containers, ok = d.containerList()
-		case 3:
+		case shipmentMemberData:
 			if !top {
 				return d.skip()
 			}
@@ -307,22 +291,24 @@ func (d *shipmentDecoder) shipmentMetadata() (*wire.ShipmentMetadata, bool) {
 		return nil, true
 	}
 	md := d.metadata.new()
-	_, ok := d.object(metadataFields, func(i int) bool {
-		switch i {
-		case 0:
+	_, ok := object(&d.scanner, metadataFields, func(m metadataMember) bool {
+		switch m {
+		case metadataMemberShipmentType:
 			return d.text(&md.ShipmentType)
-		case 1:
+		case metadataMemberShipmentNumber:
 			return d.text(&md.ShipmentNumber)
-		case 2:
+		case metadataMemberSealine:
 			return d.optText(&md.Sealine, d.strings.of)
-		case 3:
+		case metadataMemberSealineName:
 			return d.optText(&md.SealineName, d.strings.of)
-		case 4:
+		case metadataMemberShippingStatus:
 			return d.optText(&md.ShippingStatus, d.strings.of)
-		case 5:
+		case metadataMemberUpdatedAt:
 			return d.optTime(&md.UpdatedAt, d.times.of)
+		case metadataMemberWarnings:
+			return d.rawValue((*[]byte)(&md.Warnings))
 		}
-		return d.rawValue((*[]byte)(&md.Warnings))
+		return false // a member without a decoder: give up
 	})
 	return md, ok
 }
@@ -332,21 +318,23 @@ func (d *shipmentDecoder) route() (*wire.ShipmentRoute, bool) {
 		return nil, true
 	}
 	r := d.routes.new()
-	_, ok := d.object(routeFields, func(i int) bool {
-		switch i {
-		case 0:
+	_, ok := object(&d.scanner, routeFields, func(m routeMember) bool {
+		switch m {
+		case routeMemberPrepol:
 			return d.routePoint(&r.Prepol)
-		case 1:
+		case routeMemberPol:
 			return d.routePoint(&r.Pol)
-		case 2:
+		case routeMemberPod:
 			if d.null() {
 				r.Pod = nil
 				return true
 			}
 			r.Pod = d.pods.new()
 			return d.routePointMembers(&r.Pod.RoutePoint, &r.Pod.PredictiveETA)
+		case routeMemberPostpod:
+			return d.routePoint(&r.Postpod)
 		}
-		return d.routePoint(&r.Postpod)
+		return false // a member without a decoder: give up
 	})
 	return r, ok
 }
@@ -366,16 +354,18 @@ func (d *shipmentDecoder) routePointMembers(p *wire.RoutePoint, predictive **tim
 	if predictive != nil {
 		fs = podFields
 	}
-	null, ok := d.object(fs, func(i int) bool {
-		switch i {
-		case 0:
+	null, ok := object(&d.scanner, fs, func(m pointMember) bool {
+		switch m {
+		case pointMemberLocation:
 			return d.location(&p.Location)
-		case 1:
+		case pointMemberDate:
 			return d.optTime(&p.Date, d.times.of)
-		case 2:
+		case pointMemberActual:
 			return d.optFlag(&p.Actual)
+		case pointMemberPredictiveETA:
+			return predictive != nil && d.optTime(predictive, d.times.of)
 		}
-		return d.optTime(predictive, d.times.of)
+		return false // a member without a decoder: give up
 	})
 	return ok && !null
 }
@@ -394,22 +384,24 @@ func (d *shipmentDecoder) location(dst **wire.Location) bool {
 	}
 	start := d.pos
 	l := &wire.Location{}
-	null, ok := d.object(locationFields, func(i int) bool {
-		switch i {
-		case 0:
+	null, ok := object(&d.scanner, locationFields, func(m locationMember) bool {
+		switch m {
+		case locationMemberName:
 			return d.text(&l.Name)
-		case 1:
+		case locationMemberState:
 			return d.optText(&l.State, newString)
-		case 2:
+		case locationMemberCountry:
 			return d.text(&l.Country)
-		case 3:
+		case locationMemberCountryCode:
 			return d.text(&l.CountryCode)
-		case 4:
+		case locationMemberLocode:
 			return d.text(&l.Locode)
-		case 5:
+		case locationMemberCoordinates:
 			return d.coordinates(&l.Coordinates)
+		case locationMemberTimezone:
+			return d.text(&l.Timezone)
 		}
-		return d.text(&l.Timezone)
+		return false // a member without a decoder: give up
 	})
 	if !ok || null {
 		return false
@@ -428,14 +420,16 @@ func (d *shipmentDecoder) coordinates(dst **wire.Coordinates) bool {
 		return true
 	}
 	c := &wire.Coordinates{}
-	_, ok := d.object(coordinatesFields, func(i int) bool {
-		switch i {
-		case 0:
+	_, ok := object(&d.scanner, coordinatesFields, func(m coordinatesMember) bool {
+		switch m {
+		case coordinatesMemberLat:
 			return d.optFloat(&c.Lat)
-		case 1:
+		case coordinatesMemberLng:
 			return d.optFloat(&c.Lng)
+		case coordinatesMemberUpdatedAt:
+			return d.optTime(&c.UpdatedAt, newTime)
 		}
-		return d.optTime(&c.UpdatedAt, newTime)
+		return false // a member without a decoder: give up
 	})
 	*dst = c
 	return ok
@@ -455,20 +449,22 @@ func (d *shipmentDecoder) facility(dst **wire.Facility) bool {
 	}
 	start := d.pos
 	f := &wire.Facility{}
-	null, ok := d.object(facilityFields, func(i int) bool {
-		switch i {
-		case 0:
+	null, ok := object(&d.scanner, facilityFields, func(m facilityMember) bool {
+		switch m {
+		case facilityMemberName:
 			return d.text(&f.Name)
-		case 1:
+		case facilityMemberCountryCode:
 			return d.text(&f.CountryCode)
-		case 2:
+		case facilityMemberLocode:
 			return d.optText(&f.Locode, newString)
-		case 3:
+		case facilityMemberBICCode:
 			return d.optText(&f.BICCode, newString)
-		case 4:
+		case facilityMemberSMDGCode:
 			return d.optText(&f.SMDGCode, newString)
+		case facilityMemberCoordinates:
+			return d.coordinates(&f.Coordinates)
 		}
-		return d.coordinates(&f.Coordinates)
+		return false // a member without a decoder: give up
 	})
 	if !ok || null {
 		return false
@@ -492,18 +488,20 @@ func (d *shipmentDecoder) vessel(dst **wire.Vessel) bool {
 	}
 	start := d.pos
 	v := &wire.Vessel{}
-	null, ok := d.object(vesselFields, func(i int) bool {
-		switch i {
-		case 0:
+	null, ok := object(&d.scanner, vesselFields, func(m vesselMember) bool {
+		switch m {
+		case vesselMemberName:
 			return d.text(&v.Name)
-		case 1:
+		case vesselMemberIMO:
 			return d.optInt(&v.IMO)
-		case 2:
+		case vesselMemberCallSign:
 			return d.optText(&v.CallSign, newString)
-		case 3:
+		case vesselMemberMMSI:
 			return d.optInt(&v.MMSI)
+		case vesselMemberFlag:
+			return d.optText(&v.Flag, newString)
 		}
-		return d.optText(&v.Flag, newString)
+		return false // a member without a decoder: give up
 	})
 	if !ok || null {
 		return false
@@ -529,18 +527,20 @@ func (d *shipmentDecoder) containerList() ([]wire.Container, bool) {
 			return true
 		}
 		var c wire.Container
-		null, ok := d.object(containerFields, func(i int) bool {
-			switch i {
-			case 0:
+		null, ok := object(&d.scanner, containerFields, func(m containerMember) bool {
+			switch m {
+			case containerMemberNumber:
 				return d.text(&c.Number)
-			case 1:
+			case containerMemberISOCode:
 				return d.text(&c.ISOCode)
-			case 2:
+			case containerMemberStatus:
 				return d.text(&c.Status)
+			case containerMemberEvents:
+				var ok bool
+				c.Events, ok = d.eventList()
+				return ok
 			}
-			var ok bool
-			c.Events, ok = d.eventList()
-			return ok
+			return false // a member without a decoder: give up
 		})
 		d.containers[i] = c
 		return ok && !null
@@ -563,34 +563,36 @@ func (d *shipmentDecoder) eventList() ([]wire.Event, bool) {
 			return true
 		}
 		var e wire.Event
-		null, ok := d.object(eventFields, func(i int) bool {
-			switch i {
-			case 0:
+		null, ok := object(&d.scanner, eventFields, func(m eventMember) bool {
+			switch m {
+			case eventMemberLocation:
 				return d.location(&e.Location)
-			case 1:
+			case eventMemberFacility:
 				return d.facility(&e.Facility)
-			case 2:
+			case eventMemberDescription:
 				return d.text(&e.Description)
-			case 3:
+			case eventMemberType:
 				return d.text(&e.EventType)
-			case 4:
+			case eventMemberCode:
 				return d.text(&e.EventCode)
-			case 5:
+			case eventMemberStatus:
 				return d.text(&e.Status)
-			case 6:
+			case eventMemberDate:
 				return d.optTime(&e.Date, d.times.of)
-			case 7:
+			case eventMemberIsActual:
 				return d.flag(&e.IsActual)
-			case 8:
+			case eventMemberIsAdditionalEvent:
 				return d.flag(&e.IsAdditionalEvent)
-			case 9:
+			case eventMemberRouteType:
 				return d.text(&e.RouteType)
-			case 10:
+			case eventMemberTransportType:
 				return d.optText(&e.TransportType, d.strings.of)
-			case 11:
+			case eventMemberVessel:
 				return d.vessel(&e.Vessel)
+			case eventMemberVoyage:
+				return d.optText(&e.Voyage, d.strings.of)
 			}
-			return d.optText(&e.Voyage, d.strings.of)
+			return false // a member without a decoder: give up
 		})
 		d.events[i] = e
 		return ok && !null

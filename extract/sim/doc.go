@@ -8,7 +8,10 @@
 // (404) — charges one credit per successful paid call in monthly periods,
 // answers the consumption endpoints for free, and can misbehave on purpose
 // (Faults: latency, 5xx, cut bodies, 429 bursts), seeded. Every request is
-// kept in a ledger that names keys by fingerprint only.
+// kept in a ledger that names keys by fingerprint only. Requests are checked
+// by the simulator's own rules, written from the spec (validate.go), never by
+// the client's validators: the conformance tests run the real client against
+// this service, and a shared check would agree with itself.
 //
 // World is a deterministic, seeded model of real ports, carriers, weekly
 // services, vessels, voyages and shipments that answers "what would the

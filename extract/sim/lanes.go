@@ -20,16 +20,6 @@ type itinerary struct {
 	weight   float64
 }
 
-// pol, pod and hub of an itinerary, as place indices.
-func (w *World) itinPorts(it itinerary) (pol, pod, hub int) {
-	pol = w.services[it.s1].ports[it.i]
-	if it.s2 < 0 {
-		return pol, w.services[it.s1].ports[it.j], -1
-	}
-	hub = w.services[it.s1].ports[it.j]
-	return pol, w.services[it.s2].ports[it.k], hub
-}
-
 // tradeWeights are relative volumes of the main container trades.
 var tradeWeights = map[[2]string]float64{
 	{regFE, regNEU}: 16, {regFE, regMED}: 8, {regFE, regNAW}: 16, {regFE, regNAE}: 8,

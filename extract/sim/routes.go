@@ -79,26 +79,13 @@ func badRequest(field, value, issue string) *apiFault {
 	return &apiFault{status: http.StatusBadRequest, message: "invalid " + field, details: []any{detail{field, value, issue}}}
 }
 
-// validPort is the service's own rule: exactly 5 alphanumeric characters.
-func validPort(s string) (string, bool) {
-	if len(s) != 5 {
-		return "", false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
-			return "", false
-		}
-	}
-	return strings.ToUpper(s), true
-}
-
-// validate checks the parameters; a failure is a free 400.
+// validate checks the parameters with the service's own rules
+// (validate.go); a failure is a free 400.
 func (rt *route) validate() *apiFault {
 	switch rt.endpoint {
 	case wire.EndpointPortSchedule, wire.EndpointP2PSchedule:
 		for _, s := range rt.segs {
-			code, ok := validPort(s)
+			code, ok := portCode(s)
 			if !ok {
 				return badRequest("port_code", s, "must be exactly 5 alphanumeric characters")
 			}
@@ -108,19 +95,15 @@ func (rt *route) validate() *apiFault {
 			return rt.validateP2P()
 		}
 	case wire.EndpointVesselSchedule:
-		n, err := strconv.Atoi(rt.segs[0])
-		if err != nil || !extract.ValidIMO(n) {
+		n, ok := imoNumber(rt.segs[0])
+		if !ok {
 			return badRequest("imo", rt.segs[0], "must be a 7-digit IMO number with a valid check digit")
 		}
 		rt.imo = n
 	case wire.EndpointShipment:
-		number := rt.query.Get("shipmentNumber")
-		if number == "" {
-			return badRequest("shipmentNumber", "", "is required")
-		}
-		ref, err := extract.ParseShipmentRef(number, rt.query.Get("shipmentType"), rt.query.Get("sealine"))
-		if err != nil {
-			return badRequest("shipmentNumber", number, err.Error())
+		ref, bad := shipmentQuery(rt.query)
+		if bad != nil {
+			return bad
 		}
 		rt.ref = ref
 	}

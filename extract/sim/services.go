@@ -262,15 +262,6 @@ func voyagePrefix(code, name string) string {
 	return string(letters)
 }
 
-// loopDays is the planned loop length (before padding), in days.
-func (t *template) loopDays() float64 {
-	total := 0.0
-	for _, c := range t.calls {
-		total += c.stay + c.sea
-	}
-	return total
-}
-
 // rotationStart is the planned arrival of rotation k at position 0, in Unix
 // seconds.
 func (s *service) rotationStart(k int) int64 { return epoch + s.offset + int64(k)*week }

@@ -226,7 +226,7 @@ func (nb *numbering) containerNumber(c *carrier, h uint64) string {
 		}
 		prefix := owners[intn(mix(hh^1), len(owners))]
 		body := prefix + digits(mix(hh^2), 6)
-		return fmt.Sprintf("%s%d", body, extract.ContainerCheckDigit(body))
+		return fmt.Sprintf("%s%d", body, containerCheckDigit(body))
 	})
 }
 

@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -116,12 +115,8 @@ func gcd(a, b int) int {
 func (f *vesselFactory) imo(h uint64) int {
 	for try := uint64(0); ; try++ {
 		body := 920000 + intn(mix(h^try), 70000) // six digits
-		sum := 0
-		for w, rest := 2, body; w <= 7; w, rest = w+1, rest/10 {
-			sum += (rest % 10) * w
-		}
-		n := body*10 + sum%10
-		if extract.ValidIMO(n) && !f.imos[n] {
+		n := body*10 + imoCheckDigit(body)
+		if !f.imos[n] {
 			f.imos[n] = true
 			return n
 		}
