@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/sourcegraph/conc/pool"
 )
 
 // calibrationShipments is the size of the world whose events per shipment
@@ -141,29 +143,20 @@ func countEvents(dir string) (files int, responses, events, size int64, err erro
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
-	var (
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-		next = make(chan string)
-	)
-	for range runtime.NumCPU() {
-		wg.Go(func() {
-			for p := range next {
-				r, n, b, err := countFile(p)
-				mu.Lock()
-				responses, events, size = responses+r, events+n, size+b
-				errs = append(errs, err)
-				mu.Unlock()
-			}
+	var mu sync.Mutex
+	p := pool.New().WithErrors().WithMaxGoroutines(runtime.NumCPU())
+	for _, path := range paths {
+		p.Go(func() error {
+			r, n, b, err := countFile(path)
+			mu.Lock()
+			responses, events, size = responses+r, events+n, size+b
+			mu.Unlock()
+			return err
 		})
 	}
-	for _, p := range paths {
-		next <- p
-	}
-	close(next)
-	wg.Wait()
-	return len(paths), responses, events, size, errors.Join(errs...)
+	err = p.Wait()
+	return len(paths), responses, events, size, err
+
 }
 
 // countFile counts the responses of one NDJSON file, their container
