@@ -2,7 +2,9 @@ package jobs_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
@@ -48,11 +52,23 @@ func oversize(number string, size int) func(http.Handler) http.Handler {
 // the next night's run, for another date, fetches as usual and ends ok,
 // never stumbling on it; a replay with a larger --max-body derives it.
 func TestOversizedBodyIsKeptDeadLetteredAndNeverStopsALaterJob(t *testing.T) {
+	oversized(t, 2<<20, 1<<20)
+}
+
+// The same with a 120 MB answer at the default --max-body.
+func TestOversizedBodyOf120MBAtTheDefaults(t *testing.T) {
+	slowtest.Require(t, "large input: a 120 MB answer, decoded once")
+	oversized(t, 120_000_000, 0)
+}
+
+// oversized runs the nightly job against a server whose first answer for
+// a shipment has size bytes, with --max-body maxBody (0: the default).
+func oversized(t *testing.T, size int, maxBody int64) {
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
 	ships := visible(t, w, 4)
-	const maxBody = 1 << 20
-	b.wrap(t, oversize(ships[1].Number, 2*maxBody))
+	b.wrap(t, oversize(ships[1].Number, size))
+	limit := cmp.Or(maxBody, jobs.DefaultMaxBody)
 
 	first := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, MaxBody: maxBody})
 	if first.Run.Status != load.StatusPartial || first.Quarantined != 1 || !strings.Contains(first.Run.StopReason, "dead letters") {
@@ -61,10 +77,10 @@ func TestOversizedBodyIsKeptDeadLetteredAndNeverStopsALaterJob(t *testing.T) {
 	if first.Run.CallsTracking != 4 {
 		t.Errorf("first run: %d tracking calls; want all 4 made", first.Run.CallsTracking)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM raw_responses WHERE body_bytes > 2097152 AND status = 200"); n != 1 {
+	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND status = 200", size)); n != 1 {
 		t.Errorf("%d oversized bodies in the raw landing; want it kept", n)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM dead_letters WHERE record = '' AND reason LIKE '%larger than 1MiB (--max-body)%'"); n != 1 {
+	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM dead_letters WHERE record = '' AND reason LIKE '%%larger than %s (--max-body)%%'", bytesize.Format(limit))); n != 1 {
 		t.Errorf("%d dead letters saying the body is larger than --max-body; want 1", n)
 	}
 	if n := count(t, b.wh, "SELECT count(*) FROM shipments"); n != 3 {
@@ -77,15 +93,15 @@ func TestOversizedBodyIsKeptDeadLetteredAndNeverStopsALaterJob(t *testing.T) {
 		t.Fatalf("next night: %s (%q), %d calls; want ok, all 4 fetched", next.Run.Status, next.Run.StopReason, next.Run.CallsTracking)
 	}
 
-	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{MaxBody: 4 * maxBody})
+	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{MaxBody: maxBody})
+	if err != nil || st.Status != load.StatusPartial || st.Quarantined != 1 {
+		t.Fatalf("replay with the same --max-body: %+v, %v; want partial, the body quarantined again and the rest derived", st, err)
+	}
+	st, err = jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{MaxBody: 2 * int64(size)})
 	if err != nil || st.Status != load.StatusOK || st.Quarantined != 0 {
 		t.Fatalf("replay with a larger --max-body: %+v, %v; want ok, nothing quarantined", st, err)
 	}
 	if n := count(t, b.wh, "SELECT count(*) FROM dead_letters"); n != 0 {
 		t.Errorf("%d dead letters after the replay derived the body; want none", n)
-	}
-	st, err = jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{MaxBody: maxBody})
-	if err != nil || st.Status != load.StatusPartial || st.Quarantined != 1 {
-		t.Fatalf("replay with the first --max-body: %+v, %v; want partial, the body quarantined again", st, err)
 	}
 }
