@@ -65,79 +65,60 @@ func looksLikeValue(s string) bool {
 	return strings.ContainsAny(s, "0123456789") || s == strings.ToUpper(s)
 }
 
-// parsePorts reads --ports: UN/LOCODEs, normalised, duplicates dropped.
-func parsePorts(value string) ([]string, error) {
-	items, err := listItems("ports", value)
+// parseList reads list flag flag's value with parse, one item at a time,
+// dropping duplicates; an error names where the item was read.
+func parseList[T comparable](flag, value string, parse func(string) (T, error)) ([]T, error) {
+	items, err := listItems(flag, value)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	seen := map[string]bool{}
+	var out []T
+	seen := map[T]bool{}
 	for _, it := range items {
-		code, err := extract.ParsePortCode(it.text)
+		v, err := parse(it.text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", it.where, err)
 		}
-		if !seen[code] {
-			seen[code] = true
-			out = append(out, code)
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	return out, nil
+}
+
+// parsePorts reads --ports: UN/LOCODEs, normalised, duplicates dropped.
+func parsePorts(value string) ([]string, error) {
+	return parseList("ports", value, extract.ParsePortCode)
 }
 
 // parseLanes reads --lanes: POL-POD pairs (CNSHA-NLRTM), duplicates dropped.
 func parseLanes(value string) ([]jobs.Lane, error) {
-	items, err := listItems("lanes", value)
+	return parseList("lanes", value, parseLane)
+}
+
+func parseLane(s string) (jobs.Lane, error) {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		return jobs.Lane{}, fmt.Errorf("invalid lane %q: want POL-POD such as CNSHA-NLRTM", s)
+	}
+	pol, err := extract.ParsePortCode(a)
 	if err != nil {
-		return nil, err
+		return jobs.Lane{}, fmt.Errorf("lane %q: %w", s, err)
 	}
-	var out []jobs.Lane
-	seen := map[jobs.Lane]bool{}
-	for _, it := range items {
-		a, b, ok := strings.Cut(it.text, "-")
-		if !ok {
-			return nil, fmt.Errorf("%s: invalid lane %q: want POL-POD such as CNSHA-NLRTM", it.where, it.text)
-		}
-		pol, err := extract.ParsePortCode(a)
-		if err != nil {
-			return nil, fmt.Errorf("%s: lane %q: %w", it.where, it.text, err)
-		}
-		pod, err := extract.ParsePortCode(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: lane %q: %w", it.where, it.text, err)
-		}
-		if pol == pod {
-			return nil, fmt.Errorf("%s: invalid lane %q: want two different ports", it.where, it.text)
-		}
-		l := jobs.Lane{POL: pol, POD: pod}
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, l)
-		}
+	pod, err := extract.ParsePortCode(b)
+	if err != nil {
+		return jobs.Lane{}, fmt.Errorf("lane %q: %w", s, err)
 	}
-	return out, nil
+	if pol == pod {
+		return jobs.Lane{}, fmt.Errorf("invalid lane %q: want two different ports", s)
+	}
+	return jobs.Lane{POL: pol, POD: pod}, nil
 }
 
 // parseVessels reads --vessels: IMO numbers, duplicates dropped.
 func parseVessels(value string) ([]int, error) {
-	items, err := listItems("vessels", value)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	seen := map[int]bool{}
-	for _, it := range items {
-		imo, err := extract.ParseIMO(it.text)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", it.where, err)
-		}
-		if !seen[imo] {
-			seen[imo] = true
-			out = append(out, imo)
-		}
-	}
-	return out, nil
+	return parseList("vessels", value, extract.ParseIMO)
 }
 
 // readShipments reads a shipments CSV: a header naming shipment_number and,

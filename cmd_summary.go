@@ -57,6 +57,9 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if res.Plan.Finished > 0 {
 		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
 	}
+	if res.DeadLetters > 0 {
+		fmt.Fprintf(w, "  dead       %s: kept in raw_responses, the reasons in dead_letters\n", deadSummary(res.DeadLetters, res.Quarantined))
+	}
 	listLine(w, "not found", res.NotFound)
 	listLine(w, "failed", res.Failed)
 	if r.StopReason != "" {

@@ -34,28 +34,11 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 	s.maxBytes = 64 << 10
 	loads, derived := 0, 0
 	for _, ref := range world.Shipments() {
-		sh, err := world.Shipment(ref, at)
-		if err != nil {
+		if _, err := world.Shipment(ref, at); err != nil {
 			continue
 		}
-		body, err := json.Marshal(sh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := transform.Identify(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := resourceOfRequest(id.Endpoint, id.Request)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := load.RawResponse{RunID: "sink-test", Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(),
-			Request: id.Request, Status: 200, FetchedAt: at, ObservedAt: at, Attempt: 1, Source: load.SourceImport, Body: body}
-		if err := s.land(ctx, r); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.derive(ctx, r, load.ResponseID(r)); err != nil {
+		r, id := landed(t, s, world, ref, at, nil)
+		if err := s.derive(ctx, r, id); err != nil {
 			t.Fatal(err)
 		}
 		derived++

@@ -4,10 +4,14 @@
 // schema, and an idempotent, order-independent merge of Arrow batches per
 // table kind), and the Parquet mirror (a hive-partitioned projection of the
 // DuckDB tables, rewritten partition by partition through a temp file and a
-// rename). It also holds the single-writer lock of a warehouse.
+// rename). It also keeps the warehouse's own records — the run ledger
+// (etl_runs), the tracked set, which responses were answered for a date
+// and which were derived — and holds the single-writer lock of a
+// warehouse. Every write to a warehouse goes through it.
 //
-// It does not parse JSON (raw bodies are opaque bytes), speak HTTP or build
-// records: extract, transform and jobs do, and load imports none of them.
-// Everything it writes is derived from the definitions in package schema;
-// no SQL is written per table.
+// It does not parse JSON (raw bodies are opaque bytes), speak HTTP or
+// derive rows from responses: extract and transform do, and load imports
+// neither. Everything it writes is derived from the definitions in package
+// schema; no SQL is written per table. DuckDB works within the memory
+// limit of Options, spilling to disk past it.
 package load

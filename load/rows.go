@@ -41,57 +41,45 @@ func appendRow(b *array.RecordBuilder, t *schema.Table, v map[string]any) error 
 	}
 	for i, c := range t.Columns {
 		f := b.Field(i)
-		val, ok := v[c.Name]
-		if !ok || val == nil {
+		val := v[c.Name]
+		if val == nil {
 			if !c.Nullable {
 				return invalidf("%s.%s: a value is required", t.Name, c.Name)
 			}
 			f.AppendNull()
 			continue
 		}
-		var ok2 bool
+		var ok bool
 		switch fb := f.(type) {
 		case *array.StringBuilder:
-			var s string
-			if s, ok2 = val.(string); ok2 {
-				fb.Append(s)
-			}
+			ok = put(fb.Append, val)
 		case *array.Int64Builder:
-			var n int64
-			if n, ok2 = val.(int64); ok2 {
-				fb.Append(n)
-			}
+			ok = put(fb.Append, val)
 		case *array.Int32Builder:
-			var n int32
-			if n, ok2 = val.(int32); ok2 {
-				fb.Append(n)
-			}
+			ok = put(fb.Append, val)
 		case *array.Float64Builder:
-			var x float64
-			if x, ok2 = val.(float64); ok2 {
-				fb.Append(x)
-			}
+			ok = put(fb.Append, val)
 		case *array.BooleanBuilder:
-			var x bool
-			if x, ok2 = val.(bool); ok2 {
-				fb.Append(x)
-			}
+			ok = put(fb.Append, val)
 		case *array.TimestampBuilder:
-			var x time.Time
-			if x, ok2 = val.(time.Time); ok2 {
-				fb.Append(arrow.Timestamp(x.UnixMicro()))
-			}
+			ok = put(func(t time.Time) { fb.Append(arrow.Timestamp(t.UnixMicro())) }, val)
 		case *array.Date32Builder:
-			var x time.Time
-			if x, ok2 = val.(time.Time); ok2 {
-				fb.Append(arrow.Date32FromTime(x.UTC()))
-			}
+			ok = put(func(t time.Time) { fb.Append(arrow.Date32FromTime(t.UTC())) }, val)
 		default:
 			return fmt.Errorf("load: %s.%s: unsupported builder %T", t.Name, c.Name, f)
 		}
-		if !ok2 {
+		if !ok {
 			return invalidf("%s.%s: a %T is not a value of a %s column", t.Name, c.Name, val, c.Type.DuckDB())
 		}
 	}
 	return nil
+}
+
+// put appends val with add when it is a T, and says whether it was.
+func put[T any](add func(T), val any) bool {
+	x, ok := val.(T)
+	if ok {
+		add(x)
+	}
+	return ok
 }

@@ -1,0 +1,4 @@
+package jobs
+
+// QueryCount is count, for the external tests.
+var QueryCount = count
