@@ -60,10 +60,7 @@ func reportCommand() *cli.Command {
 // html is not "", writes its page there and says so. A warehouse that is
 // missing, busy or without views is a usage error (exit 2).
 func writeReport(ctx context.Context, dir string, opt load.Options, out io.Writer, html string) error {
-	db, err := load.OpenReadOnly(ctx, dir, opt)
-	if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
-		return usageErr{err}
-	}
+	db, err := openReaderWith(ctx, dir, opt)
 	if err != nil {
 		return err
 	}

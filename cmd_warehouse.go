@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -37,7 +39,14 @@ func openReader(c *cli.Context) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := load.OpenReadOnly(c.Context, c.String(flagWarehouse), opt)
+	return openReaderWith(c.Context, c.String(flagWarehouse), opt)
+}
+
+// openReaderWith is openReader of the warehouse in dir with opt. A reader
+// is an analyst's query: it takes every core, where a writer keeps to two.
+func openReaderWith(ctx context.Context, dir string, opt load.Options) (*sql.DB, error) {
+	opt.Threads = runtime.NumCPU()
+	db, err := load.OpenReadOnly(ctx, dir, opt)
 	if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
 		return nil, usageErr{err}
 	}
