@@ -210,8 +210,9 @@ func warehouseOptions(c *cli.Context) (load.Options, error) {
 	return opt, nil
 }
 
-// minMemoryLimit is the least --memory-limit: DuckDB cannot merge a load's
-// rows in less.
+// minMemoryLimit is the least --memory-limit: a load's batch holds up to
+// 40 MiB of rows, and below this DuckDB would refuse most of them for want
+// of memory, leaving every load to be isolated a response at a time.
 const minMemoryLimit = 64 << 20
 
 // parseMemoryLimit reads a memory limit: a size, or a percentage of the
