@@ -168,6 +168,28 @@ func TestNon2xxIsSkipped(t *testing.T) {
 	}
 }
 
+// A quarantined response is one dead letter of its whole body, with the
+// reason given, and nothing else: its body is not read, so a body that
+// would derive rows derives none.
+func TestQuarantineIsOneDeadLetterAndNothingElse(t *testing.T) {
+	b := transform.NewBatch(checked(t))
+	defer b.Release()
+	r := shipmentResponse("r1", t0, "2026-03-05T14:00:00Z", "A")
+	res := b.Quarantine(r, "too large")
+	if res.DeadLetters != 1 || len(res.Rows) != 0 || b.Rows() != 1 {
+		t.Fatalf("Quarantine: %+v, %d rows buffered; want one dead letter and nothing else", res, b.Rows())
+	}
+	recs := b.Records()
+	defer release(recs)
+	got := render(t, recs)
+	if len(got) != 1 || got["dead_letters"] == nil {
+		t.Fatalf("%d tables; want dead_letters alone", len(got))
+	}
+	if s := fmt.Sprint(got["dead_letters"].rows); !strings.Contains(s, "r1") || !strings.Contains(s, "too large") {
+		t.Errorf("dead letter %s; want response r1 and the reason", s)
+	}
+}
+
 // event is a tracking response with one event, for event key tests.
 type event struct {
 	container, typ, code, status, locode, voyage, date, desc string
