@@ -58,7 +58,7 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
 	}
 	if res.DeadLetters > 0 {
-		fmt.Fprintf(w, "  dead       %s: kept in raw_responses, the reasons in dead_letters\n", deadSummary(res.DeadLetters, res.Quarantined))
+		fmt.Fprintf(w, "  dead       %s: kept in raw_responses, the reasons in dead_letters\n", jobs.DeadLetters(res.DeadLetters, res.Quarantined))
 	}
 	listLine(w, "not found", res.NotFound)
 	listLine(w, "failed", res.Failed)

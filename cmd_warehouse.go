@@ -146,23 +146,13 @@ func replayCommand() *cli.Command {
 			if cerr := wh.Close(); err == nil {
 				err = cerr
 			}
-			fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), deadSummary(st.DeadLetters, st.Quarantined))
+			fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
 			if err == nil && st.Status == load.StatusPartial {
 				return cli.Exit("replay ended partial: responses were dead-lettered (see dead_letters)", exitPartial)
 			}
 			return err
 		},
 	}
-}
-
-// deadSummary says how many dead letters a job loaded, and how many
-// responses it kept without deriving them.
-func deadSummary(dead, quarantined int) string {
-	s := fmt.Sprintf("%d dead letters", dead)
-	if quarantined > 0 {
-		s += fmt.Sprintf(" (%d responses kept but not derived)", quarantined)
-	}
-	return s
 }
 
 func importCommand() *cli.Command {
@@ -222,7 +212,7 @@ func importCommand() *cli.Command {
 				err = errors.Join(err, cerr)
 			}
 			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, run %s, %s): %s; %s\n",
-				st.Bodies, st.Files, st.Landed, st.Run, st.Status, rowsSummary(st.Rows), deadSummary(st.DeadLetters, st.Quarantined))
+				st.Bodies, st.Files, st.Landed, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
 			for _, r := range st.Refused {
 				fmt.Fprintln(c.App.ErrWriter, "refused:", r)
 			}

@@ -43,17 +43,11 @@ type ImportOptions struct {
 
 // ImportStats says what an import did.
 type ImportStats struct {
-	Run         string
-	Status      string // as etl_runs.status: ok, partial or failed
-	Files       int
-	Bodies      int
-	Landed      int // new in the raw landing (the rest were there already)
-	Refused     []string
-	DeadLetters int
-	// Quarantined counts, among the dead letters, the bodies landed but
-	// not derived at all (larger than MaxBody, or refused by the warehouse).
-	Quarantined int
-	Rows        map[string]int64
+	Outcome
+	Files   int
+	Bodies  int
+	Landed  int // new in the raw landing (the rest were there already)
+	Refused []string
 }
 
 // ErrSomeRefused: some bodies could not be placed; the rest were imported.
@@ -95,7 +89,8 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 		return ImportStats{}, err
 	}
 	im := &importer{wh: wh, sink: newSink(wh, opt.MaxBody, opt.Now, opt.Log), opt: opt, fixed: fixed, run: run}
-	im.stats.Run, im.stats.Files = run.ID, len(files)
+	defer im.sink.batch.Release()
+	im.stats.Files = len(files)
 	for _, f := range files {
 		if err = im.file(ctx, f); err != nil {
 			break
@@ -106,21 +101,13 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 	}
 	if err == nil {
 		err = im.sink.close(ctx, true)
-	} else {
-		im.sink.batch.Release()
 	}
 	st := &im.stats
-	st.DeadLetters, st.Quarantined, st.Rows = im.sink.dead, im.sink.quarantined, im.sink.loaded
-	run.Rows = st.Rows
-	refused := ""
+	var why []string
 	if len(st.Refused) > 0 {
-		refused = fmt.Sprintf("%d bodies refused", len(st.Refused))
+		why = append(why, fmt.Sprintf("%d bodies refused", len(st.Refused)))
 	}
-	ended(run, opt.Now(), err, im.sink.counts, refused, opt.ExitCode)
-	st.Status = run.Status
-	if serr := wh.SaveRun(context.WithoutCancel(ctx), run); serr != nil && err == nil {
-		err = serr
-	}
+	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, why, opt.ExitCode)
 	if err == nil && len(st.Refused) > 0 {
 		err = fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(st.Refused), st.Bodies, st.Refused[0])
 	}

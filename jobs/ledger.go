@@ -29,33 +29,35 @@ func endDeadRuns(ctx context.Context, wh *load.Warehouse, now time.Time) error {
 	return err
 }
 
-// deadLettersText says what a job dead-lettered, for its stop reason.
-func deadLettersText(dead, quarantined int) string {
+// DeadLetters says how many dead letters a job loaded, and how many of
+// them are responses kept but not derived at all.
+func DeadLetters(dead, quarantined int) string {
 	s := fmt.Sprintf("%d dead letters", dead)
 	if quarantined > 0 {
 		s += fmt.Sprintf(" (%d responses kept but not derived)", quarantined)
 	}
-	return s + ": see dead_letters"
+	return s
 }
 
-// ended records how a job that is not a run (an import, a replay) ended:
-// failed with err, partial when it dead-lettered anything or refused
-// input (refused, which says how), else ok.
-func ended(r *load.Run, now time.Time, err error, c counts, refused string, exitCode func(string, error) int) {
+// deadLetterReason is the reason dead letters make a job partial, none
+// when there are none.
+func deadLetterReason(c counts) []string {
+	if c.dead == 0 {
+		return nil
+	}
+	return []string{DeadLetters(c.dead, c.quarantined) + ": see dead_letters"}
+}
+
+// settle records in r how its job ended: failed with err; partial when
+// why gives reasons (they become the stop reason); else ok; and the exit
+// code exitCode names for that end, when set.
+func settle(r *load.Run, now time.Time, err error, why []string, exitCode func(string, error) int) {
 	r.EndedAt = now
 	switch {
 	case err != nil:
 		r.Status, r.Error = load.StatusFailed, err.Error()
-	case c.dead > 0 || refused != "":
-		r.Status = load.StatusPartial
-		var why []string
-		if refused != "" {
-			why = append(why, refused)
-		}
-		if c.dead > 0 {
-			why = append(why, deadLettersText(c.dead, c.quarantined))
-		}
-		r.StopReason = strings.Join(why, "; ")
+	case len(why) > 0:
+		r.Status, r.StopReason = load.StatusPartial, strings.Join(why, "; ")
 	default:
 		r.Status = load.StatusOK
 	}
@@ -63,4 +65,28 @@ func ended(r *load.Run, now time.Time, err error, c counts, refused string, exit
 		code := exitCode(r.Status, err)
 		r.ExitCode = &code
 	}
+}
+
+// Outcome is how a job that derives without fetching (an import, a
+// replay) ended, as its etl_runs row says.
+type Outcome struct {
+	Run    string // the run's id
+	Status string // ok, partial or failed
+	// DeadLetters counts the dead_letters rows the job loaded;
+	// Quarantined, of them, the responses kept but not derived at all
+	// (larger than MaxBody, or refused by the warehouse).
+	DeadLetters, Quarantined int
+	Rows                     map[string]int64
+}
+
+// endJob settles and saves the run of a job that derived through s: why
+// are its reasons to be partial besides dead letters. The error saving the
+// run is returned when err is nil.
+func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, exitCode func(string, error) int) (Outcome, error) {
+	run.Rows = s.loaded
+	settle(run, s.now(), err, append(why, deadLetterReason(s.counts)...), exitCode)
+	if serr := wh.SaveRun(context.WithoutCancel(ctx), run); err == nil {
+		err = serr
+	}
+	return Outcome{Run: run.ID, Status: run.Status, DeadLetters: s.dead, Quarantined: s.quarantined, Rows: s.loaded}, err
 }

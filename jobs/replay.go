@@ -31,14 +31,8 @@ func (opt ReplayOptions) full() bool { return opt.From.IsZero() && opt.To.IsZero
 
 // ReplayStats says what a replay did.
 type ReplayStats struct {
-	Run         string
-	Status      string // as etl_runs.status: ok, partial or failed
-	Responses   int
-	DeadLetters int
-	// Quarantined counts, among the dead letters, the responses derived to
-	// nothing at all (larger than MaxBody, or refused by the warehouse).
-	Quarantined int
-	Rows        map[string]int64
+	Outcome
+	Responses int
 }
 
 // Replay rebuilds the derived tables, and their Parquet mirror, from the raw
@@ -70,29 +64,23 @@ func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 		return ReplayStats{}, err
 	}
 	s := newSink(wh, opt.MaxBody, opt.Now, opt.Log)
+	defer s.batch.Release()
 	stats, err := replay(ctx, wh, s, opt)
-	stats.Run = run.ID
-	stats.DeadLetters, stats.Quarantined, stats.Rows = s.dead, s.quarantined, s.loaded
-	run.Rows = stats.Rows
-	ended(run, opt.Now(), err, s.counts, "", opt.ExitCode)
-	stats.Status = run.Status
-	if serr := wh.SaveRun(context.WithoutCancel(ctx), run); err == nil {
-		err = serr
-	}
+	stats.Outcome, err = endJob(ctx, wh, run, s, err, nil, opt.ExitCode)
 	return stats, err
 }
 
+// replay derives the range of opt through s, after emptying what it
+// replaces.
 func replay(ctx context.Context, wh *load.Warehouse, s *sink, opt ReplayOptions) (ReplayStats, error) {
 	filter := load.RawFilter{Since: opt.From, Until: opt.To}
 	if opt.full() {
 		if err := reset(ctx, wh, opt); err != nil {
-			s.batch.Release()
 			return ReplayStats{}, err
 		}
 	} else {
 		ids, err := wh.RawIDs(ctx, filter)
 		if err != nil {
-			s.batch.Release()
 			return ReplayStats{}, err
 		}
 		var history []*schema.Table
@@ -103,7 +91,6 @@ func replay(ctx context.Context, wh *load.Warehouse, s *sink, opt ReplayOptions)
 		}
 		opt.Log.Info("replay: deleting the history rows of the range", "responses", len(ids))
 		if err := wh.DeleteByResponse(ctx, history, ids); err != nil {
-			s.batch.Release()
 			return ReplayStats{}, err
 		}
 	}
@@ -117,8 +104,6 @@ func replay(ctx context.Context, wh *load.Warehouse, s *sink, opt ReplayOptions)
 	})
 	if err == nil {
 		err = s.close(ctx, true)
-	} else {
-		s.batch.Release()
 	}
 	return stats, err
 }

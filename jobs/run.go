@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -383,7 +382,10 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		}
 	case errors.Is(err, extract.ErrUnauthorized):
 		cancel(fmt.Errorf("%w: %w", errUnauthorized, err))
-	case errors.Is(err, extract.ErrDecode), errors.Is(err, extract.ErrTooLarge):
+	case errors.Is(err, extract.ErrTooLarge):
+		// Landed; the sink dead-letters it undecoded, counts it and says
+		// so: the run goes on.
+	case errors.Is(err, extract.ErrDecode):
 		// Landed, and dead-lettered by the sink, which counts it: the
 		// run goes on.
 		r.log.Warn("run: response does not decode", "resource", it.resource.String(), "error", err)
@@ -427,29 +429,10 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	if r.sink != nil {
 		r.res.DeadLetters, r.res.Quarantined = r.sink.dead, r.sink.quarantined
 	}
-	status := load.StatusOK
-	switch {
-	case err != nil:
-		status = load.StatusFailed
-	case len(r.res.Stopped) > 0 || len(r.res.Failed) > 0 || r.res.DeadLetters > 0:
-		status = load.StatusPartial
-	}
+	settle(&r.run, r.opt.Now(), err, r.stopReasons(), r.opt.ExitCode)
 	if r.opt.DryRun {
-		r.run.Status = status
 		r.res.Run = r.run
 		return r.res, err
-	}
-	r.run.EndedAt = r.opt.Now()
-	r.run.Status = status
-	if r.opt.ExitCode != nil {
-		code := r.opt.ExitCode(status, err)
-		r.run.ExitCode = &code
-	}
-	switch status {
-	case load.StatusPartial:
-		r.run.StopReason = r.stopReason()
-	case load.StatusFailed:
-		r.run.Error = err.Error()
 	}
 	if serr := r.wh.SaveRun(ctx, &r.run); serr != nil && err == nil {
 		err = serr
@@ -458,7 +441,8 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	return r.res, err
 }
 
-func (r *runner) stopReason() string {
+// stopReasons are the reasons the run is partial, none when it is not.
+func (r *runner) stopReasons() []string {
 	var parts []string
 	for _, p := range wire.Products {
 		if why, ok := r.res.Stopped[p]; ok {
@@ -468,10 +452,10 @@ func (r *runner) stopReason() string {
 	if n := len(r.res.Failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests failed after retries", n))
 	}
-	if r.res.DeadLetters > 0 {
-		parts = append(parts, deadLettersText(r.res.DeadLetters, r.res.Quarantined))
+	if r.sink != nil {
+		parts = append(parts, deadLetterReason(r.sink.counts)...)
 	}
-	return strings.Join(parts, "; ")
+	return parts
 }
 
 // selectionArgs is the selection as recorded in etl_runs.args.

@@ -230,7 +230,6 @@ func firstLine(err error) string {
 // to date and refreshes the tables the analytic views read (without, a
 // later job does both: what the loads changed waits in the pending list).
 func (s *sink) close(ctx context.Context, mirror bool) error {
-	defer s.batch.Release()
 	if err := s.flush(ctx); err != nil || !mirror {
 		return err
 	}

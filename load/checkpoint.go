@@ -13,20 +13,15 @@ func (w *Warehouse) Answered(ctx context.Context, logical time.Time) (map[string
 	if w.db == nil {
 		return nil, errClosed
 	}
-	rows, err := w.db.QueryContext(ctx, `SELECT DISTINCT resource FROM raw_responses
+	resources, err := queryStrings(ctx, w.db, `SELECT DISTINCT resource FROM raw_responses
 WHERE logical_date = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND source = ?`,
 		logical.Format(time.DateOnly), SourceFetch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the checkpoint: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			return nil, fmt.Errorf("reading the checkpoint: %w", err)
-		}
+	out := make(map[string]bool, len(resources))
+	for _, r := range resources {
 		out[r] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -340,51 +340,28 @@ func (w *Warehouse) RawIDs(ctx context.Context, f RawFilter) ([]string, error) {
 	}
 	conds, args := f.where()
 	q := "SELECT response_id FROM raw_responses" + whereSQL(conds) + " ORDER BY observed_at, response_id"
-	rows, err := w.db.QueryContext(ctx, q, args...)
+	ids, err := queryStrings(ctx, w.db, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load: raw ids: %w", err)
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("load: raw ids: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
-// RawHour is what was landed for one hour of observed_at.
-type RawHour struct {
-	Start     time.Time // the hour's first instant, UTC
-	Responses int64
-	Bytes     int64 // the bodies' size before compression
-}
-
-// RawHours sums the landed responses the filter selects by hour of
-// observed_at, oldest first: what a replay in parts plans with.
-func (w *Warehouse) RawHours(ctx context.Context, f RawFilter) ([]RawHour, error) {
-	if w.db == nil {
-		return nil, errClosed
-	}
-	conds, args := f.where()
-	q := "SELECT date_trunc('hour', observed_at) AS hour, count(*), sum(body_bytes)::BIGINT FROM raw_responses" +
-		whereSQL(conds) + " GROUP BY hour ORDER BY hour"
-	rows, err := w.db.QueryContext(ctx, q, args...)
+// queryStrings runs a query of one VARCHAR column on db and returns its
+// values.
+func queryStrings(ctx context.Context, db *sql.DB, q string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("load: raw hours: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
-	var out []RawHour
+	var out []string
 	for rows.Next() {
-		var h RawHour
-		if err := rows.Scan(&h.Start, &h.Responses, &h.Bytes); err != nil {
-			return nil, fmt.Errorf("load: raw hours: %w", err)
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
 		}
-		h.Start = h.Start.UTC()
-		out = append(out, h)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

@@ -317,25 +317,3 @@ func TestUnderivedFindsWhatACrashLeftBehind(t *testing.T) {
 		t.Fatalf("after ForgetDerived: %v, want both", got)
 	}
 }
-
-func TestRawHoursSumsTheLandingByHour(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
-	// Three hours: 10:00 (two bodies of 3 and 4 bytes), 10:59:59 (same
-	// hour), 13:30 (one of 5); the filter's bounds cut as Raw's do.
-	land(t, w, response(t0, "abc"), response(t0.Add(59*time.Minute+59*time.Second), "defg"),
-		response(t0.Add(3*time.Hour+30*time.Minute), "hijkl"), response(t0.Add(26*time.Hour), "mn"))
-	got, err := w.RawHours(t.Context(), load.RawFilter{Until: t0.Add(26 * time.Hour)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []load.RawHour{{Start: t0, Responses: 2, Bytes: 7}, {Start: t0.Add(3 * time.Hour), Responses: 1, Bytes: 5}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("hours %v; want %v", got, want)
-	}
-	if got, err := w.RawHours(t.Context(), load.RawFilter{Since: t0.Add(26 * time.Hour)}); err != nil || len(got) != 1 || got[0].Bytes != 2 {
-		t.Fatalf("the last hour alone: %v, %v", got, err)
-	}
-	if got, err := w.RawHours(t.Context(), load.RawFilter{Since: t0.Add(27 * time.Hour)}); err != nil || len(got) != 0 {
-		t.Fatalf("an empty range: %v, %v; want no hour", got, err)
-	}
-}

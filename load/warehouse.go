@@ -205,8 +205,8 @@ func (w *Warehouse) Close() error {
 	return err
 }
 
-// DB is the warehouse's database, for queries of the jobs (checkpoints, the
-// run ledger). Writes to the contract tables go through Land and Load.
+// DB is the warehouse's database, for reading it directly (tests, tools).
+// Every write goes through the Warehouse's methods.
 func (w *Warehouse) DB() *sql.DB { return w.db }
 
 // Dir is the warehouse directory, made absolute.
