@@ -28,6 +28,7 @@ func demoCommand() *cli.Command {
 			&cli.IntFlag{Name: "days", Value: 30, Usage: "virtual days to run"},
 			&cli.StringFlag{Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
 			memoryLimitFlag(),
+			lockTimeoutFlag(),
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the simulated world"},
 			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
 			logFormatFlag(),

@@ -33,7 +33,7 @@ func selectionFlags() []cli.Flag {
 
 // runFlags are the flags of run and backfill.
 func runFlags() []cli.Flag {
-	return append(append(sourceFlags(), warehouseFlags()...), selectionFlags()...)
+	return append(append(sourceFlags(), writerFlags()...), selectionFlags()...)
 }
 
 // selection reads the selection flags.

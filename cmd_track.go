@@ -76,7 +76,7 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 		Name:         name,
 		Usage:        usage,
 		ArgsUsage:    argsUsage,
-		Flags:        append(warehouseFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}),
+		Flags:        append(writerFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			refs, err := trackRefs(c)

@@ -18,22 +18,26 @@ import (
 	"github.com/etalake/etalake/wire"
 )
 
-// openWarehouse opens the warehouse for writing; a second writer is a
-// usage error (exit 2) that names the one holding it.
+// openWarehouse opens the warehouse for writing. While another job writes
+// it, it says whom it waits for and waits up to --lock-timeout; past that,
+// the error matches load.ErrBusy (exit 75).
 func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 	opt, err := warehouseOptions(c)
 	if err != nil {
 		return nil, err
 	}
-	wh, err := load.Open(c.Context, c.String(flagWarehouse), opt)
-	if errors.Is(err, load.ErrBusy) {
-		return nil, usageErr{err}
+	log, err := newLogger(c)
+	if err != nil {
+		return nil, err
 	}
-	return wh, err
+	opt.Waiting = func(b *load.BusyError) {
+		log.Warn("waiting for the warehouse", "for", opt.LockTimeout.String(), "busy", b.Error())
+	}
+	return load.Open(c.Context, c.String(flagWarehouse), opt)
 }
 
-// openReader opens the warehouse read-only; a missing or busy warehouse is
-// a usage error (exit 2).
+// openReader opens the published warehouse read-only (it never waits for
+// a job); a missing warehouse is a usage error (exit 2).
 func openReader(c *cli.Context) (*sql.DB, error) {
 	opt, err := warehouseOptions(c)
 	if err != nil {
@@ -47,7 +51,7 @@ func openReader(c *cli.Context) (*sql.DB, error) {
 func openReaderWith(ctx context.Context, dir string, opt load.Options) (*sql.DB, error) {
 	opt.Threads = runtime.NumCPU()
 	db, err := load.OpenReadOnly(ctx, dir, opt)
-	if errors.Is(err, load.ErrBusy) || errors.Is(err, load.ErrNoWarehouse) {
+	if errors.Is(err, load.ErrNoWarehouse) {
 		return nil, usageErr{err}
 	}
 	return db, err
@@ -63,8 +67,7 @@ func sqlCommand() *cli.Command {
 			"   etalake sql \"SELECT * FROM shipments LIMIT 5\"\n" +
 			"   etalake sql --format csv \"SELECT * FROM eta_observations\" > eta.csv\n" +
 			"   etalake sql \"SELECT table_name, comment FROM duckdb_tables()\"   (the contract, documented)\n" +
-			"While a job is writing, DuckDB allows no reader: query the Parquet mirror instead, e.g.\n" +
-			"   duckdb -c \"SELECT count(*) FROM read_parquet('warehouse/parquet/eta_observations/**/*.parquet', hive_partitioning=true)\"",
+			"It reads what the last job published: while a job runs, the state before it (never half a job).",
 		Flags: append(warehouseFlags(),
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
 		),
@@ -104,8 +107,8 @@ func replayCommand() *cli.Command {
 			"Responses a job quarantined (dead-lettered whole: larger than --max-body, or refused by the\n" +
 			"warehouse) are derived again: after a fix, or with a larger --max-body, they load.\n" +
 			"A replay that stops is repaired by replaying again.\n\n" +
-			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (responses were dead-lettered).",
-		Flags: append(warehouseFlags(),
+			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (responses were dead-lettered), 75 busy.",
+		Flags: append(writerFlags(),
 			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
 			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
 			maxBodyFlag(),
@@ -167,8 +170,8 @@ func importCommand() *cli.Command {
 			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.\n" +
 			"A body larger than --max-body is landed and dead-lettered, not decoded. An interrupted or failed\n" +
 			"import keeps every load it committed; importing again lands only what is new.\n\n" +
-			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies refused or dead-lettered).",
-		Flags: append(warehouseFlags(),
+			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies refused or dead-lettered), 75 busy.",
+		Flags: append(writerFlags(),
 			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
 			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},

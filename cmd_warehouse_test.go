@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"math"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,9 +87,15 @@ func TestCLIImportThenReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer holder.Close()
-	for _, args := range [][]string{{"replay", "--warehouse", wh}, {"import", "--warehouse", wh, in}} {
-		if code, _, errOut := run(t, nil, args...); code != exitUsage || !strings.Contains(errOut, "busy") {
-			t.Errorf("%s into a held warehouse: exit %d, %q; want %d, saying it is busy", args[0], code, errOut, exitUsage)
+	// A second writer waits for the first up to --lock-timeout, saying
+	// whom it waits for, then gives up busy (75), not as a usage error.
+	for _, args := range [][]string{{"replay", "--warehouse", wh, "--lock-timeout", "300ms"}, {"import", "--warehouse", wh, "--lock-timeout", "0", in}} {
+		code, _, errOut := run(t, nil, args...)
+		if code != exitBusy || !strings.Contains(errOut, "busy") || !strings.Contains(errOut, fmt.Sprintf("pid %d", os.Getpid())) {
+			t.Errorf("%s into a held warehouse: exit %d, %q; want %d, naming the holder", args[0], code, errOut, exitBusy)
+		}
+		if waited := strings.Contains(errOut, "waiting for the warehouse"); waited != (args[4] != "0") {
+			t.Errorf("%v: said it waits: %v, want %v\n%s", args, waited, !waited, errOut)
 		}
 	}
 }

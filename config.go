@@ -168,7 +168,13 @@ const (
 	flagWarehouse   = "warehouse"
 	flagMemoryLimit = "memory-limit"
 	flagMaxBody     = "max-body"
+	flagLockTimeout = "lock-timeout"
 )
+
+// defaultLockTimeout is --lock-timeout's default: long enough for a
+// backfill to wait out most of a nightly run's end, short enough that a
+// scheduler sees a stuck warehouse the same night.
+const defaultLockTimeout = 10 * time.Minute
 
 // defaultMemoryLimit is --memory-limit's default: 1 GiB, or half the
 // memory this process may use when that is less (README, "Memory").
@@ -184,6 +190,16 @@ func warehouseFlags() []cli.Flag {
 	return []cli.Flag{warehouseFlag(), memoryLimitFlag()}
 }
 
+// writerFlags are the flags of the commands that write the warehouse.
+func writerFlags() []cli.Flag {
+	return append(warehouseFlags(), lockTimeoutFlag())
+}
+
+func lockTimeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: flagLockTimeout, EnvVars: []string{"ETALAKE_LOCK_TIMEOUT"}, Value: defaultLockTimeout,
+		Usage: "how long to wait for another job writing the warehouse before giving up with exit code 75 (busy); 0 does not wait"}
+}
+
 func memoryLimitFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagMemoryLimit, EnvVars: []string{"ETALAKE_MEMORY_LIMIT"}, DefaultText: "1GiB, or half the memory when that is less",
 		Usage: "DuckDB's memory: a size (512MiB, 2GB) or a share of this machine's memory (40%, of the container's limit when it has one); past it, DuckDB spills to disk"}
@@ -194,9 +210,15 @@ func maxBodyFlag() cli.Flag {
 		Usage: "the largest response body decoded; a larger one is kept in the raw landing and dead-lettered, not decoded (replay with a larger --max-body derives it)"}
 }
 
-// warehouseOptions reads --memory-limit into the warehouse's options.
+// warehouseOptions reads --memory-limit and --lock-timeout into the
+// warehouse's options.
 func warehouseOptions(c *cli.Context) (load.Options, error) {
 	opt := load.DefaultOptions()
+	if c.IsSet(flagLockTimeout) || c.Duration(flagLockTimeout) != 0 {
+		if opt.LockTimeout = c.Duration(flagLockTimeout); opt.LockTimeout < 0 {
+			return opt, configError("ETALAKE_LOCK_TIMEOUT (--lock-timeout) %s: want zero or more", opt.LockTimeout)
+		}
+	}
 	s := c.String(flagMemoryLimit)
 	if strings.TrimSpace(s) == "" {
 		opt.MemoryLimit = defaultMemory()

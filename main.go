@@ -27,6 +27,9 @@ const (
 	exitFailure = 1
 	exitUsage   = 2 // usage, configuration, authentication (401)
 	exitPartial = 3 // cap, quota, failures after retries, dead letters
+	// exitBusy is sysexits' EX_TEMPFAIL: another job held the warehouse
+	// past --lock-timeout; trying again later is the remedy.
+	exitBusy = 75
 )
 
 const exitCodesHelp = `EXIT CODES:
@@ -34,7 +37,8 @@ const exitCodesHelp = `EXIT CODES:
    1  failure: nothing more could be done (the warehouse could not be written, a declined backfill, …)
    2  usage, configuration or authentication (401) error
    3  partial: a credit cap or quota was reached, requests failed after retries, or responses
-      were dead-lettered (kept in raw_responses, see dead_letters); everything landed is kept`
+      were dead-lettered (kept in raw_responses, see dead_letters); everything landed is kept
+  75  busy: another job was writing the warehouse for longer than --lock-timeout; nothing was done`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -96,6 +100,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, load.ErrBusy):
+		return exitBusy
 	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput):
 		return exitUsage
 	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, jobs.ErrSomeRefused):

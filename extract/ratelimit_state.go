@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 const (
@@ -124,21 +126,21 @@ func (st *limiterState) valid() bool {
 }
 
 // stateFile is the state of one key shared by the processes of a machine.
+// Each read-modify-write holds an exclusive lock on <dir>/<keyID>.lock
+// (github.com/gofrs/flock: flock(2) on Unix, LockFileEx on Windows), a file
+// of its own so that the state can be replaced by a rename while locked.
 type stateFile struct {
-	path string   // <dir>/<keyID>.json
-	tmp  string   // written, then renamed to path
-	lock *os.File // <dir>/<keyID>.lock, flocked for each read-modify-write
+	path string       // <dir>/<keyID>.json
+	tmp  string       // written, then renamed to path
+	lock *flock.Flock // <dir>/<keyID>.lock
 }
 
 func openStateFile(dir, keyID string) (*stateFile, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("rate limiter state: %w", err)
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, keyID+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("rate limiter state: %w", err)
-	}
 	path := filepath.Join(dir, keyID+".json")
+	lock := flock.New(filepath.Join(dir, keyID+".lock"), flock.SetPermissions(0o600))
 	return &stateFile{path: path, tmp: path + ".tmp", lock: lock}, nil
 }
 
@@ -146,10 +148,10 @@ func openStateFile(dir, keyID string) (*stateFile, error) {
 // that the file was unreadable or malformed and st is empty) and writes it
 // back when f reports a change.
 func (f *stateFile) update(fn func(st *limiterState, corrupt bool) bool) error {
-	if err := lockFile(f.lock); err != nil {
-		return fmt.Errorf("rate limiter state: lock %s: %w", f.lock.Name(), err)
+	if err := f.lock.Lock(); err != nil {
+		return fmt.Errorf("rate limiter state: lock %s: %w", f.lock.Path(), err)
 	}
-	defer unlockFile(f.lock)
+	defer f.lock.Unlock()
 	st, corrupt := f.read()
 	if !fn(&st, corrupt) {
 		return nil

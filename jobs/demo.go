@@ -246,5 +246,5 @@ func freshDemoDir(ctx context.Context, dir string, wopt load.Options) error {
 	if others > 0 {
 		return fmt.Errorf("demo: %s holds a warehouse with %d runs that are not the demo's: %w; give --warehouse another directory", dir, others, ErrNotADemo)
 	}
-	return load.Remove(dir)
+	return load.Remove(ctx, dir, wopt)
 }

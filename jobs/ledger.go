@@ -67,6 +67,19 @@ func settle(r *load.Run, now time.Time, err error, why []string, exitCode func(s
 	}
 }
 
+// recordEnd saves how run ended and, with mirror, writes its row to the
+// Parquet mirror, so that the mirror shows every finished run's end (the
+// job's own mirror sync ran before its last row was known).
+func recordEnd(ctx context.Context, wh *load.Warehouse, run *load.Run, mirror bool) error {
+	if err := wh.SaveRun(ctx, run); err != nil || !mirror {
+		return err
+	}
+	if _, err := wh.SyncParquet(ctx); err != nil {
+		return fmt.Errorf("writing the Parquet mirror of etl_runs: %w", err)
+	}
+	return nil
+}
+
 // Outcome is how a job that derives without fetching (an import, a
 // replay) ended, as its etl_runs row says.
 type Outcome struct {
@@ -85,7 +98,7 @@ type Outcome struct {
 func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, exitCode func(string, error) int) (Outcome, error) {
 	run.Rows = s.loaded
 	settle(run, s.now(), err, append(why, deadLetterReason(s.counts)...), exitCode)
-	if serr := wh.SaveRun(context.WithoutCancel(ctx), run); err == nil {
+	if serr := recordEnd(context.WithoutCancel(ctx), wh, run, true); err == nil {
 		err = serr
 	}
 	return Outcome{Run: run.ID, Status: run.Status, DeadLetters: s.dead, Quarantined: s.quarantined, Rows: s.loaded}, err

@@ -171,13 +171,24 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.wh.SaveRun(ctx, &r.run); err != nil {
 		return err
 	}
+	if rec := r.wh.Recovered(); rec.Journals > 0 {
+		r.log.Warn("run: landed the responses a job that died had received", "journals", rec.Journals,
+			"responses", rec.Responses, "new", rec.Landed)
+	}
+	for _, d := range r.wh.Recovered().Damaged {
+		r.log.Error("run: a journal of received responses is damaged: what preceded the damage was landed, the rest will be asked again; the file is kept", "file", d)
+	}
 	r.sink = newSink(r.wh, r.opt.MaxBody, r.opt.Now, r.log)
 	if n, err := r.sink.catchUp(ctx); err != nil {
 		return fmt.Errorf("deriving responses left by an earlier run: %w", err)
 	} else if n > 0 {
 		r.log.Warn("run: derived responses an earlier run landed but did not load", "responses", n)
 	}
-	r.writer = newWriter(r.sink)
+	j, err := r.wh.OpenJournal(r.run.ID)
+	if err != nil {
+		return err
+	}
+	r.writer = newWriter(r.sink, j)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -284,7 +295,7 @@ func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
 	for _, p := range r.products(work) {
 		c := r.client
 		if !r.opt.DryRun {
-			c = c.WithObserve(r.observer(ctx, periodResource(p)))
+			c = c.WithObserve(r.observer(periodResource(p)))
 		}
 		period, _, err := c.CurrentPeriod(ctx, p)
 		if err != nil {
@@ -308,10 +319,11 @@ func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
 	}
 }
 
-// observer lands every response of a request for resource res.
-func (r *runner) observer(ctx context.Context, res Resource) func(*extract.Raw) error {
+// observer journals and lands every response of a request for resource
+// res, before the client decodes it.
+func (r *runner) observer(res Resource) func(*extract.Raw) error {
 	return func(raw *extract.Raw) error {
-		return r.writer.land(ctx, r.landed(raw, res))
+		return r.writer.land(r.landed(raw, res))
 	}
 }
 
@@ -344,7 +356,7 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 			if ctx.Err() != nil {
 				return
 			}
-			err := it.call(ctx, r.client.WithObserve(r.observer(ctx, it.resource)))
+			err := it.call(ctx, r.client.WithObserve(r.observer(it.resource)))
 			r.classify(it, err, cancel)
 			n := done.Add(1)
 			s, t := r.client.Budget(wire.ProductSchedule).State(), r.client.Budget(wire.ProductTracking).State()
@@ -401,10 +413,12 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	ctx = context.WithoutCancel(ctx)
 	if r.writer != nil {
-		close(r.writer.in)
-		r.wg.Wait()
+		jerr := r.writer.close(r.wg.Wait)
 		if ferr := r.writer.failure(); ferr != nil && err == nil {
 			err = ferr
+		}
+		if err == nil {
+			err = jerr
 		}
 		if err == nil && !r.opt.SkipParquet {
 			if _, serr := r.wh.SyncParquet(ctx); serr != nil {
@@ -434,8 +448,13 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		r.res.Run = r.run
 		return r.res, err
 	}
-	if serr := r.wh.SaveRun(ctx, &r.run); serr != nil && err == nil {
+	if serr := recordEnd(ctx, r.wh, &r.run, r.writer != nil && !r.opt.SkipParquet); serr != nil && err == nil {
 		err = serr
+	}
+	// Readers see the job's end, whatever it was: what it loaded is
+	// committed, and its etl_runs row says how it ended.
+	if _, perr := r.wh.Publish(ctx); perr != nil && err == nil {
+		err = perr
 	}
 	r.res.Run = r.run
 	return r.res, err

@@ -7,64 +7,59 @@ import (
 	"github.com/etalake/etalake/load"
 )
 
-// landMax bounds how many responses the writer lands in one transaction:
-// workers wait for their response to be landed (a charged answer is never
-// left unwritten), so landing several at once keeps them busy.
+// landMax bounds how many responses the writer lands in one transaction.
 const landMax = 64
 
-// landing is a response to land, and where to say it is.
-type landing struct {
-	raw load.RawResponse
-	ack chan error
-}
-
-// writer is the only goroutine that writes the warehouse during a run. It
-// lands every response workers hand it — acknowledging each once it is
-// committed — and derives it afterwards.
+// writer is the only goroutine that writes the warehouse during a run.
+// Workers hand it every response they receive after appending it to the
+// job's journal (synced to disk), so that a response is safe the moment it
+// arrives, whatever the writer is doing: loading a batch can take seconds.
+// The writer lands the responses in raw_responses, then derives them.
 type writer struct {
-	sink *sink
-	in   chan landing
+	sink    *sink
+	journal *load.Journal
+	in      chan load.RawResponse
 
 	mu       sync.Mutex
 	byStatus map[int]int64
-	err      error // the first landing or loading failure; the run stops
+	err      error // the first journal, landing or loading failure; the run stops
 }
 
-func newWriter(s *sink) *writer {
-	return &writer{sink: s, in: make(chan landing, landMax), byStatus: map[int]int64{}}
+func newWriter(s *sink, j *load.Journal) *writer {
+	return &writer{sink: s, journal: j, in: make(chan load.RawResponse, landMax), byStatus: map[int]int64{}}
 }
 
-// land hands a response to the writer and waits until it is committed. It
-// fails when the warehouse cannot take it: the caller must not go on
-// spending.
-func (w *writer) land(ctx context.Context, raw load.RawResponse) error {
-	ack := make(chan error, 1)
-	select {
-	case w.in <- landing{raw: raw, ack: ack}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case err := <-ack:
+// land appends a response to the journal — when it returns nil, the
+// response survives a crash — and hands it to the writer. It fails when
+// the job must stop spending: the journal or the warehouse failed.
+func (w *writer) land(raw load.RawResponse) error {
+	if err := w.failure(); err != nil {
 		return err
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	if err := w.journal.Append(raw); err != nil {
+		w.fail(err)
+		return err
+	}
+	// No select on a context: a response in the journal must reach the
+	// writer, which drains in until every worker is done and closes it.
+	w.in <- raw
+	return nil
 }
 
 // run lands and derives until in is closed, then flushes the sink. A
-// failure is kept (see failure) and every later landing gets it.
+// failure is kept (see failure), and the responses after it stay in the
+// journal only, for the next job to land.
 func (w *writer) run(ctx context.Context) {
 	for first := range w.in {
-		batch := []landing{first}
+		batch := []load.RawResponse{first}
 	drain:
 		for len(batch) < landMax {
 			select {
-			case l, ok := <-w.in:
+			case r, ok := <-w.in:
 				if !ok {
 					break drain
 				}
-				batch = append(batch, l)
+				batch = append(batch, r)
 			default:
 				break drain
 			}
@@ -78,34 +73,37 @@ func (w *writer) run(ctx context.Context) {
 	}
 }
 
-func (w *writer) landBatch(ctx context.Context, batch []landing) {
-	err := w.failure()
-	if err == nil {
-		raws := make([]load.RawResponse, len(batch))
-		for i, l := range batch {
-			raws[i] = l.raw
-		}
-		if err = w.sink.land(ctx, raws...); err != nil {
-			w.fail(err)
-		}
-	}
+func (w *writer) landBatch(ctx context.Context, batch []load.RawResponse) {
 	w.mu.Lock()
-	for _, l := range batch {
-		w.byStatus[l.raw.Status]++
+	for _, r := range batch {
+		w.byStatus[r.Status]++
 	}
 	w.mu.Unlock()
-	for _, l := range batch {
-		l.ack <- err
-	}
-	if err != nil {
+	if w.failure() != nil {
 		return
 	}
-	for _, l := range batch {
-		if err := w.sink.derive(ctx, l.raw, load.ResponseID(l.raw)); err != nil {
+	if err := w.sink.land(ctx, batch...); err != nil {
+		w.fail(err)
+		return
+	}
+	for _, r := range batch {
+		if err := w.sink.derive(ctx, r, load.ResponseID(r)); err != nil {
 			w.fail(err)
 			return
 		}
 	}
+}
+
+// close waits for the writer to finish (done is closed when run returns),
+// then removes the journal when every response in it was landed, or keeps
+// it for the next job to land.
+func (w *writer) close(done func()) error {
+	close(w.in)
+	done()
+	if w.failure() != nil {
+		return w.journal.Close()
+	}
+	return w.journal.Remove()
 }
 
 func (w *writer) fail(err error) {
@@ -123,7 +121,7 @@ func (w *writer) failure() error {
 	return w.err
 }
 
-// statuses is the count of landed responses by HTTP status.
+// statuses is the count of received responses by HTTP status.
 func (w *writer) statuses() map[int]int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -10,10 +10,11 @@ import (
 
 // Sentinels of the package; callers use errors.Is.
 var (
-	// ErrBusy: another process (or another Warehouse of this process)
-	// holds the warehouse. A *BusyError says who.
+	// ErrBusy: another writer — another process, or another Warehouse of
+	// this process — holds the warehouse. A *BusyError says who.
 	ErrBusy = errors.New("warehouse busy")
-	// ErrNoWarehouse: OpenReadOnly found no warehouse in the directory.
+	// ErrNoWarehouse: OpenReadOnly found no published warehouse in the
+	// directory.
 	ErrNoWarehouse = errors.New("no warehouse")
 	// ErrMigration: the warehouse's recorded migrations do not match the
 	// ones this binary embeds (edited since applied, or newer than the
@@ -38,28 +39,28 @@ type Holder struct {
 	Since time.Time `json:"since"`
 }
 
-// BusyError is the error of an Open or OpenReadOnly that found the
-// warehouse held. It unwraps to ErrBusy.
+// BusyError is the error of an Open that found the warehouse held by
+// another writer, after waiting for it as long as it was allowed to. It
+// unwraps to ErrBusy.
 type BusyError struct {
 	Dir string
-	// Holder is the writer holding the warehouse; zero when the holder is
-	// a reader (OpenReadOnly), or a writer that had not yet written its
-	// details.
+	// Holder is the writer holding the warehouse; zero when it had not
+	// yet written its details.
 	Holder Holder
-	// Readers is true when the warehouse is held by read-only users only
-	// (etalake sql, report): a writer must wait for them to close it.
-	Readers bool
+	// Waited is how long the lock was waited for (Options.LockTimeout).
+	Waited time.Duration
 }
 
 func (e *BusyError) Error() string {
-	switch {
-	case e.Readers:
-		return fmt.Sprintf("%s: %s is open read-only (etalake sql or report); close it and retry", ErrBusy, e.Dir)
-	case e.Holder.PID == 0:
-		return fmt.Sprintf("%s: %s is being written by another process (it has not yet recorded its pid in %s)", ErrBusy, e.Dir, lockName)
+	who := "another process (it has not yet recorded its pid in " + holderName + ")"
+	if e.Holder.PID != 0 {
+		who = fmt.Sprintf("pid %d on host %s since %s", e.Holder.PID, e.Holder.Host, e.Holder.Since.UTC().Format(time.RFC3339))
 	}
-	return fmt.Sprintf("%s: %s is being written by pid %d on host %s since %s; wait for that job to finish",
-		ErrBusy, e.Dir, e.Holder.PID, e.Holder.Host, e.Holder.Since.UTC().Format(time.RFC3339))
+	msg := fmt.Sprintf("%s: %s is being written by %s", ErrBusy, e.Dir, who)
+	if e.Waited > 0 {
+		msg += fmt.Sprintf("; gave up after waiting %s (--lock-timeout)", e.Waited)
+	}
+	return msg
 }
 
 // Unwrap makes every BusyError match ErrBusy.

@@ -1,109 +1,95 @@
 package load
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"io/fs"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
-// lockName is the lock file in the warehouse directory. A writer holds an
-// exclusive flock on it and writes itself into it as one line of JSON
-// ({"pid":…,"host":…,"since":…}); read-only users hold a shared flock and
-// write nothing. The kernel drops a flock with the process that held it, so
-// a crashed job never leaves the warehouse locked; its stale line is
-// overwritten by the next writer and only read while someone holds the lock.
-const lockName = ".etalake.lock"
+// Files of the writer lock in the warehouse directory. A writer holds an
+// exclusive lock on lockName (github.com/gofrs/flock: flock(2) on Unix,
+// LockFileEx on Windows) and then writes who it is into holderName as one
+// line of JSON ({"pid":…,"host":…,"since":…}). The operating system drops
+// the lock with the process that held it, so a crashed job never leaves
+// the warehouse locked; its stale holder line is overwritten by the next
+// writer and only read while someone holds the lock. The holder lives in
+// a file of its own because on Windows a locked file cannot be read by
+// another process.
+const (
+	lockName   = ".etalake.lock"
+	holderName = ".etalake.writer"
+)
 
-// lock is a held flock on the lock file.
+// lockPoll is how often a waiting writer tries the lock again.
+const lockPoll = 250 * time.Millisecond
+
+// lock is the held writer lock of a warehouse.
 type lock struct {
-	f      *os.File
-	writer bool
+	fl     *flock.Flock
+	holder string // path of the holder file
 }
 
-// lockWriter takes the exclusive lock of the warehouse in dir without
-// waiting, or returns a *BusyError naming the holder.
-func lockWriter(dir string, now time.Time) (*lock, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	ok, err := tryFlock(f, true)
-	if err != nil || !ok {
-		if err == nil {
-			err = busyError(dir, f)
+// lockWriter takes the exclusive lock of the warehouse in dir. When
+// another writer holds it, it calls waiting once with who that is and
+// tries again until wait has passed, then returns a *BusyError naming the
+// holder (at once when wait is zero).
+func lockWriter(ctx context.Context, dir string, now time.Time, wait time.Duration, waiting func(*BusyError)) (*lock, error) {
+	fl := flock.New(filepath.Join(dir, lockName), flock.SetPermissions(0o644))
+	ok, err := fl.TryLock()
+	if err == nil && !ok && wait > 0 {
+		if waiting != nil {
+			waiting(busyError(dir, 0))
 		}
-		f.Close()
-		return nil, err
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		ok, err = fl.TryLockContext(wctx, lockPoll)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = nil
+		}
 	}
+	if err != nil {
+		return nil, fmt.Errorf("load: locking %s: %w", dir, err)
+	}
+	if !ok {
+		return nil, busyError(dir, wait)
+	}
+	lk := &lock{fl: fl, holder: filepath.Join(dir, holderName)}
 	host, _ := os.Hostname()
 	line, err := json.Marshal(Holder{PID: os.Getpid(), Host: host, Since: now.UTC()})
 	if err == nil {
-		err = f.Truncate(0)
-	}
-	if err == nil {
-		_, err = f.WriteAt(append(line, '\n'), 0)
-	}
-	if err == nil {
-		err = f.Sync()
+		err = writeSynced(lk.holder, append(line, '\n'))
 	}
 	if err != nil {
-		unflock(f)
-		f.Close()
-		return nil, err
+		return nil, errors.Join(fmt.Errorf("load: recording the writer of %s: %w", dir, err), fl.Unlock())
 	}
-	return &lock{f: f, writer: true}, nil
+	return lk, nil
 }
 
-// lockReader takes a shared lock of the warehouse in dir without waiting,
-// or returns a *BusyError naming the writer holding it. A warehouse without
-// a lock file (never opened by a writer of this version) is not locked.
-func lockReader(dir string) (*lock, error) {
-	f, err := os.Open(filepath.Join(dir, lockName))
-	if errors.Is(err, fs.ErrNotExist) {
-		return &lock{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	ok, err := tryFlock(f, false)
-	if err != nil || !ok {
-		if err == nil {
-			err = busyError(dir, f)
-		}
-		f.Close()
-		return nil, err
-	}
-	return &lock{f: f}, nil
-}
-
-// busyError describes who holds the lock that f could not take: readers
-// when a shared lock can still be had, else the writer of the lock file.
-func busyError(dir string, f *os.File) *BusyError {
-	e := &BusyError{Dir: dir}
-	if ok, _ := tryFlock(f, false); ok {
-		unflock(f)
-		e.Readers = true
-		return e
-	}
-	line, _ := io.ReadAll(io.NewSectionReader(f, 0, 4096))
+// busyError describes the writer holding the lock of dir, as its holder
+// file says, after waiting for waited.
+func busyError(dir string, waited time.Duration) *BusyError {
+	e := &BusyError{Dir: dir, Waited: waited}
+	line, _ := os.ReadFile(filepath.Join(dir, holderName))
 	_ = json.Unmarshal(line, &e.Holder) // a holder that has not written yet stays zero
 	return e
 }
 
-// release drops the lock; a writer first empties the lock file.
+// release removes the holder file and drops the lock.
 func (l *lock) release() error {
-	if l == nil || l.f == nil {
+	if l == nil || l.fl == nil {
 		return nil
 	}
-	var err error
-	if l.writer {
-		err = l.f.Truncate(0)
+	err := os.Remove(l.holder)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
 	}
-	err = errors.Join(err, unflock(l.f), l.f.Close())
-	l.f = nil
+	err = errors.Join(err, l.fl.Unlock())
+	l.fl = nil
 	return err
 }

@@ -29,9 +29,25 @@ func TestMain(m *testing.M) {
 
 // helper runs in a child process: "open" tries to open the warehouse and
 // says how it went; "load-and-die" loads rows and exits without closing
-// anything, as a crashed job would.
+// anything, as a crashed job would; "count" opens the published warehouse
+// read-only and prints how many ETA observations it holds.
 func helper(mode, dir string) int {
 	ctx := context.Background()
+	if mode == "count" {
+		db, err := load.OpenReadOnly(ctx, dir, load.DefaultOptions())
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		defer db.Close()
+		var n int64
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM eta_observations").Scan(&n); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		fmt.Println(n)
+		return 0
+	}
 	w, err := load.Open(ctx, dir, load.Options{Now: clock})
 	var busy *load.BusyError
 	switch {

@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,12 +10,18 @@ import (
 	"path/filepath"
 )
 
-// OpenReadOnly opens the warehouse in dir for reading only (DuckDB's
-// access_mode READ_ONLY), for etalake sql and reports: no migration, no
-// write. It holds a shared lock on the warehouse until the returned DB is
-// closed, so a writer that starts meanwhile gets a *BusyError instead of
-// DuckDB's lock error; while a writer holds the warehouse, OpenReadOnly
-// returns a *BusyError naming it. Several readers may be open at once.
+// OpenReadOnly opens the published warehouse in dir for reading only
+// (DuckDB's access_mode READ_ONLY), for etalake sql and reports: no
+// migration, no write, no lock of ours. It reads what the last job
+// published, also while a job is writing (the writer works in its own
+// copy), and a job never waits for it: a reader keeps the file it opened
+// when the next job publishes over it. Several readers may be open at
+// once, of etalake or of any DuckDB client.
+//
+// Within one process, DuckDB shares a database already open by the same
+// path (duckdb-go's instance cache): a reader opened while another of the
+// same process is still open reads what that one opened. Close readers to
+// see a newer publish; processes (notebooks, etalake sql) are not shared.
 //
 // The options' memory limit and threads apply as to a writer.
 func OpenReadOnly(ctx context.Context, dir string, opt Options) (*sql.DB, error) {
@@ -30,36 +35,15 @@ func OpenReadOnly(ctx context.Context, dir string, opt Options) (*sql.DB, error)
 	}
 	path := filepath.Join(dir, dbName)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w in %s: no %s (a run creates it)", ErrNoWarehouse, dir, dbName)
-	}
-	lk, err := lockReader(dir)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w in %s: no %s (a job publishes it when it starts on a new warehouse)", ErrNoWarehouse, dir, dbName)
 	}
 	c, err := connector(path, opt, true)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("load: open %s read-only: %w", dir, err), lk.release())
+		return nil, fmt.Errorf("load: open %s read-only: %w", dir, err)
 	}
-	db := sql.OpenDB(&lockedConnector{Connector: c, lock: lk})
+	db := sql.OpenDB(c)
 	if err := db.PingContext(ctx); err != nil {
-		return nil, errors.Join(err, db.Close())
+		return nil, errors.Join(fmt.Errorf("load: open %s read-only: %w", path, err), db.Close())
 	}
 	return db, nil
-}
-
-// lockedConnector is a DuckDB connector that drops the reader's lock when
-// database/sql closes it (DB.Close closes a connector that is an
-// io.Closer).
-type lockedConnector struct {
-	driver.Connector
-	lock *lock
-}
-
-// Close closes the database, then releases the lock.
-func (c *lockedConnector) Close() error {
-	var err error
-	if cl, ok := c.Connector.(interface{ Close() error }); ok {
-		err = cl.Close()
-	}
-	return errors.Join(err, c.lock.release())
 }

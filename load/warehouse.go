@@ -18,15 +18,21 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Files of a warehouse directory.
+// Files of a warehouse directory. Readers open the published database
+// dbName; the writer works in its own copy under workDir and publishes it
+// over dbName when a job ends (publish.go), so that a reader never waits
+// for a job nor a job for a reader. The landing journal of a job in flight
+// is under workDir too (journal.go).
 const (
 	dbName     = "etalake.duckdb"
 	parquetDir = "parquet"
+	workDir    = ".work"
 )
 
 // DefaultMemoryLimit is DuckDB's memory_limit when Options leave it zero.
 // Past it DuckDB spills sorts, joins and large merges to
-// <dir>/etalake.duckdb.tmp instead of failing; the process's peak RSS is
+// <dir>/.work/etalake.duckdb.tmp (a reader's to <dir>/etalake.duckdb.tmp)
+// instead of failing; the process's peak RSS is
 // this limit plus what DuckDB and Go allocate outside it (BENCHMARKS.md).
 const DefaultMemoryLimit = 1 << 30
 
@@ -40,6 +46,12 @@ type Options struct {
 	// Now is the clock of the lock file's "since" and of applied_at in
 	// schema_migrations; nil means time.Now.
 	Now func() time.Time
+	// LockTimeout is how long Open waits for another writer to finish
+	// before it returns a *BusyError; 0 means not at all.
+	LockTimeout time.Duration
+	// Waiting, when set, is told once who holds the warehouse when Open
+	// starts to wait for it.
+	Waiting func(*BusyError)
 }
 
 // DefaultOptions are the options the zero Options stand for.
@@ -58,6 +70,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Now == nil {
 		o.Now = d.Now
 	}
+	if o.LockTimeout < 0 {
+		return o, fmt.Errorf("load: lock timeout %s: want zero or more", o.LockTimeout)
+	}
 	if o.Threads < 0 {
 		return o, fmt.Errorf("load: threads %d: want at least 1", o.Threads)
 	}
@@ -72,11 +87,12 @@ func (o Options) withDefaults() (Options, error) {
 // use.
 const minMemoryLimit = 16 << 20
 
-// Warehouse is a warehouse directory opened for writing: the DuckDB file
-// <dir>/etalake.duckdb and the Parquet mirror <dir>/parquet/. It holds the
-// warehouse's single-writer lock until Close. Its methods are safe for
-// concurrent use; the writing ones (Land, Load, SyncParquet, Reset,
-// DeleteByResponse) run one at a time.
+// Warehouse is a warehouse directory opened for writing: its working
+// DuckDB database <dir>/.work/etalake.duckdb, published to
+// <dir>/etalake.duckdb for readers, and the Parquet mirror <dir>/parquet/.
+// It holds the warehouse's single-writer lock until Close. Its methods are
+// safe for concurrent use; the writing ones (Land, Load, SyncParquet,
+// Reset, DeleteByResponse, Publish) run one at a time.
 type Warehouse struct {
 	dir  string
 	db   *sql.DB
@@ -86,15 +102,24 @@ type Warehouse struct {
 	mu  sync.Mutex // one write at a time, and Close
 	enc *zstd.Encoder
 	dec *zstd.Decoder
+	// opened is set when Open succeeded: only then does Close publish.
+	opened    bool
+	recovered Recovery
 }
 
 // Open opens the warehouse in dir, creating it if needed. It takes the
-// single-writer lock (a second writer, in this process or another, gets a
-// *BusyError naming the holder), applies the pending migrations of package
-// schema (refusing a warehouse whose recorded migrations differ from the
-// embedded ones, see ErrMigration), and sweeps the temp files a crash left
-// under parquet/. Partitions of the mirror still pending from before a
-// crash are written by the next SyncParquet.
+// single-writer lock — waiting up to Options.LockTimeout for another
+// writer, in this process or another, then returning a *BusyError naming
+// it — and applies the pending migrations of package schema (refusing a
+// warehouse whose recorded migrations differ from the embedded ones, see
+// ErrMigration). It lands what the journal of a job that died kept
+// (journal.go), sweeps the temp files a crash left under parquet/, and
+// publishes a warehouse that has never been published, so that readers
+// find one from the first job on. Partitions of the mirror still pending
+// from before a crash are written by the next SyncParquet.
+//
+// A warehouse of an earlier version, written in place in etalake.duckdb,
+// is taken over: that file becomes the working copy's start.
 func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -104,10 +129,12 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, parquetDir), 0o755); err != nil {
-		return nil, fmt.Errorf("load: create warehouse: %w", err)
+	for _, d := range []string{filepath.Join(dir, parquetDir), filepath.Join(dir, workDir, journalDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("load: create warehouse: %w", err)
+		}
 	}
-	lk, err := lockWriter(dir, opt.Now())
+	lk, err := lockWriter(ctx, dir, opt.Now(), opt.LockTimeout, opt.Waiting)
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +142,16 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	if err := w.open(ctx); err != nil {
 		return nil, errors.Join(err, w.Close())
 	}
+	w.opened = true
 	return w, nil
 }
 
 // open does the part of Open after the lock.
 func (w *Warehouse) open(ctx context.Context) error {
-	c, err := connector(filepath.Join(w.dir, dbName), w.opt, false)
+	if err := w.adopt(); err != nil {
+		return fmt.Errorf("load: taking over %s: %w", filepath.Join(w.dir, dbName), err)
+	}
+	c, err := connector(w.workPath(), w.opt, false)
 	if err != nil {
 		return fmt.Errorf("load: open %s: %w", w.dir, err)
 	}
@@ -137,8 +168,23 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if err := applyViews(ctx, w.db, w.opt.Now); err != nil {
 		return err
 	}
-	return sweepTemp(filepath.Join(w.dir, parquetDir))
+	if err := sweepTemp(filepath.Join(w.dir, parquetDir)); err != nil {
+		return err
+	}
+	if err := w.drainJournals(ctx); err != nil {
+		return err
+	}
+	if _, err := os.Stat(w.publishedPath()); errors.Is(err, fs.ErrNotExist) {
+		_, err = w.Publish(ctx)
+		return err
+	}
+	return nil
 }
+
+// workPath is the writer's own database; publishedPath the one readers
+// open.
+func (w *Warehouse) workPath() string      { return filepath.Join(w.dir, workDir, dbName) }
+func (w *Warehouse) publishedPath() string { return filepath.Join(w.dir, dbName) }
 
 // connector opens the DuckDB database at path with the options' memory
 // limit and threads. Every connection it makes runs in UTC, so that dates
@@ -156,11 +202,12 @@ func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, erro
 	})
 }
 
-// Remove deletes the warehouse in dir — its DuckDB file, the file's
-// write-ahead log and the Parquet mirror — and leaves anything else in dir
-// alone. It takes the writer lock for the time it takes, so that it never
-// removes a warehouse another process is writing.
-func Remove(dir string) error {
+// Remove deletes the warehouse in dir — the published database, the
+// writer's working copy and journal, and the Parquet mirror — and leaves
+// anything else in dir alone. It takes the writer lock for the time it
+// takes (waiting as long as opt allows), so that it never removes a
+// warehouse another process is writing.
+func Remove(ctx context.Context, dir string, opt Options) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -168,11 +215,11 @@ func Remove(dir string) error {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	lk, err := lockWriter(dir, time.Now())
+	lk, err := lockWriter(ctx, dir, time.Now(), opt.LockTimeout, opt.Waiting)
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{dbName, dbName + ".wal", parquetDir} {
+	for _, name := range []string{dbName, dbName + ".wal", publishingName, workDir, parquetDir} {
 		if rerr := os.RemoveAll(filepath.Join(dir, name)); rerr != nil {
 			return errors.Join(rerr, lk.release())
 		}
@@ -180,14 +227,19 @@ func Remove(dir string) error {
 	return lk.release()
 }
 
-// Close closes the database and releases the lock. It is safe to call more
-// than once.
+// Close publishes what changed since the last publish (see Publish),
+// closes the database and releases the lock. It is safe to call more than
+// once; only the first call publishes.
 func (w *Warehouse) Close() error {
+	var err error
+	if w.opened {
+		w.opened = false
+		_, err = w.Publish(context.Background())
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var err error
 	if w.db != nil {
-		err = w.db.Close()
+		err = errors.Join(err, w.db.Close())
 		w.db = nil
 	}
 	if w.enc != nil {

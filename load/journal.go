@@ -1,0 +1,247 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The landing journal: while a job fetches, every response it receives is
+// appended to a file of its own under <dir>/.work/landing and synced to
+// disk before anything else happens to it — before it is decoded, and
+// whatever the writer is doing (loading a batch can take seconds). The
+// writer then lands it in raw_responses as before; when the job ends with
+// every response landed, the journal is removed. A job that dies leaves
+// its journal, and the next Open lands what it holds, so that a kill at any
+// moment loses no response that had arrived and no later job buys it
+// again.
+const (
+	journalDir = "landing"
+	journalExt = ".journal"
+	// damagedExt names a journal set aside because a record inside it
+	// (not at its end) does not check: it is kept for a person to look at.
+	damagedExt = ".damaged"
+)
+
+// journalFrame is the size of a record's frame: the payload's length and
+// its CRC-32C, both little-endian uint32. The payload is the response as
+// JSON (its body base64).
+const journalFrame = 8
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// drainBytes bounds the bodies landed in one transaction when a journal is
+// drained.
+const drainBytes = 64 << 20
+
+// Journal is the landing journal of one job. It is safe for concurrent
+// use: appends are serialised, each one synced before it returns.
+type Journal struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+}
+
+// OpenJournal creates the journal of the job named name (its run id).
+func (w *Warehouse) OpenJournal(name string) (*Journal, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return nil, invalidf("journal name %q: want a run id", name)
+	}
+	dir := filepath.Join(w.dir, workDir, journalDir)
+	path := filepath.Join(dir, name+journalExt)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("load: opening the landing journal: %w", err)
+	}
+	if err := syncDir(dir); err != nil {
+		return nil, errors.Join(fmt.Errorf("load: opening the landing journal: %w", err), f.Close())
+	}
+	return &Journal{f: f, path: path}, nil
+}
+
+// Append writes r to the journal and syncs it to disk. When it returns
+// nil, r survives a crash of the process or of the machine.
+func (j *Journal) Append(r RawResponse) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	payload, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("load: journal: %w", err)
+	}
+	if len(payload) > 1<<32-1 {
+		return invalidf("raw response %s %s: %d bytes, too large for the journal", r.Endpoint, r.Request, len(payload))
+	}
+	rec := make([]byte, journalFrame+len(payload))
+	binary.LittleEndian.PutUint32(rec[0:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(rec[4:], crc32.Checksum(payload, crcTable))
+	copy(rec[journalFrame:], payload)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return errors.New("load: journal is closed")
+	}
+	if _, err := j.f.Write(rec); err != nil {
+		return fmt.Errorf("load: journal %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("load: journal %s: %w", j.path, err)
+	}
+	return nil
+}
+
+// Close closes the journal and keeps it: the next Open lands what it
+// holds. Call it when not every response appended is known to be landed.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	err := j.f.Close()
+	j.f = nil
+	return err
+}
+
+// Remove closes the journal and deletes it: call it once every response
+// appended is landed in raw_responses.
+func (j *Journal) Remove() error {
+	if err := j.Close(); err != nil {
+		return err
+	}
+	return errors.Join(removeIfExists(j.path), syncDir(filepath.Dir(j.path)))
+}
+
+// Recovery is what Open landed from the journals of jobs that died.
+type Recovery struct {
+	Journals  int // journals drained
+	Responses int // responses in them
+	Landed    int // of them, not landed before
+	// Damaged lists journals set aside (renamed *.damaged) because a
+	// record inside them does not check; what preceded it was landed.
+	Damaged []string
+}
+
+// Recovered is what Open landed from the journals of jobs that died.
+func (w *Warehouse) Recovered() Recovery { return w.recovered }
+
+// drainJournals lands what the journals left by dead jobs hold, then
+// removes them. A record cut short at the end of a journal is one whose
+// append never returned (the job died writing it): it was never
+// acknowledged, and the job that asked for it died with it.
+func (w *Warehouse) drainJournals(ctx context.Context) error {
+	dir := filepath.Join(w.dir, workDir, journalDir)
+	paths, err := filepath.Glob(filepath.Join(dir, "*"+journalExt))
+	if err != nil {
+		return err
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		n, landed, damaged, err := w.drainJournal(ctx, p)
+		if err != nil {
+			return fmt.Errorf("load: landing the journal %s: %w", p, err)
+		}
+		w.recovered.Journals++
+		w.recovered.Responses += n
+		w.recovered.Landed += landed
+		if damaged {
+			w.recovered.Damaged = append(w.recovered.Damaged, p+damagedExt)
+			if err := os.Rename(p, p+damagedExt); err != nil {
+				return err
+			}
+		} else if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	if len(paths) > 0 {
+		return syncDir(dir)
+	}
+	return nil
+}
+
+// drainJournal lands the records of one journal, in transactions of about
+// drainBytes, and says how many it read, how many were new and whether a
+// record before its end was damaged.
+func (w *Warehouse) drainJournal(ctx context.Context, path string) (n, landed int, damaged bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, 0, false, err
+	}
+	left := fi.Size()
+	br := bufio.NewReader(f)
+	var batch []RawResponse
+	size := 0
+	flush := func() error {
+		k, err := w.Land(ctx, batch...)
+		landed += k
+		batch, size = batch[:0], 0
+		return err
+	}
+	for {
+		r, err := readJournalRecord(br, &left)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break // the end, or a record cut short by the job's death
+		}
+		if err != nil {
+			damaged = true
+			break
+		}
+		n++
+		batch = append(batch, r)
+		if size += len(r.Body); size >= drainBytes {
+			if err := flush(); err != nil {
+				return n, landed, damaged, err
+			}
+		}
+	}
+	return n, landed, damaged, flush()
+}
+
+// errJournalRecord is a record that does not check.
+var errJournalRecord = errors.New("journal record does not check")
+
+// readJournalRecord reads one record of the *left bytes left in the
+// journal: io.EOF at the end, io.ErrUnexpectedEOF for a record cut short,
+// errJournalRecord for one that is whole but wrong.
+func readJournalRecord(r io.Reader, left *int64) (RawResponse, error) {
+	var frame [journalFrame]byte
+	if _, err := io.ReadFull(r, frame[:]); err != nil {
+		return RawResponse{}, err
+	}
+	*left -= journalFrame
+	size := int64(binary.LittleEndian.Uint32(frame[0:]))
+	if size > *left {
+		return RawResponse{}, io.ErrUnexpectedEOF
+	}
+	*left -= size
+	payload := make([]byte, size)
+	if _, err := io.ReadFull(r, payload); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return RawResponse{}, err
+	}
+	if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
+		return RawResponse{}, errJournalRecord
+	}
+	var raw RawResponse
+	if err := json.Unmarshal(payload, &raw); err != nil || raw.check() != nil {
+		return RawResponse{}, errJournalRecord
+	}
+	return raw, nil
+}
