@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"math"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
