@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"database/sql"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2" // the notebook's DuckDB
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+)
+
+// notebookEnv makes the test binary a notebook (see init): it opens
+// <value>/etalake.duckdb read-only as README tells notebooks to, says
+// "open" and what it sees, holds the database until its stdin closes, then
+// says what it sees again.
+const notebookEnv = "ETALAKE_TEST_NOTEBOOK"
+
+func init() {
+	if dir := os.Getenv(notebookEnv); dir != "" {
+		os.Exit(notebook(dir))
+	}
+}
+
+// snapshotSQL sees every table a job writes at once: a reader must never
+// see some of them as of one job and others as of another.
+const snapshotSQL = `SELECT (SELECT count(*) FROM etl_runs) || ' runs, ' ||
+  (SELECT count(*) FROM etl_runs WHERE status = 'running') || ' running, ' ||
+  (SELECT count(*) FROM raw_responses) || ' responses, ' ||
+  (SELECT count(*) FROM eta_observations) || ' etas, ' ||
+  (SELECT count(*) FROM container_events) || ' events, ' ||
+  (SELECT count(*) FROM tracked_shipments) || ' tracked'`
+
+func notebook(dir string) int {
+	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb")+"?access_mode=READ_ONLY")
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	defer db.Close()
+	see := func() string {
+		var s string
+		if err := db.QueryRow(snapshotSQL).Scan(&s); err != nil {
+			return "error: " + err.Error()
+		}
+		return s
+	}
+	fmt.Println("open: " + see())
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	fmt.Println("still: " + see())
+	return 0
+}
+
+// The nightly job beside open notebooks: a notebook holds etalake.duckdb
+// read-only through a whole nightly run; the run exits 0; etalake sql
+// opened during the run sees the previous job, the same in every table;
+// the notebook still sees what it opened; after the run, readers see the
+// new rows.
+func TestNightlyRunBesideAnOpenNotebook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	const key = "notebook-run-key-5e0"
+	rate := extract.Rate{N: 4, Window: time.Second}
+	env := simtest.Start(t, simtest.Options{
+		Keys:   []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
+		Rate:   rate,
+		Faults: sim.Faults{LatencyMedian: 100 * time.Millisecond, LatencyP99: 300 * time.Millisecond, Seed: 3},
+	})
+	w := env.Service.World()
+	wh := t.TempDir()
+	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL,
+		"ETALAKE_API_KEY": key, "ETALAKE_RATE": rate.String(), "ETALAKE_WAREHOUSE": wh}
+	port := simtest.Port(t, w, w.Config().Start)
+	// Yesterday's job: a port and 4 shipments.
+	if code, out, errOut := run(t, vars, "run", "--date", "2026-01-04", "--ports", port, "--shipments", shipmentsCSV(t, w, 4)); code != exitOK {
+		t.Fatalf("the first run: exit %d\n%s%s", code, out, errOut)
+	}
+	before := sqlSnapshot(t, vars)
+	t.Logf("published before the run: %s", before)
+
+	nb := exec.Command(os.Args[0], "-test.run=^$")
+	nb.Env = append(os.Environ(), notebookEnv+"="+wh)
+	stdin, err := nb.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := nb.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() || lines.Text() != "open: "+before {
+		t.Fatalf("the notebook: %q, want it open on %q", lines.Text(), before)
+	}
+
+	// Tonight's job: 16 shipments more at 4 requests a second, while the
+	// notebook holds the database.
+	procVars := []string{}
+	for k, v := range vars {
+		procVars = append(procVars, k+"="+v)
+	}
+	job := etalakeProcess(t, append(procVars, "ETALAKE_STATE_DIR="+t.TempDir()),
+		"run", "--date", "2026-01-05", "--ports", port, "--shipments", shipmentsCSV(t, w, 20))
+	var jobOut strings.Builder
+	job.Stdout, job.Stderr = &jobOut, &jobOut
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- job.Wait() }()
+	var seen []string
+	var runErr error
+wait:
+	for {
+		select {
+		case runErr = <-done:
+			break wait
+		case <-time.After(300 * time.Millisecond):
+			seen = append(seen, sqlSnapshot(t, vars))
+		}
+	}
+	if runErr != nil {
+		t.Fatalf("the run beside the notebook: %v\n%s", runErr, jobOut.String())
+	}
+	stdin.Close()
+	if !lines.Scan() || lines.Text() != "still: "+before {
+		t.Errorf("the notebook after the run: %q, want what it opened, %q", lines.Text(), before)
+	}
+	if err := nb.Wait(); err != nil {
+		t.Errorf("the notebook: %v", err)
+	}
+	after := sqlSnapshot(t, vars)
+	if after == before || strings.Contains(after, " 1 running") {
+		t.Errorf("after the run: %q, want the new rows and no run left running", after)
+	}
+	// A read sees the previous job until the run publishes (the last
+	// reads may come after that, while the process exits), then the new
+	// state: never anything in between.
+	readsDuring := 0
+	for i, got := range seen {
+		switch {
+		case got == before && (i == 0 || seen[i-1] == before):
+			readsDuring++
+		case got == after:
+		default:
+			t.Errorf("etalake sql read %d during the run saw %q, want the previous job's %q (or, once published, %q)", i, got, before, after)
+		}
+	}
+	if readsDuring < 3 {
+		t.Errorf("only %d reads saw the previous job during the run: it was too short to show anything", readsDuring)
+	}
+	// The Parquet mirror shows how every run ended, and nothing is left
+	// for a later job to mirror.
+	code, mirror, errOut := run(t, vars, "sql", "--format", "csv", fmt.Sprintf(`SELECT string_agg(status, ' ' ORDER BY started_at) AS runs,
+  (SELECT count(*) FROM parquet_pending) AS pending
+FROM read_parquet('%s/parquet/etl_runs/**/*.parquet', hive_partitioning = true)`, wh))
+	if code != exitOK || mirror != "runs,pending\nok ok,0\n" {
+		t.Errorf("the mirror of etl_runs: exit %d %q %s; want both runs ok and nothing pending", code, mirror, errOut)
+	}
+	t.Logf("%d reads during the run saw the previous job; after it: %s", readsDuring, after)
+}
+
+// sqlSnapshot is what etalake sql sees of the warehouse in vars.
+func sqlSnapshot(t *testing.T, vars map[string]string) string {
+	t.Helper()
+	code, out, errOut := run(t, vars, "sql", "--format", "csv", snapshotSQL)
+	if code != exitOK {
+		t.Fatalf("etalake sql: exit %d: %s", code, errOut)
+	}
+	_, v, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	return strings.Trim(v, `"`)
+}
