@@ -208,6 +208,9 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		MaxBody: limit, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
 		Progress: c.App.ErrWriter, ProgressOn: isTerminal(os.Stderr) && c.String(flagLogFormat) != "json",
 	})
+	if cerr := wh.Close(); err == nil {
+		err = cerr
+	}
 	if c.Bool("dry-run") {
 		if err == nil {
 			writePlan(c.App.Writer, res.Plan)

@@ -89,6 +89,9 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 			}
 			defer wh.Close()
 			n, err := change(c, wh, refs)
+			if cerr := wh.Close(); err == nil {
+				err = cerr // publishing the change for readers
+			}
 			if err != nil {
 				return err
 			}

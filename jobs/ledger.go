@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -80,6 +81,20 @@ func recordEnd(ctx context.Context, wh *load.Warehouse, run *load.Run, mirror bo
 	return nil
 }
 
+// publish makes what the job left what readers see — whatever its end:
+// every load it made is committed, and etl_runs says how it ended — and
+// logs what that cost.
+func publish(ctx context.Context, wh *load.Warehouse, log *slog.Logger) error {
+	st, err := wh.Publish(ctx)
+	if err != nil {
+		return fmt.Errorf("publishing the warehouse for readers (they still see the job before): %w", err)
+	}
+	if st.Published {
+		log.Info("published the warehouse for readers", "bytes", st.Bytes, "took", st.Took.Round(time.Millisecond).String())
+	}
+	return nil
+}
+
 // Outcome is how a job that derives without fetching (an import, a
 // replay) ended, as its etl_runs row says.
 type Outcome struct {
@@ -98,8 +113,12 @@ type Outcome struct {
 func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, exitCode func(string, error) int) (Outcome, error) {
 	run.Rows = s.loaded
 	settle(run, s.now(), err, append(why, deadLetterReason(s.counts)...), exitCode)
-	if serr := recordEnd(context.WithoutCancel(ctx), wh, run, true); err == nil {
+	ctx = context.WithoutCancel(ctx)
+	if serr := recordEnd(ctx, wh, run, true); err == nil {
 		err = serr
+	}
+	if perr := publish(ctx, wh, s.log); err == nil {
+		err = perr
 	}
 	return Outcome{Run: run.ID, Status: run.Status, DeadLetters: s.dead, Quarantined: s.quarantined, Rows: s.loaded}, err
 }

@@ -451,9 +451,7 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	if serr := recordEnd(ctx, r.wh, &r.run, r.writer != nil && !r.opt.SkipParquet); serr != nil && err == nil {
 		err = serr
 	}
-	// Readers see the job's end, whatever it was: what it loaded is
-	// committed, and its etl_runs row says how it ended.
-	if _, perr := r.wh.Publish(ctx); perr != nil && err == nil {
+	if perr := publish(ctx, r.wh, r.log); perr != nil && err == nil {
 		err = perr
 	}
 	r.res.Run = r.run

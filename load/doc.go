@@ -9,6 +9,12 @@
 // and which were derived — and holds the single-writer lock of a
 // warehouse. Every write to a warehouse goes through it.
 //
+// The writer works in its own copy of the database and publishes it for
+// readers at the end of every job (publish.go), so that readers and the
+// writer never wait for each other; every response a job receives is
+// synced to the landing journal before it is decoded (journal.go), so that
+// a job killed at any moment loses none.
+//
 // It does not parse JSON (raw bodies are opaque bytes), speak HTTP or
 // derive rows from responses: extract and transform do, and load imports
 // neither. Everything it writes is derived from the definitions in package
