@@ -38,7 +38,7 @@ const snapshotSQL = `SELECT (SELECT count(*) FROM etl_runs) || ' runs, ' ||
   (SELECT count(*) FROM raw_responses) || ' responses, ' ||
   (SELECT count(*) FROM eta_observations) || ' etas, ' ||
   (SELECT count(*) FROM container_events) || ' events, ' ||
-  (SELECT count(*) FROM tracked_shipments) || ' tracked'`
+  (SELECT count(*) FROM tracked_shipments WHERE removed_at IS NULL) || ' tracked'`
 
 func notebook(dir string) int {
 	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb")+"?access_mode=READ_ONLY")
@@ -182,4 +182,79 @@ func sqlSnapshot(t *testing.T, vars map[string]string) string {
 	}
 	_, v, _ := strings.Cut(strings.TrimSpace(out), "\n")
 	return strings.Trim(v, `"`)
+}
+
+// openNotebook starts a notebook process on the published warehouse of
+// dir, held until the test ends, and returns what it saw when it opened.
+func openNotebook(t *testing.T, dir string) string {
+	t.Helper()
+	nb := exec.Command(os.Args[0], "-test.run=^$")
+	nb.Env = append(os.Environ(), notebookEnv+"="+dir)
+	stdin, err := nb.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := nb.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = nb.Wait() })
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.HasPrefix(line, "open: ") {
+		t.Fatalf("the notebook did not open %s: %q", dir, line)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "open: "))
+}
+
+// Every job that writes completes while notebooks hold the warehouse open:
+// track add and rm, import, replay, backfill, and the demo.
+func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	const key = "notebook-writers-key-77b"
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
+		Rate: extract.Rate{N: 1000, Window: time.Second},
+	})
+	w := env.Service.World()
+	wh := t.TempDir()
+	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL,
+		"ETALAKE_API_KEY": key, "ETALAKE_RATE": "1000/1s", "ETALAKE_WAREHOUSE": wh}
+	in := filepath.Join(t.TempDir(), "responses")
+	if code, _, errOut := run(t, nil, "sim", "responses", "--shipments", "5", "--days", "1", "--out", in); code != exitOK {
+		t.Fatalf("sim responses: exit %d: %s", code, errOut)
+	}
+	ref := w.Shipments()[0]
+	steps := [][]string{
+		{"track", "add", fmt.Sprintf("%s:%s:%s", ref.Number, ref.Type, ref.Sealine)},
+		{"import", in},
+		{"replay"},
+		{"backfill", "--yes", "--date", "2026-01-05", "--ports", simtest.Port(t, w, w.Config().Start)},
+		{"track", "rm", fmt.Sprintf("%s:%s:%s", ref.Number, ref.Type, ref.Sealine)},
+	}
+	for i, args := range steps {
+		seen := ""
+		if i > 0 { // the first creates the warehouse
+			seen = openNotebook(t, wh)
+		}
+		if code, out, errOut := run(t, vars, args...); code != exitOK {
+			t.Fatalf("%v beside %d open notebooks: exit %d\n%s%s", args, i, code, out, errOut)
+		}
+		if after := sqlSnapshot(t, vars); after == seen {
+			t.Errorf("%v: readers still see %q, want its change published", args, after)
+		}
+	}
+
+	demo := filepath.Join(t.TempDir(), "demo")
+	if code, out, errOut := run(t, nil, "demo", "--days", "1", "--shipments", "20", "--warehouse", demo); code != exitOK {
+		t.Fatalf("the first demo: exit %d\n%s%s", code, out, errOut)
+	}
+	openNotebook(t, demo)
+	if code, out, errOut := run(t, nil, "demo", "--days", "2", "--shipments", "20", "--warehouse", demo); code != exitOK {
+		t.Fatalf("the demo again beside an open notebook: exit %d\n%s%s", code, out, errOut)
+	}
 }
