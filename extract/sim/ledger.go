@@ -15,6 +15,12 @@ type LedgerEntry struct {
 	Status    int       `json:"status"`
 	Charged   bool      `json:"charged"`
 	Fault     string    `json:"fault,omitempty"` // latency is not a fault; 5xx, truncate, burst are
+	// WrittenAt is the real time (the clock of At) when the whole answer
+	// had been written and flushed to the connection; zero when it never
+	// was: the client went away during the latency, or the write failed.
+	// It tells a client killed before its answer was sent from one killed
+	// after: only the first may have to buy it again.
+	WrittenAt time.Time `json:"written_at"`
 }
 
 // Stats sums the ledger up.

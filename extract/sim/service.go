@@ -212,8 +212,28 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rep.status == http.StatusTooManyRequests && s.retry {
 		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(max(rep.retryIn, time.Second).Seconds()))))
 	}
+	// An explicit length, so that the flush below ends the answer: without
+	// it, a flush before the handler returns makes the body chunked, and
+	// its last chunk would only be written after WrittenAt.
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(rep.status)
-	_, _ = w.Write(body)
+	// A failed write or flush is a client gone mid-answer: never written
+	// whole. A writer that cannot flush (a recorder) holds nothing back.
+	if _, err := w.Write(body); err != nil {
+		return
+	}
+	if err := http.NewResponseController(w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return
+	}
+	s.written(entry.Seq, s.now())
+}
+
+// written records when the answer of ledger entry seq was written whole.
+// Entries are appended in order, numbered from 1, and never removed.
+func (s *Service) written(seq int64, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ledger[seq-1].WrittenAt = at
 }
 
 // decide applies the service's rules in order — authentication, rate limit,
