@@ -51,6 +51,7 @@ func demoCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			opt.Waiting = sayWaiting(log, opt.LockTimeout)
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
 				Warehouse: opt, Version: version, Log: log,

@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,10 +32,16 @@ func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt.Waiting = func(b *load.BusyError) {
-		log.Warn("waiting for the warehouse", "for", opt.LockTimeout.String(), "busy", b.Error())
-	}
+	opt.Waiting = sayWaiting(log, opt.LockTimeout)
 	return load.Open(c.Context, c.String(flagWarehouse), opt)
+}
+
+// sayWaiting says, once, that a job waits for the warehouse, for whom and
+// how long at most.
+func sayWaiting(log *slog.Logger, timeout time.Duration) func(*load.BusyError) {
+	return func(b *load.BusyError) {
+		log.Warn("waiting for the warehouse", "for", timeout.String(), "busy", b.Error())
+	}
 }
 
 // openReader opens the published warehouse read-only (it never waits for

@@ -33,17 +33,16 @@ func newWriter(s *sink, j *load.Journal) *writer {
 // response survives a crash — and hands it to the writer. It fails when
 // the job must stop spending: the journal or the warehouse failed.
 func (w *writer) land(raw load.RawResponse) error {
-	if err := w.failure(); err != nil {
-		return err
-	}
+	// Journaled even after a failure of the writer: it was received (and
+	// maybe paid for), and the next job lands what the journal holds.
 	if err := w.journal.Append(raw); err != nil {
 		w.fail(err)
 		return err
 	}
-	// No select on a context: a response in the journal must reach the
-	// writer, which drains in until every worker is done and closes it.
+	// No select on a context: the writer drains in until every worker is
+	// done and closes it.
 	w.in <- raw
-	return nil
+	return w.failure()
 }
 
 // run lands and derives until in is closed, then flushes the sink. A

@@ -167,3 +167,22 @@ func TestEarlierInPlaceWarehouseIsTakenOver(t *testing.T) {
 		t.Errorf("a reader after the takeover: %v %q, want 2 rows", err, out)
 	}
 }
+
+// BenchmarkJournalAppend is the cost of keeping a received response safe
+// before it is decoded: one append and one fsync of a body of 8 KiB (a
+// shipment answer is 2–20 KiB).
+func BenchmarkJournalAppend(b *testing.B) {
+	w := openWarehouse(b, b.TempDir())
+	j, err := w.OpenJournal("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	r := response(t0, string(make([]byte, 8<<10)))
+	b.SetBytes(int64(len(r.Body)))
+	for b.Loop() {
+		if err := j.Append(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
