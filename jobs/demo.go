@@ -143,7 +143,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		r, err := RunJob(ctx, client, wh, RunOptions{
 			Job: "demo", LogicalDate: night, Selection: day, Track: true,
 			CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited,
-			SkipParquet: d < opt.Days-1, Version: opt.Version, Log: opt.Log, Now: opt.Now,
+			Night: d < opt.Days-1, Version: opt.Version, Log: opt.Log, Now: opt.Now,
 		})
 		if err != nil {
 			return res, fmt.Errorf("demo: night of %s: %w", night.Format(time.DateOnly), err)

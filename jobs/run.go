@@ -37,9 +37,10 @@ type RunOptions struct {
 	DryRun bool
 	// Grace is how long a finished shipment is still refreshed.
 	Grace time.Duration
-	// SkipParquet leaves the Parquet mirror to a later SyncParquet (the
-	// demo syncs once at its end); the pending partitions are kept.
-	SkipParquet bool
+	// Night makes the run one night of a longer job, the demo: the
+	// Parquet mirror (its pending partitions are kept) and the publish for
+	// readers wait for that job's last night.
+	Night bool
 	// MaxBody is the largest body derived; a larger one is landed and
 	// dead-lettered (0: DefaultMaxBody).
 	MaxBody int64
@@ -420,7 +421,7 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		if err == nil {
 			err = jerr
 		}
-		if err == nil && !r.opt.SkipParquet {
+		if err == nil && !r.opt.Night {
 			if _, serr := r.wh.SyncParquet(ctx); serr != nil {
 				err = fmt.Errorf("writing the Parquet mirror: %w", serr)
 			}
@@ -448,8 +449,12 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		r.res.Run = r.run
 		return r.res, err
 	}
-	if serr := recordEnd(ctx, r.wh, &r.run, r.writer != nil && !r.opt.SkipParquet); serr != nil && err == nil {
+	if serr := recordEnd(ctx, r.wh, &r.run, r.writer != nil && !r.opt.Night); serr != nil && err == nil {
 		err = serr
+	}
+	if r.opt.Night {
+		r.res.Run = r.run
+		return r.res, err
 	}
 	if perr := publish(ctx, r.wh, r.log); perr != nil && err == nil {
 		err = perr

@@ -45,11 +45,19 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 const drainBytes = 64 << 20
 
 // Journal is the landing journal of one job. It is safe for concurrent
-// use: appends are serialised, each one synced before it returns.
+// use: appends are serialised, and each one is synced before it returns.
+// Concurrent appends share their syncs (group commit): an append that
+// waited for another's sync finds itself covered by it, or syncs what was
+// written meanwhile for everyone waiting, so that a job of many workers
+// pays a sync per moment, not per response.
 type Journal struct {
-	mu   sync.Mutex
-	f    *os.File
-	path string
+	mu      sync.Mutex // the file and written
+	f       *os.File
+	path    string
+	written int64 // records written
+
+	syncMu sync.Mutex // one sync at a time; synced
+	synced int64      // records known on disk
 }
 
 // OpenJournal creates the journal of the job named name (its run id).
@@ -87,22 +95,43 @@ func (j *Journal) Append(r RawResponse) error {
 	binary.LittleEndian.PutUint32(rec[4:], crc32.Checksum(payload, crcTable))
 	copy(rec[journalFrame:], payload)
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	if j.f == nil {
+		j.mu.Unlock()
 		return errors.New("load: journal is closed")
 	}
 	if _, err := j.f.Write(rec); err != nil {
+		j.mu.Unlock()
 		return fmt.Errorf("load: journal %s: %w", j.path, err)
 	}
-	if err := j.f.Sync(); err != nil {
+	j.written++
+	mine, f := j.written, j.f
+	j.mu.Unlock()
+	return j.syncThrough(mine, f)
+}
+
+// syncThrough returns once record n (counted from 1) is on disk, syncing
+// f unless a sync since n was written covered it.
+func (j *Journal) syncThrough(n int64, f *os.File) error {
+	j.syncMu.Lock()
+	defer j.syncMu.Unlock()
+	if j.synced >= n {
+		return nil
+	}
+	j.mu.Lock()
+	through := j.written
+	j.mu.Unlock()
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("load: journal %s: %w", j.path, err)
 	}
+	j.synced = through
 	return nil
 }
 
 // Close closes the journal and keeps it: the next Open lands what it
 // holds. Call it when not every response appended is known to be landed.
 func (j *Journal) Close() error {
+	j.syncMu.Lock() // no sync in flight on the file
+	defer j.syncMu.Unlock()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {

@@ -1,8 +1,10 @@
 package load_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,6 +49,36 @@ func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
 	}
 	if _, err := os.Stat(journalPath(dir, "run-1")); !os.IsNotExist(err) {
 		t.Errorf("the journal is still there: %v", err)
+	}
+}
+
+// Appends of many workers at once all reach the disk whole, sharing
+// their syncs.
+func TestJournalTakesConcurrentAppends(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	j, err := w.OpenJournal("run-many")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				if err := j.Append(response(t0.Add(time.Duration(g*100+i)*time.Second), fmt.Sprintf(`{"g":%d,"i":%d}`, g, i))); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	j.Close()
+	w.Close()
+	w = openWarehouse(t, dir)
+	if got := w.Recovered(); got.Responses != 200 || got.Landed != 200 {
+		t.Errorf("recovered %+v, want the 200 responses appended", got)
 	}
 }
 
