@@ -70,6 +70,7 @@ type Client struct {
 	limiter  *Limiter
 	clock    Clock
 	retry    RetryPolicy
+	logical  time.Time // see WithLogicalDate
 }
 
 // NewClient validates cfg and fills in its defaults.
@@ -198,12 +199,38 @@ func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]str
 	if p == wire.ProductTracking {
 		base = c.tracking
 	}
-	escaped := c.cfg.Paths.Path(e, vars)
+	all := map[string]string{"date": c.date().Format(time.DateOnly)}
+	for k, v := range vars {
+		all[k] = v
+	}
+	escaped, tq := c.cfg.Paths.Path(e, all), c.cfg.Paths.Query(e, all)
+	if tq == nil {
+		tq = url.Values{}
+	}
+	for name, vs := range q { // the call's own parameters win
+		tq[name] = vs
+	}
 	u := *base
-	u.RawPath = base.EscapedPath() + escaped
+	u.RawPath = wire.JoinBase(base.EscapedPath(), escaped)
 	u.Path, _ = url.PathUnescape(u.RawPath) // escaped by us: cannot fail
-	u.RawQuery = q.Encode()
+	u.RawQuery = tq.Encode()
 	return &request{product: p, endpoint: e, url: &u}
+}
+
+// WithLogicalDate returns a client that shares everything with c and
+// fills the {date} of path templates with day (a job's logical date);
+// without it, {date} is today by the client's clock, in UTC.
+func (c *Client) WithLogicalDate(day time.Time) *Client {
+	cc := *c
+	cc.logical = day
+	return &cc
+}
+
+func (c *Client) date() time.Time {
+	if !c.logical.IsZero() {
+		return c.logical.UTC()
+	}
+	return c.clock.Now().UTC()
 }
 
 // do sends r with the limiter, the budget and the retry policy, and returns

@@ -449,3 +449,37 @@ func TestClientKeepsTheServerWithinItsWindow(t *testing.T) {
 		t.Errorf("250 requests took %v of virtual time, want %v", elapsed, want)
 	}
 }
+
+// A path template with a query sends that path and query, joined to the
+// base once, its placeholders escaped as values and {date} the job's
+// logical date; the call's own parameters go with it.
+func TestClientSendsPathTemplatesWithQueries(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.URL.RequestURI())
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"errorCode":404,"message":"no data","time":"2026-01-05T00:00:00Z"}`))
+	}))
+	defer srv.Close()
+	paths := wire.DefaultPaths()
+	for _, s := range []string{"port=/v1/port-schedules?UNLocationCode={port}&date={date}", "p2p=/v1/point-to-point-routes?placeOfReceipt={pol}&placeOfDelivery={pod}"} {
+		if err := paths.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, _ := extract.NewKey("path-template-key-1")
+	c, err := extract.NewClient(extract.Config{ScheduleURL: srv.URL + "/schedule/api/v1", TrackingURL: srv.URL, Key: k, Paths: paths})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = c.WithLogicalDate(time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC))
+	_, _, _ = c.PortSchedule(context.Background(), "NLAMS")
+	_, _, _ = c.PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)})
+	want := []string{
+		"/schedule/api/v1/port-schedules?UNLocationCode=NLAMS&date=2026-01-05",
+		"/schedule/api/v1/point-to-point-routes?departureStartDate=2026-01-05&placeOfDelivery=NLRTM&placeOfReceipt=CNSHA",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sent\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

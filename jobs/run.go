@@ -88,6 +88,7 @@ type RunResult struct {
 func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt RunOptions) (RunResult, error) {
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
+	client = client.WithLogicalDate(logical) // a path template's {date}
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}}}
 	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}

@@ -3,13 +3,19 @@ package wire
 import (
 	"fmt"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 )
 
 // Paths are the request path templates, relative to a product's base URL.
-// Placeholders in braces are replaced by the escaped value. The defaults are
-// service.md §4 and our decisions in spec/schedules.md; a provider with other
-// paths is served by changing these, not the code.
+// A template may carry a query (/v1/port-schedules?UNLocationCode={port}),
+// merged with the parameters of the call. Placeholders in braces are
+// replaced by their value, escaped for where they stand (path or query);
+// {date} is the logical date of the job (YYYY-MM-DD), and may stand in any
+// template. The defaults are service.md §4 and our decisions in
+// spec/schedules.md; a provider with other paths is served by changing
+// these, not the code.
 type Paths struct {
 	PortSchedule   string // {port}
 	P2PSchedule    string // {pol}, {pod}
@@ -18,6 +24,10 @@ type Paths struct {
 	Periods        string
 	Shipment       string
 }
+
+// DatePlaceholder is the placeholder every template may hold: the job's
+// logical date.
+const DatePlaceholder = "{date}"
 
 // DefaultPaths are the paths of the spec.
 func DefaultPaths() Paths {
@@ -61,8 +71,8 @@ func (p *Paths) Set(setting string) error {
 	return fmt.Errorf("invalid path setting %q: want NAME=TEMPLATE with NAME one of %s", setting, strings.Join(names, ", "))
 }
 
-// Validate checks that every template starts with "/" and holds its
-// placeholders.
+// Validate checks that every template starts with "/", holds its
+// placeholders and no other but {date}, and has a query that parses.
 func (p Paths) Validate() error {
 	for _, n := range pathNames {
 		t := *n.field(&p)
@@ -74,9 +84,22 @@ func (p Paths) Validate() error {
 				return fmt.Errorf("invalid %s path template %q: want the placeholder %s", n.name, t, ph)
 			}
 		}
+		for _, ph := range placeholderRE.FindAllString(t, -1) {
+			if ph != DatePlaceholder && !slices.Contains(n.placeholders, ph) {
+				return fmt.Errorf("invalid %s path template %q: unknown placeholder %s; want %s", n.name, t,
+					ph, strings.Join(append(slices.Clone(n.placeholders), DatePlaceholder), " or "))
+			}
+		}
+		if _, query, ok := strings.Cut(t, "?"); ok {
+			if _, err := url.ParseQuery(query); err != nil {
+				return fmt.Errorf("invalid %s path template %q: its query: %v", n.name, t, err)
+			}
+		}
 	}
 	return nil
 }
+
+var placeholderRE = regexp.MustCompile(`\{[^{}/?&=]*\}`)
 
 // Base paths of the two products on a provider's host: every request path
 // of a product starts with its base path (DESIGN.md "Service contract
@@ -105,15 +128,49 @@ func (p Paths) Template(e Endpoint) string {
 	return ""
 }
 
-// Path fills the template of endpoint e with vars (port, pol, pod, imo),
-// each path-escaped, and returns the escaped path relative to the product's
-// base path.
+// Path fills the path of the template of endpoint e with vars (port,
+// pol, pod, imo, date), each path-escaped, and returns the escaped path
+// relative to the product's base path, without the template's query.
 func (p Paths) Path(e Endpoint, vars map[string]string) string {
-	path := p.Template(e)
+	path, _, _ := strings.Cut(p.Template(e), "?")
 	for k, v := range vars {
 		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
 	}
 	return path
+}
+
+// Query fills the query of the template of endpoint e with vars; nil when
+// the template has none.
+func (p Paths) Query(e Endpoint, vars map[string]string) url.Values {
+	_, query, ok := strings.Cut(p.Template(e), "?")
+	if !ok {
+		return nil
+	}
+	q, _ := url.ParseQuery(query) // Validate checked it
+	for _, vs := range q {
+		for i, v := range vs {
+			for k, val := range vars {
+				v = strings.ReplaceAll(v, "{"+k+"}", val)
+			}
+			vs[i] = v
+		}
+	}
+	return q
+}
+
+// JoinBase joins an escaped path to a product's escaped base path once: a
+// path that starts with the last segments of the base (/v1/port-schedules
+// under a base ending in /v1) does not repeat them.
+func JoinBase(base, path string) string {
+	base = strings.TrimRight(base, "/")
+	segs := strings.Split(strings.TrimPrefix(base, "/"), "/")
+	for i := range segs {
+		tail := "/" + strings.Join(segs[i:], "/")
+		if tail != "/" && (path == tail || strings.HasPrefix(path, tail+"/") || strings.HasPrefix(path, tail+"?")) {
+			return base + strings.TrimPrefix(path, tail)
+		}
+	}
+	return base + path
 }
 
 // ShipmentQuery is the query of a shipment request: the public tracking
