@@ -214,10 +214,9 @@ func maxBodyFlag() cli.Flag {
 // warehouse's options.
 func warehouseOptions(c *cli.Context) (load.Options, error) {
 	opt := load.DefaultOptions()
-	if c.IsSet(flagLockTimeout) || c.Duration(flagLockTimeout) != 0 {
-		if opt.LockTimeout = c.Duration(flagLockTimeout); opt.LockTimeout < 0 {
-			return opt, configError("ETALAKE_LOCK_TIMEOUT (--lock-timeout) %s: want zero or more", opt.LockTimeout)
-		}
+	// Readers have no --lock-timeout: they never wait (zero).
+	if opt.LockTimeout = c.Duration(flagLockTimeout); opt.LockTimeout < 0 {
+		return opt, configError("ETALAKE_LOCK_TIMEOUT (--lock-timeout) %s: want zero or more", opt.LockTimeout)
 	}
 	s := c.String(flagMemoryLimit)
 	if strings.TrimSpace(s) == "" {

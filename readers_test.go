@@ -88,22 +88,9 @@ func TestNightlyRunBesideAnOpenNotebook(t *testing.T) {
 	before := sqlSnapshot(t, vars)
 	t.Logf("published before the run: %s", before)
 
-	nb := exec.Command(os.Args[0], "-test.run=^$")
-	nb.Env = append(os.Environ(), notebookEnv+"="+wh)
-	stdin, err := nb.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := nb.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := nb.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	if !lines.Scan() || lines.Text() != "open: "+before {
-		t.Fatalf("the notebook: %q, want it open on %q", lines.Text(), before)
+	nb := startNotebook(t, wh)
+	if nb.opened != before {
+		t.Fatalf("the notebook opened on %q, want %q", nb.opened, before)
 	}
 
 	// Tonight's job: 16 shipments more at 4 requests a second, while the
@@ -135,12 +122,8 @@ wait:
 	if runErr != nil {
 		t.Fatalf("the run beside the notebook: %v\n%s", runErr, jobOut.String())
 	}
-	stdin.Close()
-	if !lines.Scan() || lines.Text() != "still: "+before {
-		t.Errorf("the notebook after the run: %q, want what it opened, %q", lines.Text(), before)
-	}
-	if err := nb.Wait(); err != nil {
-		t.Errorf("the notebook: %v", err)
+	if still := nb.close(t); still != before {
+		t.Errorf("the notebook after the run: %q, want what it opened, %q", still, before)
 	}
 	after := sqlSnapshot(t, vars)
 	if after == before || strings.Contains(after, " 1 running") {
@@ -184,29 +167,57 @@ func sqlSnapshot(t *testing.T, vars map[string]string) string {
 	return strings.Trim(v, `"`)
 }
 
-// openNotebook starts a notebook process on the published warehouse of
-// dir, held until the test ends, and returns what it saw when it opened.
-func openNotebook(t *testing.T, dir string) string {
+// notebookProc is a notebook process (see init) holding the published
+// warehouse open.
+type notebookProc struct {
+	cmd    *exec.Cmd
+	stdin  io.Closer
+	lines  *bufio.Scanner
+	opened string // what it saw when it opened
+}
+
+// startNotebook starts a notebook on the published warehouse of dir; it
+// holds it until close, or until the test ends.
+func startNotebook(t *testing.T, dir string) *notebookProc {
 	t.Helper()
-	nb := exec.Command(os.Args[0], "-test.run=^$")
-	nb.Env = append(os.Environ(), notebookEnv+"="+dir)
-	stdin, err := nb.StdinPipe()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), notebookEnv+"="+dir)
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := nb.StdoutPipe()
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := nb.Start(); err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stdin.Close(); _ = nb.Wait() })
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
-	if !strings.HasPrefix(line, "open: ") {
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	nb := &notebookProc{cmd: cmd, stdin: stdin, lines: bufio.NewScanner(stdout)}
+	line, ok := nb.line("open: ")
+	if !ok {
 		t.Fatalf("the notebook did not open %s: %q", dir, line)
 	}
-	return strings.TrimSpace(strings.TrimPrefix(line, "open: "))
+	nb.opened = line
+	return nb
+}
+
+// line reads the notebook's next line and cuts prefix from it.
+func (nb *notebookProc) line(prefix string) (string, bool) {
+	nb.lines.Scan()
+	return strings.CutPrefix(nb.lines.Text(), prefix)
+}
+
+// close lets the notebook go and returns what it saw last.
+func (nb *notebookProc) close(t *testing.T) string {
+	t.Helper()
+	nb.stdin.Close()
+	line, ok := nb.line("still: ")
+	if err := nb.cmd.Wait(); err != nil || !ok {
+		t.Errorf("the notebook: %v, last said %q", err, line)
+	}
+	return line
 }
 
 // Every job that writes completes while notebooks hold the warehouse open:
@@ -239,7 +250,7 @@ func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
 	for i, args := range steps {
 		seen := ""
 		if i > 0 { // the first creates the warehouse
-			seen = openNotebook(t, wh)
+			seen = startNotebook(t, wh).opened
 		}
 		if code, out, errOut := run(t, vars, args...); code != exitOK {
 			t.Fatalf("%v beside %d open notebooks: exit %d\n%s%s", args, i, code, out, errOut)
@@ -253,7 +264,7 @@ func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
 	if code, out, errOut := run(t, nil, "demo", "--days", "1", "--shipments", "20", "--warehouse", demo); code != exitOK {
 		t.Fatalf("the first demo: exit %d\n%s%s", code, out, errOut)
 	}
-	openNotebook(t, demo)
+	startNotebook(t, demo)
 	if code, out, errOut := run(t, nil, "demo", "--days", "2", "--shipments", "20", "--warehouse", demo); code != exitOK {
 		t.Fatalf("the demo again beside an open notebook: exit %d\n%s%s", code, out, errOut)
 	}

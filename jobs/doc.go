@@ -3,9 +3,9 @@
 // balance. It decides what to ask (the worklist, the checkpoint, the
 // caps), drives extract, syncs every response to the job's journal the
 // moment it arrives and hands it to a single writer that lands it (load),
-// derives it (transform) and loads its rows (load), and says how a job
-// ended, publishing the warehouse for readers at its end. It runs no SQL and builds no records — the run
-// ledger, the tracked set and the checkpoint are load's — and renders
-// nothing but a terminal's progress line: parsing flags, printing results
-// and exit codes are the command's.
+// derives it (transform) and loads its rows (load), says how a job ended,
+// and publishes the warehouse for readers at its end. It runs no SQL and
+// builds no records — the run ledger, the tracked set and the checkpoint
+// are load's — and renders nothing but a terminal's progress line:
+// parsing flags, printing results and exit codes are the command's.
 package jobs

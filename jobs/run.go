@@ -173,11 +173,12 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.wh.SaveRun(ctx, &r.run); err != nil {
 		return err
 	}
-	if rec := r.wh.Recovered(); rec.Journals > 0 {
+	rec := r.wh.Recovered()
+	if rec.Journals > 0 {
 		r.log.Warn("run: landed the responses a job that died had received", "journals", rec.Journals,
 			"responses", rec.Responses, "new", rec.Landed)
 	}
-	for _, d := range r.wh.Recovered().Damaged {
+	for _, d := range rec.Damaged {
 		r.log.Error("run: a journal of received responses is damaged: what preceded the damage was landed, the rest will be asked again; the file is kept", "file", d)
 	}
 	r.sink = newSink(r.wh, r.opt.MaxBody, r.opt.Now, r.log)

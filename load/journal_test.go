@@ -16,21 +16,28 @@ func journalPath(dir, run string) string {
 	return filepath.Join(dir, ".work", "landing", run+".journal")
 }
 
-// A job that dies leaves its journal; the next Open lands every response
-// in it, once, and removes it.
-func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
-	dir := t.TempDir()
-	w := openWarehouse(t, dir)
-	j, err := w.OpenJournal("run-1")
+// journal opens the journal name in w and appends rs to it.
+func journal(t *testing.T, w *load.Warehouse, name string, rs ...load.RawResponse) *load.Journal {
+	t.Helper()
+	j, err := w.OpenJournal(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := []load.RawResponse{response(t0, `{"a":1}`), response(t0.Add(time.Hour), `{"a":2}`), response(t0.Add(2*time.Hour), `{"a":3}`)}
 	for _, r := range rs {
 		if err := j.Append(r); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return j
+}
+
+// A job that dies leaves its journal; the next Open lands every response
+// in it, once, and removes it.
+func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	rs := []load.RawResponse{response(t0, `{"a":1}`), response(t0.Add(time.Hour), `{"a":2}`), response(t0.Add(2*time.Hour), `{"a":3}`)}
+	j := journal(t, w, "run-1", rs...)
 	land(t, w, rs[0]) // the writer had landed the first before the job died
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
@@ -57,10 +64,7 @@ func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
 func TestJournalTakesConcurrentAppends(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	j, err := w.OpenJournal("run-many")
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := journal(t, w, "run-many")
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -87,14 +91,7 @@ func TestJournalTakesConcurrentAppends(t *testing.T) {
 func TestJournalCutShortLandsWhatPrecedes(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	j, err := w.OpenJournal("run-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Append(response(t0, `{"a":1}`)); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
+	journal(t, w, "run-2", response(t0, `{"a":1}`)).Close()
 	whole, err := os.ReadFile(journalPath(dir, "run-2"))
 	if err != nil {
 		t.Fatal(err)
@@ -115,16 +112,7 @@ func TestJournalCutShortLandsWhatPrecedes(t *testing.T) {
 func TestDamagedJournalIsSetAside(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	j, err := w.OpenJournal("run-3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []string{`{"a":1}`, `{"a":2}`} {
-		if err := j.Append(response(t0, b)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j.Close()
+	journal(t, w, "run-3", response(t0, `{"a":1}`), response(t0, `{"a":2}`)).Close()
 	path := journalPath(dir, "run-3")
 	data, _ := os.ReadFile(path)
 	data[len(data)-3] ^= 0xff // inside the second record's payload
@@ -146,14 +134,8 @@ func TestDamagedJournalIsSetAside(t *testing.T) {
 func TestRemovedJournalIsGone(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	j, err := w.OpenJournal("run-4")
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := response(t0, `{"a":1}`)
-	if err := j.Append(r); err != nil {
-		t.Fatal(err)
-	}
+	j := journal(t, w, "run-4", r)
 	land(t, w, r)
 	if err := j.Remove(); err != nil {
 		t.Fatal(err)
