@@ -14,6 +14,12 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	ss, st := p.Spend()
 	fmt.Fprintf(w, "plan of %s for %s:\n", p.Job, p.LogicalDate.Format(time.DateOnly))
 	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %d credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, ss, short(ps, ss))
+	if ps > 0 {
+		fmt.Fprintf(w, "            priced at one page each (schedule API %s): an answer in more pages costs a credit a page, within the caps\n", p.ScheduleAPI)
+	}
+	if p.Resumed > 0 {
+		fmt.Fprintf(w, "  resumed   %4d answers start at the page after those landed earlier for this date\n", p.Resumed)
+	}
 	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits%s\n", pt, st, short(pt, st))
 	fmt.Fprintf(w, "  free      %4d consumption requests (balance before and after)\n", p.Free)
 	if p.AlreadyLanded > 0 || p.Finished > 0 {

@@ -30,6 +30,9 @@ const (
 	flagPaths       = "path"
 	flagLogFormat   = "log-format"
 	flagKeyRefused  = "api-key"
+	flagScheduleAPI = "schedule-api"
+	flagPageSize    = "page-size"
+	flagDays        = "schedule-days"
 )
 
 // sourceFlags are the flags of every command that talks to the service,
@@ -39,13 +42,16 @@ const (
 // to explain why it is refused.
 func sourceFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product, ending in /schedule/api/v1"},
+		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0)"},
+		&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
+		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items (the limit parameter; default: the provider's); every page is a request and a credit"},
+		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, in days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
 		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"},
 		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"},
 		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
-		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, and {date} is the logical date: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
+		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, {date} is the logical date and {until} the end of the schedule window: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
 		logFormatFlag(),
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
 	}
@@ -88,12 +94,13 @@ func readKey(c *cli.Context) (extract.Key, error) {
 // maxDecode (0: any) is not decoded.
 func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDecode int64) (*extract.Client, error) {
 	cfg := extract.Config{
-		MaxDecode:   maxDecode,
-		ScheduleURL: c.String(flagScheduleURL),
-		TrackingURL: c.String(flagTrackingURL),
-		Timeout:     c.Duration(flagTimeout),
-		Paths:       wire.DefaultPaths(),
-		UserAgent:   "etalake/" + version,
+		MaxDecode:    maxDecode,
+		ScheduleURL:  c.String(flagScheduleURL),
+		TrackingURL:  c.String(flagTrackingURL),
+		Timeout:      c.Duration(flagTimeout),
+		UserAgent:    "etalake/" + version,
+		PageSize:     c.Int(flagPageSize),
+		ScheduleDays: c.Int(flagDays),
 
 		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
 		TrackingBudget: extract.NewBudget(wire.ProductTracking, capTracking),
@@ -110,6 +117,16 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if cfg.Key, err = readKey(c); err != nil {
 		return nil, err
 	}
+	if cfg.ScheduleAPI, err = wire.ParseScheduleAPI(c.String(flagScheduleAPI)); err != nil {
+		return nil, configError("ETALAKE_SCHEDULE_API (--schedule-api): %v", err)
+	}
+	if cfg.PageSize < 0 {
+		return nil, configError("ETALAKE_PAGE_SIZE (--page-size) %d: want 1 or more (0: the provider's default)", cfg.PageSize)
+	}
+	if cfg.ScheduleDays < 1 || cfg.ScheduleDays > 366 {
+		return nil, configError("ETALAKE_SCHEDULE_DAYS (--schedule-days) %d: want 1 to 366", cfg.ScheduleDays)
+	}
+	cfg.Paths = cfg.ScheduleAPI.Paths()
 	for _, p := range c.StringSlice(flagPaths) {
 		if err := cfg.Paths.Set(p); err != nil {
 			return nil, configError("--path: %v", err)

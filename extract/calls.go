@@ -28,15 +28,28 @@ func get[T any](ctx context.Context, c *Client, r *request, decode func([]byte) 
 	return v, raw, nil
 }
 
-// PortSchedule fetches the schedule of a port (1 schedule credit). A code
-// that is not 5 letters or digits is refused before any request.
-func (c *Client) PortSchedule(ctx context.Context, port string) (*wire.PortSchedule, *Raw, error) {
+// schedules makes a paged schedule call and gathers its pages' items.
+func schedules[T any](ctx context.Context, c *Client, r *request, decode func([]byte) (wire.Schedules[T], error)) (wire.Schedules[T], *Raw, error) {
+	pages, raw, err := paged(ctx, c, r, decode)
+	var all wire.Schedules[T]
+	for _, p := range pages {
+		all.Items = append(all.Items, p.Items...)
+		all.Bad = append(all.Bad, p.Bad...)
+		all.DCSA = all.DCSA || p.DCSA
+	}
+	return all, raw, err
+}
+
+// PortSchedule fetches the schedule of a port, every page of it (1
+// schedule credit a page). A code that is not 5 letters or digits is
+// refused before any request.
+func (c *Client) PortSchedule(ctx context.Context, port string) (wire.Schedules[wire.PortSchedule], *Raw, error) {
 	code, err := ParsePortCode(port)
 	if err != nil {
-		return nil, nil, err
+		return wire.Schedules[wire.PortSchedule]{}, nil, err
 	}
 	r := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": code}, nil)
-	return get(ctx, c, r, wire.DecodePortSchedule)
+	return schedules(ctx, c, r, wire.DecodePortSchedules)
 }
 
 // P2POptions narrow a port-to-port query; the zero value asks the service's
@@ -48,18 +61,20 @@ type P2POptions struct {
 	MaxTranshipment *int
 }
 
-// PointToPoint fetches the routes from pol to pod (1 schedule credit).
-func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) (*wire.PointToPoint, *Raw, error) {
+// PointToPoint fetches the routes from pol to pod, every page of them (1
+// schedule credit a page).
+func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) (wire.Schedules[wire.PointToPoint], *Raw, error) {
+	var none wire.Schedules[wire.PointToPoint]
 	from, err := ParsePortCode(pol)
 	if err != nil {
-		return nil, nil, err
+		return none, nil, err
 	}
 	to, err := ParsePortCode(pod)
 	if err != nil {
-		return nil, nil, err
+		return none, nil, err
 	}
 	if from == to {
-		return nil, nil, &InputError{Field: "port pair", Value: from + "-" + to, Want: "two different ports"}
+		return none, nil, &InputError{Field: "port pair", Value: from + "-" + to, Want: "two different ports"}
 	}
 	q := url.Values{}
 	if !opt.DepartureStart.IsZero() {
@@ -69,27 +84,27 @@ func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptio
 		q.Set("departureEndDate", opt.DepartureEnd.UTC().Format(time.DateOnly))
 	}
 	if !opt.DepartureStart.IsZero() && !opt.DepartureEnd.IsZero() && opt.DepartureEnd.Before(opt.DepartureStart) {
-		return nil, nil, &InputError{Field: "departure window", Value: q.Get("departureStartDate") + ".." + q.Get("departureEndDate"), Want: "an end on or after the start"}
+		return none, nil, &InputError{Field: "departure window", Value: q.Get("departureStartDate") + ".." + q.Get("departureEndDate"), Want: "an end on or after the start"}
 	}
 	if opt.MaxTranshipment != nil {
 		if *opt.MaxTranshipment < 0 {
-			return nil, nil, &InputError{Field: "maxTranshipment", Value: strconv.Itoa(*opt.MaxTranshipment), Want: "0 or more"}
+			return none, nil, &InputError{Field: "maxTranshipment", Value: strconv.Itoa(*opt.MaxTranshipment), Want: "0 or more"}
 		}
 		q.Set("maxTranshipment", strconv.Itoa(*opt.MaxTranshipment))
 	}
 	r := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, map[string]string{"pol": from, "pod": to}, q)
-	return get(ctx, c, r, wire.DecodePointToPoint)
+	return schedules(ctx, c, r, wire.DecodePointToPoints)
 }
 
-// VesselSchedule fetches a vessel's schedule by IMO number (1 schedule
-// credit). An IMO number with a bad check digit is refused before any
-// request.
-func (c *Client) VesselSchedule(ctx context.Context, imo int) (*wire.VesselSchedule, *Raw, error) {
+// VesselSchedule fetches a vessel's schedule by IMO number, every page of
+// it (1 schedule credit a page). An IMO number with a bad check digit is
+// refused before any request.
+func (c *Client) VesselSchedule(ctx context.Context, imo int) (wire.Schedules[wire.VesselSchedule], *Raw, error) {
 	if !ValidIMO(imo) {
-		return nil, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
+		return wire.Schedules[wire.VesselSchedule]{}, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
 	}
 	r := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
-	return get(ctx, c, r, wire.DecodeVesselSchedule)
+	return schedules(ctx, c, r, wire.DecodeVesselSchedules)
 }
 
 // Shipment fetches a shipment's tracking (1 tracking credit).
@@ -107,6 +122,9 @@ func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment,
 // but it takes a rate-limit slot). A successful answer with a credit count
 // also lowers the product's budget cap to what the server says remains.
 func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.ConsumptionPeriod, *Raw, error) {
+	if err := c.hasConsumption(p); err != nil {
+		return nil, nil, err
+	}
 	r := c.newRequest(p, wire.EndpointCurrentPeriod, nil, nil)
 	period, raw, err := get(ctx, c, r, wire.DecodeCurrentPeriod)
 	if err == nil && period.Credits != nil {
@@ -118,6 +136,21 @@ func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.Consu
 // Periods fetches the history of consumption periods of product p, oldest
 // first (free).
 func (c *Client) Periods(ctx context.Context, p wire.Product) ([]wire.ConsumptionPeriod, *Raw, error) {
+	if err := c.hasConsumption(p); err != nil {
+		return nil, nil, err
+	}
 	r := c.newRequest(p, wire.EndpointPeriods, nil, nil)
 	return get(ctx, c, r, wire.DecodePeriods)
 }
+
+// hasConsumption refuses, before any request, the consumption calls of a
+// product whose provider has none.
+func (c *Client) hasConsumption(p wire.Product) error {
+	if p == wire.ProductSchedule && !c.cfg.ScheduleAPI.HasConsumption() {
+		return fmt.Errorf("%w: %s (schedule API %s)", ErrNoConsumption, p, c.cfg.ScheduleAPI)
+	}
+	return nil
+}
+
+// ScheduleAPI is the schedule product's profile.
+func (c *Client) ScheduleAPI() wire.ScheduleAPI { return c.cfg.ScheduleAPI }

@@ -30,8 +30,17 @@ type Config struct {
 	// /container-tracking/api/v2.
 	ScheduleURL, TrackingURL string
 	Key                      Key
-	// Paths default to DefaultPaths().
+	// ScheduleAPI is the schedule product's profile; "" is
+	// wire.ScheduleAPIService.
+	ScheduleAPI wire.ScheduleAPI
+	// Paths default to the profile's (ScheduleAPI.Paths()).
 	Paths wire.Paths
+	// PageSize, when positive, asks schedule answers in pages of at most
+	// that many items (the limit parameter); else the provider's default.
+	PageSize int
+	// ScheduleDays is the length of the schedule window from the logical
+	// date, for the templates' {until}; 0 is DefaultScheduleDays.
+	ScheduleDays int
 	// HTTP defaults to a client with Timeout that refuses redirects to
 	// another host (they would carry the API key away).
 	HTTP    *http.Client
@@ -71,6 +80,7 @@ type Client struct {
 	clock    Clock
 	retry    RetryPolicy
 	logical  time.Time // see WithLogicalDate
+	resume   string    // see ResumeAt
 }
 
 // NewClient validates cfg and fills in its defaults.
@@ -86,8 +96,20 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.Key.IsZero() {
 		return nil, errors.New("no API key: set ETALAKE_API_KEY or use --api-key-file")
 	}
+	if c.cfg.ScheduleAPI, err = wire.ParseScheduleAPI(string(c.cfg.ScheduleAPI)); err != nil {
+		return nil, err
+	}
 	if c.cfg.Paths == (wire.Paths{}) {
-		c.cfg.Paths = wire.DefaultPaths()
+		c.cfg.Paths = c.cfg.ScheduleAPI.Paths()
+	}
+	if c.cfg.PageSize < 0 {
+		return nil, fmt.Errorf("invalid page size %d: want 1 or more, or 0 for the provider's default", c.cfg.PageSize)
+	}
+	if c.cfg.ScheduleDays == 0 {
+		c.cfg.ScheduleDays = DefaultScheduleDays
+	}
+	if c.cfg.ScheduleDays < 1 || c.cfg.ScheduleDays > 366 {
+		return nil, fmt.Errorf("invalid schedule window of %d days: want 1 to 366", c.cfg.ScheduleDays)
 	}
 	if err := c.cfg.Paths.Validate(); err != nil {
 		return nil, err
@@ -199,7 +221,11 @@ func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]str
 	if p == wire.ProductTracking {
 		base = c.tracking
 	}
-	all := map[string]string{"date": c.date().Format(time.DateOnly)}
+	day := c.date()
+	all := map[string]string{
+		"date":  day.Format(time.DateOnly),
+		"until": day.AddDate(0, 0, c.cfg.ScheduleDays).Format(time.DateOnly),
+	}
 	for k, v := range vars {
 		all[k] = v
 	}
@@ -209,6 +235,9 @@ func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]str
 	}
 	for name, vs := range q { // the call's own parameters win
 		tq[name] = vs
+	}
+	if c.cfg.PageSize > 0 && pagedEndpoint(e) {
+		tq.Set("limit", strconv.Itoa(c.cfg.PageSize))
 	}
 	u := *base
 	u.RawPath = wire.JoinBase(base.EscapedPath(), escaped)
@@ -258,7 +287,13 @@ func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
 		if resp != nil {
 			if resp.Status >= 200 && resp.Status < 300 {
 				settle(res, outcomeCharged)
-				return resp.public(), c.observe(resp)
+				if err := c.observe(resp); err != nil {
+					return resp.public(), err
+				}
+				if resp.nextErr != nil {
+					return resp.public(), fmt.Errorf("%s %s: %w", r.endpoint, resp.Request, resp.nextErr)
+				}
+				return resp.public(), nil
 			}
 			settle(res, outcomeNotCharged)
 			if oerr := c.observe(resp); oerr != nil {
@@ -335,6 +370,7 @@ func (c *Client) observe(raw *rawResponse) error {
 type rawResponse struct {
 	Raw
 	retryIn time.Duration
+	nextErr error // the next page this answer names cannot be followed
 }
 
 func (r *rawResponse) public() *Raw {
@@ -385,6 +421,15 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 	}}
 	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
 		raw.Date = d.UTC()
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		next, err := c.nextPage(r, resp.Header, raw.Body)
+		if next != nil {
+			// Landed with the response: never the key, whatever the
+			// server put in a cursor.
+			raw.Next = string(c.cfg.Key.redact([]byte(next.RequestURI())))
+		}
+		raw.nextErr = err
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		raw.retryIn = parseRetryAfter(resp.Header.Get("Retry-After"), raw.Date, now)

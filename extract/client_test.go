@@ -74,7 +74,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps.Location == nil || ps.Location.Locode != port || len(ps.VesselSchedules) == 0 {
+	if len(ps.Items) != 1 || ps.Items[0].Location == nil || ps.Items[0].Location.Locode != port || len(ps.Items[0].VesselSchedules) == 0 {
 		t.Errorf("port schedule of %s = %+v", port, ps)
 	}
 	if raw.Request != sim.SchedulePrefix+"/schedule/"+port || raw.Status != 200 || raw.Product != wire.ProductSchedule || raw.Endpoint != wire.EndpointPortSchedule {
@@ -92,7 +92,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatalf("p2p %v: %v", lane, err)
 	}
-	if len(p2p.Routes) == 0 || raw.Endpoint != wire.EndpointP2PSchedule {
+	if len(p2p.Items) != 1 || len(p2p.Items[0].Routes) == 0 || raw.Endpoint != wire.EndpointP2PSchedule {
 		t.Errorf("p2p = %+v", p2p)
 	}
 
@@ -101,7 +101,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vs.Vessel == nil || *vs.Vessel.IMO != imo || len(vs.TransportCalls) == 0 {
+	if len(vs.Items) != 1 || vs.Items[0].Vessel == nil || *vs.Items[0].Vessel.IMO != imo || len(vs.Items[0].TransportCalls) == 0 {
 		t.Errorf("vessel schedule = %+v", vs)
 	}
 

@@ -101,6 +101,8 @@ func newAPIError(raw *Raw) *APIError {
 	var body wire.ErrorBody
 	if err := json.Unmarshal(raw.Body, &body); err == nil && (body.ErrorCode != 0 || body.Message != "") {
 		e.Code, e.Message, e.Details, e.Time = body.ErrorCode, body.Message, body.Details, body.Time
+	} else if msg, ok := wire.DCSAErrorMessage(raw.Body); ok {
+		e.Message = msg
 	} else {
 		e.Message = http.StatusText(raw.Status)
 	}

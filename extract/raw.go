@@ -22,6 +22,10 @@ type Raw struct {
 	Body       []byte
 	// Attempt counts from 1; a retried request yields one Raw per attempt.
 	Attempt int
+	// Next is the path and query of the page after this one, when a 2xx
+	// answer names one (Next-Page-Cursor, Link rel="next", or a next link
+	// or cursor in the body); "" on the last page.
+	Next string
 }
 
 // ObservedAt is when the answer was true: the server's Date header when it

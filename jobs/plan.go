@@ -13,6 +13,9 @@ type workItem struct {
 	resource Resource
 	product  wire.Product
 	call     func(ctx context.Context, c *extract.Client) error
+	// resume is the page to start at, when earlier jobs of the date landed
+	// the pages before it.
+	resume string
 }
 
 // items turns a selection into requests, in a stable order: schedules
@@ -20,25 +23,25 @@ type workItem struct {
 func items(sel Selection, logical time.Time) []workItem {
 	var out []workItem
 	for _, p := range sel.Ports {
-		out = append(out, workItem{portResource(p), wire.ProductSchedule, func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: portResource(p), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.PortSchedule(ctx, p)
 			return err
 		}})
 	}
 	for _, l := range sel.Lanes {
-		out = append(out, workItem{laneResource(l), wire.ProductSchedule, func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: laneResource(l), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.PointToPoint(ctx, l.POL, l.POD, extract.P2POptions{DepartureStart: logical})
 			return err
 		}})
 	}
 	for _, v := range sel.Vessels {
-		out = append(out, workItem{vesselResource(v), wire.ProductSchedule, func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: vesselResource(v), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.VesselSchedule(ctx, v)
 			return err
 		}})
 	}
 	for _, s := range sel.Shipments {
-		out = append(out, workItem{shipmentResource(s), wire.ProductTracking, func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: shipmentResource(s), product: wire.ProductTracking, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.Shipment(ctx, s)
 			return err
 		}})
@@ -53,8 +56,13 @@ type Plan struct {
 	// Requests to send per kind, after the checkpoint.
 	Ports, Lanes, Vessels, Shipments int
 	// AlreadyLanded were answered earlier for this date; Finished are
-	// tracked shipments no longer refreshed.
-	AlreadyLanded, Finished int
+	// tracked shipments no longer refreshed; Resumed are among the requests
+	// and start at the page after those landed earlier for this date.
+	AlreadyLanded, Finished, Resumed int
+	// ScheduleAPI is the schedule product's profile. Schedule requests are
+	// priced at one page each: an answer that comes in more pages costs a
+	// credit a page, up to the caps.
+	ScheduleAPI wire.ScheduleAPI
 	// Free is the consumption requests (balance before and after).
 	Free int
 	// Balances the server reported before the run; nil when unknown.

@@ -244,11 +244,19 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	pending, err := r.wh.PendingPages(ctx, r.logical)
+	if err != nil {
+		return nil, err
+	}
 	var out []workItem
 	for _, it := range all {
 		if answered[it.resource.String()] {
 			r.res.Plan.AlreadyLanded++
 			continue
+		}
+		if next, ok := pending[it.resource.String()]; ok {
+			it.resume = next
+			r.res.Plan.Resumed++
 		}
 		out = append(out, it)
 	}
@@ -272,7 +280,12 @@ func (r *runner) plan(work []workItem) Plan {
 			p.Shipments++
 		}
 	}
-	p.Free = 2 * len(r.products(work))
+	p.ScheduleAPI = r.client.ScheduleAPI()
+	for _, prod := range r.products(work) {
+		if prod != wire.ProductSchedule || p.ScheduleAPI.HasConsumption() {
+			p.Free += 2
+		}
+	}
 	return p
 }
 
@@ -301,6 +314,13 @@ func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
 			c = c.WithObserve(r.observer(periodResource(p)))
 		}
 		period, _, err := c.CurrentPeriod(ctx, p)
+		if errors.Is(err, extract.ErrNoConsumption) {
+			if before {
+				r.log.Info("run: balance unknown: the provider has no consumption endpoint; only the run's cap (--max-credits) bounds the spending",
+					"product", p, "schedule_api", c.ScheduleAPI())
+			}
+			continue
+		}
 		if err != nil {
 			r.log.Warn("run: balance not reported", "product", p, "error", err)
 			continue
@@ -341,6 +361,7 @@ func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
 		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: res.String(),
 		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
 		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
+		NextPage: raw.Next,
 	}
 }
 
@@ -359,7 +380,11 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 			if ctx.Err() != nil {
 				return
 			}
-			err := it.call(ctx, r.client.WithObserve(r.observer(it.resource)))
+			c := r.client.WithObserve(r.observer(it.resource))
+			if it.resume != "" {
+				c = c.ResumeAt(it.resume)
+			}
+			err := it.call(ctx, c)
 			r.classify(it, err, cancel)
 			n := done.Add(1)
 			s, t := r.client.Budget(wire.ProductSchedule).State(), r.client.Budget(wire.ProductTracking).State()

@@ -7,14 +7,18 @@ import (
 )
 
 // Answered lists the resources answered for a logical date by a fetch: a
-// success or a 404 (no data) was landed for them. A job asks only for what
-// is missing, so a second job of the same date spends nothing.
+// 404 (no data), or a success whose every page has landed — no landed
+// page names a next page that has not landed itself (a paged answer whose
+// cursors came round again is answered too: asking again would only buy
+// the same pages). A job asks only for what is missing, so a second job of
+// the same date spends nothing.
 func (w *Warehouse) Answered(ctx context.Context, logical time.Time) (map[string]bool, error) {
 	if w.db == nil {
 		return nil, errClosed
 	}
-	resources, err := queryStrings(ctx, w.db, `SELECT DISTINCT resource FROM raw_responses
-WHERE logical_date = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND source = ?`,
+	resources, err := queryStrings(ctx, w.db, landedPages+`
+SELECT DISTINCT resource FROM landed l
+WHERE NOT EXISTS (SELECT 1 FROM pending p WHERE p.resource = l.resource)`,
 		logical.Format(time.DateOnly), SourceFetch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the checkpoint: %w", err)
@@ -24,4 +28,41 @@ WHERE logical_date = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND sour
 		out[r] = true
 	}
 	return out, nil
+}
+
+// landedPages is the common part of Answered and PendingPages: the
+// answers (2xx or 404) landed by fetches for a logical date, and the next
+// pages they name that have not landed.
+const landedPages = `WITH landed AS (
+    SELECT resource, request, next_page FROM raw_responses
+    WHERE logical_date = ? AND source = ? AND (status BETWEEN 200 AND 299 OR status = 404)),
+pending AS (
+    SELECT l.resource, l.next_page FROM landed l
+    WHERE l.next_page IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM landed n WHERE n.resource = l.resource AND n.request = l.next_page))`
+
+// PendingPages lists, by resource, the next page to ask for a logical
+// date: a resource whose answer came in pages, some landed and the next
+// not (a job stopped after page 3 of 7 resumes at page 4). When landed
+// pages name more than one missing page, the least is given.
+func (w *Warehouse) PendingPages(ctx context.Context, logical time.Time) (map[string]string, error) {
+	if w.db == nil {
+		return nil, errClosed
+	}
+	rows, err := w.db.QueryContext(ctx, landedPages+`
+SELECT resource, min(next_page) FROM pending GROUP BY resource`,
+		logical.Format(time.DateOnly), SourceFetch)
+	if err != nil {
+		return nil, fmt.Errorf("reading the pages to resume: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var res, next string
+		if err := rows.Scan(&res, &next); err != nil {
+			return nil, err
+		}
+		out[res] = next
+	}
+	return out, rows.Err()
 }

@@ -155,7 +155,8 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 		`CREATE TABLE schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, checksum VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`,
 		fmt.Sprintf(`INSERT INTO schema_migrations VALUES (1, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`, schema.Literal(ms[0].Name), schema.Literal(ms[0].Checksum())),
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, "etalake.duckdb"))),
-		`INSERT INTO raw_responses SELECT * FROM src.raw_responses`,
+		// Only the columns migration 1 had: later ones are added by Open.
+		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page) FROM src.raw_responses`,
 		`DETACH src`,
 	} {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {
@@ -176,8 +177,11 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 					t.Fatalf("response %d reads back as\n%+v\nwant\n%+v", i, gotRows[i], wantRows[i])
 				}
 			}
-			equal(t, "migrations", query(t, w.DB(), `SELECT format('{} {}', version, name) FROM schema_migrations ORDER BY version`),
-				[]string{"1 " + ms[0].Name, "2 " + ms[1].Name})
+			var wantMigrations []string
+			for _, m := range ms {
+				wantMigrations = append(wantMigrations, fmt.Sprintf("%d %s", m.Version, m.Name))
+			}
+			equal(t, "migrations", query(t, w.DB(), `SELECT format('{} {}', version, name) FROM schema_migrations ORDER BY version`), wantMigrations)
 			equal(t, "comments", query(t, w.DB(), `SELECT coalesce(comment, '') FROM duckdb_columns() WHERE table_name = 'raw_responses' AND column_name IN ('body', 'response_id') ORDER BY column_name`),
 				[]string{"content-derived id: the same response landed twice is one row", "the body, zstd-compressed"})
 			if n := queryInt(t, w.DB(), `SELECT count(*) FROM duckdb_tables() WHERE table_name = 'raw_responses' AND comment LIKE 'Every HTTP response%'`); n != 1 {

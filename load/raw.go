@@ -46,6 +46,10 @@ type RawResponse struct {
 	// its own location); nil for imports without one.
 	LogicalDate *time.Time
 	Body        []byte
+	// NextPage is the path and query of the page after this one when the
+	// answer is a page that names one; "" otherwise. A resource is answered
+	// for a date once a page without one has landed (see Answered).
+	NextPage string
 }
 
 // ResponseID is the content-derived id of a response: the first 32 hex
@@ -170,6 +174,7 @@ func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
 		rb.b.Field(rb.idx["body"]).(*array.BinaryBuilder).Append(w.enc.EncodeAll(r.Body, nil))
 		observed := r.ObservedAt.UTC()
 		rb.date("observed_date", &observed)
+		rb.optStr("next_page", r.NextPage)
 	}
 	return rb.b.NewRecordBatch(), ids
 }
@@ -190,6 +195,16 @@ func newRowBuilder(t *schema.Table) rowBuilder {
 
 func (rb rowBuilder) str(col, v string) {
 	rb.b.Field(rb.idx[col]).(*array.StringBuilder).Append(v)
+}
+
+// optStr appends v, or NULL for "".
+func (rb rowBuilder) optStr(col, v string) {
+	f := rb.b.Field(rb.idx[col]).(*array.StringBuilder)
+	if v == "" {
+		f.AppendNull()
+		return
+	}
+	f.Append(v)
 }
 
 func (rb rowBuilder) i32(col string, v int) {
@@ -376,7 +391,7 @@ type rawRow struct {
 }
 
 const rawColumns = `response_id, run_id, product, endpoint, resource, request, status, fetched_at, observed_at,
-date_header, attempt, source, logical_date, body_bytes, body_sha256, body`
+date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page`
 
 // rawPage reads the next page of responses.
 func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
@@ -392,11 +407,13 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var p rawRow
 		var dateHeader, logical sql.NullTime
 		var status, attempt int32
+		var next sql.NullString
 		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
-			&p.size, &p.sum, &p.blob); err != nil {
+			&p.size, &p.sum, &p.blob, &next); err != nil {
 			return nil, err
 		}
+		p.r.NextPage = next.String
 		p.r.Status, p.r.Attempt = int(status), int(attempt)
 		p.r.FetchedAt, p.r.ObservedAt = p.r.FetchedAt.UTC(), p.r.ObservedAt.UTC()
 		if dateHeader.Valid {

@@ -52,6 +52,8 @@ var (
 			// large import.
 			{Name: "body", Type: Blob, Since: 1, Doc: "the body, zstd-compressed", Compression: "uncompressed", CompressionSince: 2},
 			colObservedDate,
+			{Name: "next_page", Type: Varchar, Nullable: true, Since: 3, Doc: "path and query of the page after this one, when a paged answer names one " +
+				"(Next-Page-Cursor, Link rel=next, or a next link or cursor in the body); NULL on the last page or an answer that is not paged"},
 		},
 	}
 	DeadLetters = &Table{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/etalake/etalake/wire"
 )
@@ -22,7 +23,8 @@ type Identity struct {
 // looked lists what Identify looks for, for its errors.
 const looked = "looked for a shipment (route or containers, bare or inside data), a port schedule (location and vesselSchedules), " +
 	"a port-to-port schedule (routes and placeOfReceipt or placeOfDelivery), a vessel schedule (vessel and transportCalls), " +
-	"a consumption period (credits or creditsInitial) or a list of periods"
+	"a consumption period (credits or creditsInitial) or a list of periods, " +
+	"or a DCSA Commercial Schedules 1.0 array (port-schedules, point-to-point-routes, vessel-schedules)"
 
 // Identify infers which request a body answers, for importing responses
 // saved by other tools: a shipment (route or containers, bare or inside
@@ -42,6 +44,9 @@ func Identify(body []byte) (Identity, error) {
 		return Identity{}, fmt.Errorf("%w: not valid JSON; %s", ErrUnidentified, looked)
 	}
 	if trimmed[0] == '[' {
+		if id, ok, err := identifyDCSA(trimmed); ok {
+			return id, err
+		}
 		return identifyPeriods(trimmed, nil)
 	}
 	var members map[string]json.RawMessage
@@ -56,35 +61,19 @@ func Identify(body []byte) (Identity, error) {
 		var e wire.ErrorBody
 		_ = json.Unmarshal(trimmed, &e)
 		return Identity{}, fmt.Errorf("%w: an error response (errorCode %d: %q), not a data body", ErrUnidentified, e.ErrorCode, e.Message)
+	case has("errors") && has("statusCode"):
+		var e struct {
+			StatusCode int    `json:"statusCode"`
+			Text       string `json:"statusCodeText"`
+		}
+		_ = json.Unmarshal(trimmed, &e)
+		return Identity{}, fmt.Errorf("%w: a DCSA error response (statusCode %d: %q), not a data body", ErrUnidentified, e.StatusCode, e.Text)
 	case has("vesselSchedules") && has("location"):
-		s, err := wire.DecodePortSchedule(trimmed)
-		if err != nil {
-			return Identity{}, fmt.Errorf("%w: a port schedule that does not decode: %v", ErrUnidentified, err)
-		}
-		if s.Location == nil || s.Location.Locode == "" {
-			return Identity{}, fmt.Errorf("%w: a port schedule without location.locode", ErrUnidentified)
-		}
-		return identity(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": s.Location.Locode}, nil), nil
+		return identifySchedule(wire.EndpointPortSchedule, trimmed)
 	case has("routes") && (has("placeOfReceipt") || has("placeOfDelivery")):
-		s, err := wire.DecodePointToPoint(trimmed)
-		if err != nil {
-			return Identity{}, fmt.Errorf("%w: a port-to-port schedule that does not decode: %v", ErrUnidentified, err)
-		}
-		if s.PlaceOfReceipt == nil || s.PlaceOfReceipt.Locode == "" || s.PlaceOfDelivery == nil || s.PlaceOfDelivery.Locode == "" {
-			return Identity{}, fmt.Errorf("%w: a port-to-port schedule without placeOfReceipt.locode and placeOfDelivery.locode", ErrUnidentified)
-		}
-		vars := map[string]string{"pol": s.PlaceOfReceipt.Locode, "pod": s.PlaceOfDelivery.Locode}
-		return identity(wire.ProductSchedule, wire.EndpointP2PSchedule, vars, nil), nil
+		return identifySchedule(wire.EndpointP2PSchedule, trimmed)
 	case has("transportCalls") && has("vessel"):
-		s, err := wire.DecodeVesselSchedule(trimmed)
-		if err != nil {
-			return Identity{}, fmt.Errorf("%w: a vessel schedule that does not decode: %v", ErrUnidentified, err)
-		}
-		imo := vesselIMO(s.Vessel)
-		if imo == 0 {
-			return Identity{}, fmt.Errorf("%w: a vessel schedule without a positive vessel.imo", ErrUnidentified)
-		}
-		return identity(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.FormatInt(imo, 10)}, nil), nil
+		return identifySchedule(wire.EndpointVesselSchedule, trimmed)
 	}
 	if id, err := identifyPeriods(trimmed, members); err == nil {
 		return id, nil
@@ -93,6 +82,86 @@ func Identify(body []byte) (Identity, error) {
 		return identity(wire.ProductSchedule, wire.EndpointCurrentPeriod, nil, nil), nil
 	}
 	return Identity{}, fmt.Errorf("%w: an object with none of the expected members; %s", ErrUnidentified, looked)
+}
+
+// identifyDCSA identifies a DCSA Commercial Schedules answer by the members
+// of its first item: location and vesselSchedules for port schedules, legs
+// and a place of receipt or delivery for point-to-point routes, a service
+// with vesselSchedules for vessel schedules. ok is false when the body is
+// not one of these.
+func identifyDCSA(body []byte) (id Identity, ok bool, err error) {
+	var items []map[string]json.RawMessage
+	if json.Unmarshal(body, &items) != nil || len(items) == 0 || items[0] == nil {
+		return Identity{}, false, nil
+	}
+	has := func(name string) bool { return !isNull(items[0][name]) }
+	switch {
+	case has("vesselSchedules") && has("location"):
+		id, err = identifySchedule(wire.EndpointPortSchedule, body)
+	case has("legs") && (has("placeOfReceipt") || has("placeOfDelivery")):
+		id, err = identifySchedule(wire.EndpointP2PSchedule, body)
+	case has("vesselSchedules") && (has("carrierServiceCode") || has("carrierServiceName")):
+		id, err = identifySchedule(wire.EndpointVesselSchedule, body)
+	default:
+		return Identity{}, false, nil
+	}
+	return id, true, err
+}
+
+// identifySchedule identifies a schedule of either profile by the port,
+// port pair or vessel of its first item.
+func identifySchedule(e wire.Endpoint, body []byte) (Identity, error) {
+	var (
+		vars  map[string]string
+		what  string
+		err   error
+		empty bool
+	)
+	switch e {
+	case wire.EndpointPortSchedule:
+		what = "a port schedule"
+		var s wire.Schedules[wire.PortSchedule]
+		if s, err = wire.DecodePortSchedules(body); err == nil {
+			empty = len(s.Items) == 0
+			if !empty && s.Items[0].Location != nil && s.Items[0].Location.Locode != "" {
+				vars = map[string]string{"port": strings.ToUpper(s.Items[0].Location.Locode)}
+			}
+		}
+	case wire.EndpointP2PSchedule:
+		what = "a port-to-port schedule"
+		var s wire.Schedules[wire.PointToPoint]
+		if s, err = wire.DecodePointToPoints(body); err == nil {
+			empty = len(s.Items) == 0
+			if !empty {
+				from, to := s.Items[0].PlaceOfReceipt, s.Items[0].PlaceOfDelivery
+				if from != nil && from.Locode != "" && to != nil && to.Locode != "" {
+					vars = map[string]string{"pol": strings.ToUpper(from.Locode), "pod": strings.ToUpper(to.Locode)}
+				}
+			}
+		}
+	case wire.EndpointVesselSchedule:
+		what = "a vessel schedule"
+		var s wire.Schedules[wire.VesselSchedule]
+		if s, err = wire.DecodeVesselSchedules(body); err == nil {
+			empty = len(s.Items) == 0
+			if !empty {
+				if imo := vesselIMO(s.Items[0].Vessel); imo > 0 {
+					vars = map[string]string{"imo": strconv.FormatInt(imo, 10)}
+				}
+			}
+		}
+	}
+	switch {
+	case err != nil:
+		return Identity{}, fmt.Errorf("%w: %s that does not decode: %v", ErrUnidentified, what, err)
+	case vars == nil:
+		return Identity{}, fmt.Errorf("%w: %s whose first item names no %s", ErrUnidentified, what, map[wire.Endpoint]string{
+			wire.EndpointPortSchedule:   "port (location's UN/LOCODE)",
+			wire.EndpointP2PSchedule:    "place of receipt and place of delivery (UN/LOCODEs)",
+			wire.EndpointVesselSchedule: "vessel (IMO number)",
+		}[e])
+	}
+	return identity(wire.ProductSchedule, e, vars, nil), nil
 }
 
 // identity renders the request as the client sends it.

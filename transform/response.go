@@ -93,3 +93,25 @@ func (r *Response) pathVars() map[string]string {
 	}
 	return vars
 }
+
+// dcsaQueryNames are the query parameters of the dcsa-cs-1.0 profile's
+// requests that carry what the service profile's paths carry.
+var dcsaQueryNames = map[string]string{
+	"port": "UNLocationCode",
+	"imo":  "vesselIMONumber",
+	"pol":  "placeOfReceipt",
+	"pod":  "placeOfDelivery",
+}
+
+// requestVar is a value the request names: a placeholder of the default
+// path template, else the DCSA query parameter that carries it; "" when
+// neither does.
+func (r *Response) requestVar(name string) string {
+	if v := r.pathVars()[name]; v != "" {
+		return v
+	}
+	if q, ok := dcsaQueryNames[name]; ok {
+		return r.query().Get(q)
+	}
+	return ""
+}

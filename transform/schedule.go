@@ -3,6 +3,7 @@ package transform
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/etalake/etalake/wire"
 )
@@ -14,29 +15,45 @@ const (
 	queryVessel = "VESSEL"
 )
 
-// addSchedule derives one of the three schedule responses into port_calls
-// and the dimensions.
+// addSchedule derives one of the three schedule responses, of either
+// profile, into port_calls and the dimensions. Each item that does not
+// decode is dead-lettered alone, under its path; its siblings load.
 func (b *Batch) addSchedule(a *add) {
-	var err error
+	var (
+		err error
+		bad []wire.ItemError
+	)
 	switch a.r.Endpoint {
 	case wire.EndpointPortSchedule:
-		var s *wire.PortSchedule
-		if s, err = wire.DecodePortSchedule(a.r.Body); err == nil {
-			b.derivePortSchedule(a, s)
+		var s wire.Schedules[wire.PortSchedule]
+		if s, err = wire.DecodePortSchedules(a.r.Body); err == nil {
+			for i := range s.Items {
+				b.derivePortSchedule(a, &s.Items[i])
+			}
+			bad = s.Bad
 		}
 	case wire.EndpointP2PSchedule:
-		var s *wire.PointToPoint
-		if s, err = wire.DecodePointToPoint(a.r.Body); err == nil {
-			b.derivePointToPoint(a, s)
+		var s wire.Schedules[wire.PointToPoint]
+		if s, err = wire.DecodePointToPoints(a.r.Body); err == nil {
+			for i := range s.Items {
+				b.derivePointToPoint(a, &s.Items[i])
+			}
+			bad = s.Bad
 		}
 	case wire.EndpointVesselSchedule:
-		var s *wire.VesselSchedule
-		if s, err = wire.DecodeVesselSchedule(a.r.Body); err == nil {
-			b.deriveVesselSchedule(a, s)
+		var s wire.Schedules[wire.VesselSchedule]
+		if s, err = wire.DecodeVesselSchedules(a.r.Body); err == nil {
+			for i := range s.Items {
+				b.deriveVesselSchedule(a, &s.Items[i], !s.DCSA)
+			}
+			bad = s.Bad
 		}
 	}
 	if err != nil {
 		b.deadLetter(a, "", err.Error())
+	}
+	for _, e := range bad {
+		b.deadLetter(a, e.Path, e.Err.Error())
 	}
 }
 
@@ -100,17 +117,17 @@ func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
 }
 
 // derivePortSchedule: one row per vesselSchedules[i].timestamps[j] at the
-// body's port (else the port of the request path).
+// item's port (else the port of the request).
 func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 	port := ""
 	if ps.Location != nil {
-		port = ps.Location.Locode
+		port = strings.ToUpper(ps.Location.Locode)
 	}
 	if port == "" {
-		port = a.r.pathVars()["port"]
+		port = a.r.requestVar("port")
 	}
 	if port == "" {
-		b.deadLetter(a, "", "port schedule without location.locode, and the request path names no port")
+		b.deadLetter(a, ps.Source, "port schedule without a location's UN/LOCODE, and the request names no port")
 		return
 	}
 	s := b.keep(a)
@@ -118,7 +135,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 	b.location(a, ps.Location)
 	for i := range ps.VesselSchedules {
 		vs := &ps.VesselSchedules[i]
-		record := indexed("vesselSchedules", i)
+		record := vs.Source
 		if vesselIMO(vs.Vessel) == 0 {
 			b.deadLetter(a, record, "vessel schedule without a positive vessel.imo")
 			continue
@@ -127,7 +144,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 			query:        queryPort,
 			port:         port,
 			imo:          b.vessel(a, vs.Vessel),
-			carrier:      s.of(vs.CarrierCode),
+			carrier:      s.of(strings.ToUpper(vs.CarrierCode)),
 			serviceCode:  s.of(deref(vs.CarrierServiceCode)),
 			serviceName:  s.of(deref(vs.CarrierServiceName)),
 			vesselName:   s.of(vs.Vessel.Name),
@@ -152,19 +169,30 @@ func (b *Batch) derivePointToPoint(a *add, p *wire.PointToPoint) {
 		rt := &p.Routes[i]
 		for k := range rt.Legs {
 			leg := &rt.Legs[k]
-			record := indexed(indexed("routes", i)+".legs", k)
+			record := leg.Source
+			if record == "" {
+				record = indexed(rt.Source+".legs", k)
+			}
 			if vesselIMO(leg.Vessel) == 0 {
 				b.deadLetter(a, record, "leg without a positive vessel.imo")
 				continue
 			}
+			carrier := rt.CarrierCode
+			if leg.CarrierCode != nil {
+				carrier = *leg.CarrierCode
+			}
 			voyage := s.of(deref(leg.CarrierVoyageNumber))
+			arrival := voyage
+			if leg.ArrivalVoyageNumber != nil {
+				arrival = s.of(*leg.ArrivalVoyageNumber)
+			}
 			c := call{
 				query:        queryP2P,
 				imo:          b.vessel(a, leg.Vessel),
-				carrier:      s.of(rt.CarrierCode),
+				carrier:      s.of(strings.ToUpper(carrier)),
 				serviceCode:  s.of(deref(leg.CarrierServiceCode)),
 				vesselName:   s.of(leg.Vessel.Name),
-				importVoyage: voyage,
+				importVoyage: arrival,
 				exportVoyage: voyage,
 			}
 			b.legCall(a, c, record, "departure", "DEPA", leg.Departure)
@@ -192,20 +220,25 @@ func (b *Batch) legCall(a *add, c call, record, end, typ string, lc *wire.LegCal
 	}
 	c.port = b.location(a, lc.Location)
 	c.facility = b.facility(a, lc.Facility)
-	b.portCall(a, &c, typ, lc.EventClassifierCode, c.exportVoyage, lc.DateTime.UnixMicro())
+	voyage := c.exportVoyage
+	if typ == "ARRI" {
+		voyage = c.importVoyage
+	}
+	b.portCall(a, &c, typ, lc.EventClassifierCode, voyage, lc.DateTime.UnixMicro())
 }
 
 // deriveVesselSchedule: one row per transportCalls[i].timestamps[j] of the
-// body's vessel (else the vessel of the request path).
-func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule) {
+// item's vessel, else, when askedVessel (the service profile's answer is
+// about the vessel asked for), of the vessel of the request.
+func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule, askedVessel bool) {
 	imo := vesselIMO(vs.Vessel)
-	if imo == 0 {
-		if n, err := strconv.ParseInt(a.r.pathVars()["imo"], 10, 64); err == nil && n > 0 {
+	if imo == 0 && askedVessel {
+		if n, err := strconv.ParseInt(a.r.requestVar("imo"), 10, 64); err == nil && n > 0 {
 			imo = n
 		}
 	}
 	if imo == 0 {
-		b.deadLetter(a, "", "vessel schedule without a positive vessel.imo, and the request path names no vessel")
+		b.deadLetter(a, vs.Source, "vessel schedule without a positive vessel IMO number, and the request names no vessel")
 		return
 	}
 	s := b.keep(a)
@@ -213,13 +246,14 @@ func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule) {
 	base := call{
 		query:       queryVessel,
 		imo:         imo,
-		carrier:     s.of(vs.CarrierCode),
+		carrier:     s.of(strings.ToUpper(vs.CarrierCode)),
 		serviceCode: s.of(deref(vs.CarrierServiceCode)),
+		serviceName: s.of(deref(vs.CarrierServiceName)),
 		vesselName:  s.of(vesselName(vs.Vessel)),
 	}
 	for i := range vs.TransportCalls {
 		tc := &vs.TransportCalls[i]
-		record := indexed("transportCalls", i)
+		record := tc.Source
 		if tc.Location == nil || tc.Location.Locode == "" {
 			b.deadLetter(a, record, "transport call without location.locode")
 			continue

@@ -20,6 +20,9 @@ func FuzzDecoders(f *testing.F) {
 		`{"creditsInitial":"5","credits":1e3,"periodStart":1700000000}`,
 		`[{"credits":1},{"credits":2}]`,
 		`{"periods":[{"credits":"x"}]}`,
+		`[{"location":{"UNLocationCode":"nlams","facilitySMDGCode":"ACT"},"vesselSchedules":[{"servicePartners":[{"carrierCode":"MAEU"}],"vessel":{"vesselIMONumber":"9321483"},"timestamps":[]},null,7]}]`,
+		`[{"placeOfReceipt":{"location":{"UNLocationCode":"NLAMS"}},"legs":[{"transport":{"modeOfTransport":"RAIL"}},{"transport":{"modeOfTransport":"BARGE","barge":{"vesselIMONumber":9321483}}}]}]`,
+		`[{"carrierServiceCode":"FE1","vesselSchedules":[{"vessel":{"vesselIMONumber":"x"},"transportCalls":[{"location":null}]}]},"x"]`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -37,9 +40,9 @@ func FuzzDecoders(f *testing.F) {
 			}
 		}
 		check(wire.DecodeShipment(body))
-		check(wire.DecodePortSchedule(body))
-		check(wire.DecodePointToPoint(body))
-		check(wire.DecodeVesselSchedule(body))
+		check(wire.DecodePortSchedules(body))
+		check(wire.DecodePointToPoints(body))
+		check(wire.DecodeVesselSchedules(body))
 		check(wire.DecodeCurrentPeriod(body))
 		check(wire.DecodePeriods(body))
 	})

@@ -12,8 +12,8 @@ import (
 // A template may carry a query (/v1/port-schedules?UNLocationCode={port}),
 // merged with the parameters of the call. Placeholders in braces are
 // replaced by their value, escaped for where they stand (path or query);
-// {date} is the logical date of the job (YYYY-MM-DD), and may stand in any
-// template. The defaults are service.md §4 and our decisions in
+// {date} is the logical date of the job (YYYY-MM-DD) and {until} the last
+// day of the schedule window from it; both may stand in any template. The defaults are service.md §4 and our decisions in
 // spec/schedules.md; a provider with other paths is served by changing
 // these, not the code.
 type Paths struct {
@@ -25,9 +25,12 @@ type Paths struct {
 	Shipment       string
 }
 
-// DatePlaceholder is the placeholder every template may hold: the job's
-// logical date.
-const DatePlaceholder = "{date}"
+// The placeholders every template may hold: the job's logical date, and
+// the last day of the schedule window that starts on it.
+const (
+	DatePlaceholder  = "{date}"
+	UntilPlaceholder = "{until}"
+)
 
 // DefaultPaths are the paths of the spec.
 func DefaultPaths() Paths {
@@ -85,9 +88,9 @@ func (p Paths) Validate() error {
 			}
 		}
 		for _, ph := range placeholderRE.FindAllString(t, -1) {
-			if ph != DatePlaceholder && !slices.Contains(n.placeholders, ph) {
+			if ph != DatePlaceholder && ph != UntilPlaceholder && !slices.Contains(n.placeholders, ph) {
 				return fmt.Errorf("invalid %s path template %q: unknown placeholder %s; want %s", n.name, t,
-					ph, strings.Join(append(slices.Clone(n.placeholders), DatePlaceholder), " or "))
+					ph, strings.Join(append(slices.Clone(n.placeholders), DatePlaceholder, UntilPlaceholder), " or "))
 			}
 		}
 		if _, query, ok := strings.Cut(t, "?"); ok {

@@ -1,10 +1,6 @@
 package wire
 
-import (
-	"encoding/json"
-	"fmt"
-	"time"
-)
+import "time"
 
 // The three schedule payloads follow DCSA Commercial Schedules 1.0 naming, as
 // fixed in spec/schedules.md.
@@ -21,6 +17,9 @@ type Timestamp struct {
 type PortSchedule struct {
 	Location        *Location            `json:"location"`
 	VesselSchedules []PortVesselSchedule `json:"vesselSchedules"`
+	// Source is where the decoders found it in the body ("" for the body,
+	// "[2]" for a DCSA answer's third item), for reporting.
+	Source string `json:"-"`
 }
 
 // PortVesselSchedule is one vessel's call at the port.
@@ -33,6 +32,7 @@ type PortVesselSchedule struct {
 	CarrierExportVoyageNumber *string     `json:"carrierExportVoyageNumber"`
 	Facility                  *Facility   `json:"facility"`
 	Timestamps                []Timestamp `json:"timestamps"`
+	Source                    string      `json:"-"` // as on PortSchedule
 }
 
 // PointToPoint answers GET /schedule/{pol}/{pod}.
@@ -40,24 +40,34 @@ type PointToPoint struct {
 	PlaceOfReceipt  *Location  `json:"placeOfReceipt"`
 	PlaceOfDelivery *Location  `json:"placeOfDelivery"`
 	Routes          []P2PRoute `json:"routes"`
+	Source          string     `json:"-"` // as on PortSchedule
 }
 
 // P2PRoute is one routing offered between the two ports.
 type P2PRoute struct {
 	CarrierCode string `json:"carrierCode"`
 	// TransitTime is in days.
-	TransitTime *int  `json:"transitTime"`
-	Legs        []Leg `json:"legs"`
+	TransitTime *int   `json:"transitTime"`
+	Legs        []Leg  `json:"legs"`
+	Source      string `json:"-"` // as on PortSchedule
 }
 
 // Leg is one vessel voyage of a route.
 type Leg struct {
-	SequenceNumber      int      `json:"sequenceNumber"`
-	Vessel              *Vessel  `json:"vessel"`
-	CarrierServiceCode  *string  `json:"carrierServiceCode"`
+	SequenceNumber int     `json:"sequenceNumber"`
+	Vessel         *Vessel `json:"vessel"`
+	// CarrierCode, when set, is the leg's own carrier (DCSA names one per
+	// leg); else the route's.
+	CarrierCode        *string `json:"carrierCode,omitempty"`
+	CarrierServiceCode *string `json:"carrierServiceCode"`
+	// CarrierVoyageNumber is the voyage leaving the departure port, and the
+	// one reaching the arrival port unless ArrivalVoyageNumber says
+	// otherwise (DCSA gives both).
 	CarrierVoyageNumber *string  `json:"carrierVoyageNumber"`
+	ArrivalVoyageNumber *string  `json:"arrivalVoyageNumber,omitempty"`
 	Departure           *LegCall `json:"departure"`
 	Arrival             *LegCall `json:"arrival"`
+	Source              string   `json:"-"` // as on PortSchedule
 }
 
 // LegCall is the departure or arrival end of a leg.
@@ -73,7 +83,9 @@ type VesselSchedule struct {
 	Vessel             *Vessel         `json:"vessel"`
 	CarrierCode        string          `json:"carrierCode"`
 	CarrierServiceCode *string         `json:"carrierServiceCode"`
+	CarrierServiceName *string         `json:"carrierServiceName,omitempty"`
 	TransportCalls     []TransportCall `json:"transportCalls"`
+	Source             string          `json:"-"` // as on PortSchedule
 }
 
 // TransportCall is one call of the vessel at a port.
@@ -84,51 +96,5 @@ type TransportCall struct {
 	CarrierImportVoyageNumber *string     `json:"carrierImportVoyageNumber"`
 	CarrierExportVoyageNumber *string     `json:"carrierExportVoyageNumber"`
 	Timestamps                []Timestamp `json:"timestamps"`
-}
-
-// DecodePortSchedule decodes a by-port schedule; the vesselSchedules member
-// must be present (an empty list is fine). A missing location is allowed:
-// the port is then the one asked for.
-func DecodePortSchedule(body []byte) (*PortSchedule, error) {
-	var v PortSchedule
-	if err := decodeRequired(body, &v, "port schedule", "vesselSchedules"); err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// DecodePointToPoint decodes a port-to-port schedule; routes must be present.
-func DecodePointToPoint(body []byte) (*PointToPoint, error) {
-	var v PointToPoint
-	if err := decodeRequired(body, &v, "point-to-point schedule", "routes"); err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// DecodeVesselSchedule decodes a by-vessel schedule; transportCalls must be
-// present.
-func DecodeVesselSchedule(body []byte) (*VesselSchedule, error) {
-	var v VesselSchedule
-	if err := decodeRequired(body, &v, "vessel schedule", "transportCalls"); err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// decodeRequired decodes body into v after checking that the object has the
-// named member, so that an unrelated JSON object is not taken for an empty
-// schedule.
-func decodeRequired(body []byte, v any, what, member string) error {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(body, &members); err != nil {
-		return decodeError(what, err)
-	}
-	if _, ok := members[member]; !ok {
-		return decodeError(what, fmt.Errorf("member %q missing", member))
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return decodeError(what, err)
-	}
-	return nil
+	Source                    string      `json:"-"` // as on PortSchedule
 }

@@ -78,9 +78,10 @@ func TestDecodeRejectsWhatIsNotTheDocumentedShape(t *testing.T) {
 		{"truncated shipment", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"2026-03-0`},
 		{"shipment without route or containers", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"status":"ok"}`},
 		{"shipment with a bad date", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"yesterday"}}}`},
-		{"port schedule without vesselSchedules", func(b []byte) error { _, err := wire.DecodePortSchedule(b); return err }, `{"location":{}}`},
-		{"p2p without routes", func(b []byte) error { _, err := wire.DecodePointToPoint(b); return err }, `[]`},
-		{"vessel schedule without calls", func(b []byte) error { _, err := wire.DecodeVesselSchedule(b); return err }, `{"vessel":{}}`},
+		{"port schedule without vesselSchedules", func(b []byte) error { _, err := wire.DecodePortSchedules(b); return err }, `{"location":{}}`},
+		{"p2p without routes", func(b []byte) error { _, err := wire.DecodePointToPoints(b); return err }, `{"placeOfReceipt":{}}`},
+		{"vessel schedule without calls", func(b []byte) error { _, err := wire.DecodeVesselSchedules(b); return err }, `{"vessel":{}}`},
+		{"DCSA port schedules not an array of objects", func(b []byte) error { _, err := wire.DecodePortSchedules(b); return err }, `[1,`},
 		{"period without credits", func(b []byte) error { _, err := wire.DecodeCurrentPeriod(b); return err }, `{"expired":false}`},
 		{"periods as a string", func(b []byte) error { _, err := wire.DecodePeriods(b); return err }, `"none"`},
 	}
@@ -99,11 +100,11 @@ func TestDecodeSchedules(t *testing.T) {
 	  "vessel":{"name":"MAERSK ESSEN","imo":9321483},"carrierImportVoyageNumber":"345W","carrierExportVoyageNumber":"346E","facility":null,
 	  "timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-03-01T06:00:00Z"},
 	                {"eventTypeCode":"ARRI","eventClassifierCode":"ACT","eventDateTime":"2026-03-02T07:30:00Z"}]}]}`
-	ps, err := wire.DecodePortSchedule([]byte(port))
-	if err != nil {
-		t.Fatal(err)
+	pss, err := wire.DecodePortSchedules([]byte(port))
+	if err != nil || len(pss.Items) != 1 || len(pss.Bad) != 0 {
+		t.Fatal(pss, err)
 	}
-	vs := ps.VesselSchedules[0]
+	vs := pss.Items[0].VesselSchedules[0]
 	if vs.CarrierCode != "MAEU" || *vs.CarrierImportVoyageNumber != "345W" || vs.Facility != nil || len(vs.Timestamps) != 2 || vs.Timestamps[1].EventClassifierCode != "ACT" {
 		t.Fatalf("port schedule = %+v", vs)
 	}
@@ -111,19 +112,21 @@ func TestDecodeSchedules(t *testing.T) {
 	  "legs":[{"sequenceNumber":1,"vessel":{"name":"CMA CGM X","imo":9321483},"carrierServiceCode":"FAL1","carrierVoyageNumber":"0FAL5W1MA",
 	  "departure":{"location":{"locode":"CNSHA"},"facility":null,"dateTime":"2026-03-01T06:00:00Z","eventClassifierCode":"PLN"},
 	  "arrival":{"location":{"locode":"NLRTM"},"facility":null,"dateTime":"2026-04-01T06:00:00Z","eventClassifierCode":"EST"}}]}]}`
-	pp, err := wire.DecodePointToPoint([]byte(p2p))
-	if err != nil {
-		t.Fatal(err)
+	pps, err := wire.DecodePointToPoints([]byte(p2p))
+	if err != nil || len(pps.Items) != 1 {
+		t.Fatal(pps, err)
 	}
+	pp := pps.Items[0]
 	if leg := pp.Routes[0].Legs[0]; *pp.Routes[0].TransitTime != 31 || leg.Arrival.EventClassifierCode != "EST" || leg.Departure.Location.Locode != "CNSHA" {
 		t.Fatalf("p2p = %+v", pp.Routes[0])
 	}
 	vessel := `{"vessel":{"name":"MSC X","imo":9321483},"carrierCode":"MSCU","carrierServiceCode":"SWAN","transportCalls":[{"sequenceNumber":1,
 	  "location":{"locode":"SGSIN"},"facility":null,"carrierImportVoyageNumber":"FL512W","carrierExportVoyageNumber":"FL513E","timestamps":[]}]}`
-	vv, err := wire.DecodeVesselSchedule([]byte(vessel))
-	if err != nil {
-		t.Fatal(err)
+	vvs, err := wire.DecodeVesselSchedules([]byte(vessel))
+	if err != nil || len(vvs.Items) != 1 {
+		t.Fatal(vvs, err)
 	}
+	vv := vvs.Items[0]
 	if vv.CarrierCode != "MSCU" || vv.TransportCalls[0].Location.Locode != "SGSIN" {
 		t.Fatalf("vessel schedule = %+v", vv)
 	}
