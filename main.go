@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -41,6 +42,7 @@ const exitCodesHelp = `EXIT CODES:
   75  busy: another job was writing the warehouse for longer than --lock-timeout; nothing was done`
 
 func main() {
+	cli.VersionPrinter = printVersion
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newApp().RunContext(ctx, os.Args)
 	stop()
@@ -60,9 +62,12 @@ func newApp() *cli.App {
 			"successful call), lands every response, and builds a DuckDB + Parquet warehouse.\n\n" +
 			"The API key is read from ETALAKE_API_KEY or --api-key-file, never from the command line.\n" +
 			"Every flag can also be set from the ETALAKE_* variable shown next to it.",
+		// Our own help command: cli's exits 3 ("partial") on an unknown
+		// topic, which a scheduler would count as a success.
 		HideHelpCommand:       true,
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		OnUsageError:          usageError,
+		Action:                unknownCommand,
 		// main maps errors to exit codes; cli must never exit by itself.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
@@ -76,6 +81,51 @@ func newApp() *cli.App {
 			sqlCommand(),
 			reportCommand(),
 			simCommand(),
+			helpCommand(),
+		},
+	}
+}
+
+// unknownCommand runs when the first argument names no command: a typo in
+// a crontab is a usage error (exit 2) naming the nearest command; no
+// argument at all shows the help.
+func unknownCommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowAppHelp(c)
+	}
+	return usageErr{fmt.Errorf("unknown command %q%s (etalake help lists them)", c.Args().First(), nearest(c.App.Commands, c.Args().First()))}
+}
+
+// nearest suggests the command closest to name, as cli does for flags.
+func nearest(commands []*cli.Command, name string) string {
+	if cli.SuggestCommand == nil {
+		return ""
+	}
+	if s := cli.SuggestCommand(commands, name); s != "" {
+		return ". " + s
+	}
+	return ""
+}
+
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Usage:     "show the commands, or one command's flags and description",
+		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			cmd := c.App.Command(args[0])
+			if cmd == nil {
+				return usageErr{fmt.Errorf("no command %q%s", args[0], nearest(c.App.Commands, args[0]))}
+			}
+			if len(args) > 1 && cmd.Command(args[1]) == nil {
+				return usageErr{fmt.Errorf("%s has no command %q%s", cmd.Name, args[1], nearest(cmd.Subcommands, args[1]))}
+			}
+			// The command's own --help, which knows its full name.
+			return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, args[:min(len(args), 2)]...), "--help"))
 		},
 	}
 }
@@ -86,7 +136,17 @@ type usageErr struct{ err error }
 func (e usageErr) Error() string { return e.err.Error() }
 func (e usageErr) Unwrap() error { return e.err }
 
-func usageError(_ *cli.Context, err error, _ bool) error { return usageErr{err} }
+// usageError marks a command line cli refused, naming the nearest flag
+// when the flag is unknown.
+func usageError(c *cli.Context, err error, _ bool) error {
+	const unknown = "flag provided but not defined: -"
+	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && cli.SuggestFlag != nil && c.Command != nil {
+		if s := cli.SuggestFlag(c.Command.Flags, strings.TrimLeft(name, "-"), false); s != "" {
+			err = fmt.Errorf("unknown flag --%s; did you mean %s?", strings.TrimLeft(name, "-"), s)
+		}
+	}
+	return usageErr{err}
+}
 
 // configError is a missing or malformed setting (exit 2).
 func configError(format string, args ...any) error {
