@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -63,6 +65,17 @@ func simServeCommand() *cli.Command {
 			"rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
 			"The first line on stdout gives the base URLs, ready for the shell:\n" +
 			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=…\n\n" +
+			"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0.3 under /cs\n" +
+			"instead, from the same world with the same keys, rate and credits (tracking is unchanged):\n" +
+			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/cs ETALAKE_TRACKING_URL=… ETALAKE_SCHEDULE_API=dcsa-cs-1.0\n" +
+			"   GET /cs/v1/port-schedules?UNLocationCode=NLRTM&date=2026-01-05               an item per terminal\n" +
+			"   GET /cs/v1/vessel-schedules?vesselIMONumber=IMO[&startDate=…&endDate=…]     an item per service\n" +
+			"   GET /cs/v1/point-to-point-routes?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM  an item per routing\n" +
+			"An answer is a JSON array cut into pages of the client's limit (default 100), or of --page-size when\n" +
+			"smaller. While items remain, the Next-Page-Cursor header names the next page: ask it with\n" +
+			"cursor=<that> and the same filters (altered filters: 400). Each page costs 1 schedule credit;\n" +
+			"errors are DCSA ErrorResponses, and free. /schedule/api/v1 then answers 404, and the schedule\n" +
+			"product has no consumption endpoints. IMO numbers: etalake sim world --list vessels.\n\n" +
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
 			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
@@ -78,6 +91,9 @@ func simServeCommand() *cli.Command {
 			&cli.Float64Flag{Name: "burst-rate", Usage: "chance per request of a burst of 429s"},
 			&cli.IntFlag{Name: "burst-length", Value: 3, Usage: "429s per burst"},
 			&cli.BoolFlag{Name: "retry-after", Usage: "send Retry-After with every 429"},
+			&cli.StringFlag{Name: "schedule-api", EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: sim.ScheduleAPIService,
+				Usage: "schedule API profile to serve: service (under /schedule/api/v1) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0.3 under /cs, paged)"},
+			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
 		),
 		OnUsageError: usageError,
 		Action:       simServe,
@@ -105,6 +121,20 @@ func simServe(c *cli.Context) error {
 		}
 		keys = append(keys, k)
 	}
+	api := c.String("schedule-api")
+	if api == "" {
+		api = sim.ScheduleAPIService // an empty ETALAKE_SCHEDULE_API
+	}
+	if !slices.Contains(sim.ScheduleAPIs, api) {
+		return configError("--schedule-api %q: want %s", api, strings.Join(sim.ScheduleAPIs, " or "))
+	}
+	pageSize := c.Int("page-size")
+	switch {
+	case pageSize < 0:
+		return configError("--page-size %d: want 0 (the client's limit) or more", pageSize)
+	case pageSize > 0 && api != sim.ScheduleAPIDCSA:
+		return configError("--page-size: only the %s profile pages its answers; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
+	}
 	if c.Float64("speed") < 0 {
 		return configError("--speed %v: want 0 or more", c.Float64("speed"))
 	}
@@ -128,6 +158,9 @@ func simServe(c *cli.Context) error {
 		Rate:   rate,
 		Clock:  sim.NewClock(wcfg.Start, c.Float64("speed"), nil),
 		Faults: faults,
+
+		ScheduleAPI: api,
+		PageSize:    pageSize,
 	})
 	if err != nil {
 		return configError("%v", err)
@@ -137,7 +170,11 @@ func simServe(c *cli.Context) error {
 		return configError("--addr %s: %v", c.String("addr"), err)
 	}
 	base := "http://" + ln.Addr().String()
-	fmt.Fprintf(c.App.Writer, "export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s\n", base, sim.SchedulePrefix, base, sim.TrackingPrefix)
+	exports := fmt.Sprintf("export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s", base, svc.ScheduleBasePath(), base, sim.TrackingPrefix)
+	if api != sim.ScheduleAPIService {
+		exports += " ETALAKE_SCHEDULE_API=" + api
+	}
+	fmt.Fprintln(c.App.Writer, exports)
 	fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
 		wcfg.Seed, len(world.Shipments()), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
 

@@ -13,6 +13,17 @@
 // the client's validators: the conformance tests run the real client against
 // this service, and a shared check would agree with itself.
 //
+// The schedule product speaks one of two profiles (Config.ScheduleAPI):
+// the service's own (spec/schedules.md, under SchedulePrefix), or DCSA
+// Commercial Schedules 1.0.3 (dcsa.go, under DCSAPrefix: port-schedules,
+// vessel-schedules, point-to-point-routes), from the same world, with the
+// same keys, rate window, credits and faults. DCSA answers are arrays of
+// root items cut into pages (the client's limit, or Config.PageSize when
+// smaller), each page charged as one call, continued by an opaque
+// Next-Page-Cursor bound to the request's filters and answered as of the
+// first page's time (cursor.go). Its JSON types are the simulator's own,
+// written from the standard's OpenAPI, not the client's decoders.
+//
 // World is a deterministic, seeded model of real ports, carriers, weekly
 // services, vessels, voyages and shipments that answers "what would the
 // service say at virtual time at" for the port, port-to-port, vessel and

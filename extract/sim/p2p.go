@@ -36,13 +36,28 @@ type p2pRoute struct {
 // first-leg sailing. Leg ends are ACT once they happened, EST within 14
 // days of at, else PLN. ErrNoData for unknown ports or no route.
 func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*wire.PointToPoint, error) {
+	pi, po, routes, err := w.routings(pol, pod, q, at)
+	if err != nil {
+		return nil, err
+	}
+	out := &wire.PointToPoint{PlaceOfReceipt: w.places[pi].location(), PlaceOfDelivery: w.places[po].location()}
+	v := &view{w: w, at: at.Unix(), calls: map[int]callTimes{}}
+	for _, r := range routes {
+		out.Routes = append(out.Routes, v.renderRoute(r))
+	}
+	return out, nil
+}
+
+// routings are the routes of the port-to-port query (see PointToPoint),
+// ordered by planned departure, carrier, planned arrival, whatever the
+// profile that renders them; with the place indices of pol and pod.
+func (w *World) routings(pol, pod string, q P2PQuery, at time.Time) (pi, po int, routes []p2pRoute, err error) {
 	pi, ok1 := w.seaport(pol)
 	po, ok2 := w.seaport(pod)
 	if !ok1 || !ok2 || pi == po {
-		return nil, ErrNoData
+		return 0, 0, nil, ErrNoData
 	}
-	a := at.Unix()
-	from := a
+	from := at.Unix()
 	if !q.DepartureStart.IsZero() {
 		from = q.DepartureStart.Unix()
 	}
@@ -59,7 +74,7 @@ func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*wire.P
 		routes = append(routes, w.transhipRoutes(pi, po, from, to, direct)...)
 	}
 	if len(routes) == 0 {
-		return nil, ErrNoData
+		return 0, 0, nil, ErrNoData
 	}
 	sort.SliceStable(routes, func(i, j int) bool {
 		x, y := routes[i], routes[j]
@@ -71,12 +86,7 @@ func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*wire.P
 		}
 		return x.plnArr < y.plnArr
 	})
-	out := &wire.PointToPoint{PlaceOfReceipt: w.places[pi].location(), PlaceOfDelivery: w.places[po].location()}
-	v := &view{w: w, at: a, calls: map[int]callTimes{}}
-	for _, r := range routes {
-		out.Routes = append(out.Routes, v.renderRoute(r))
-	}
-	return out, nil
+	return pi, po, routes, nil
 }
 
 // directRoutes lists the direct sailings pol → pod departing in [from, to]

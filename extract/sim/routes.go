@@ -18,12 +18,15 @@ type route struct {
 	endpoint wire.Endpoint
 	segs     []string // path parameters as sent
 	query    url.Values
+	header   http.Header
+	dcsa     bool // the schedule product in the DCSA profile
 
 	// filled by validate
 	ports []string
 	imo   int
 	ref   extract.ShipmentRef
 	p2p   P2PQuery
+	cs    *csQuery
 }
 
 // apiFault is an error answer decided before any data is read.
@@ -39,20 +42,29 @@ type detail struct {
 	Issue string `json:"issue"`
 }
 
-// parseRoute maps a method and path to a route.
-func parseRoute(r *http.Request) (*route, *apiFault) {
+// parseRoute maps a method and path to a route; dcsa: the schedule
+// product speaks the DCSA profile, under DCSAPrefix only.
+func parseRoute(r *http.Request, dcsa bool) (*route, *apiFault) {
 	if r.Method != http.MethodGet {
 		return nil, &apiFault{status: http.StatusMethodNotAllowed, message: "only GET is supported"}
 	}
 	path := r.URL.Path
 	var p wire.Product
 	switch {
-	case strings.HasPrefix(path, SchedulePrefix+"/"):
+	case dcsa && strings.HasPrefix(path, DCSAPrefix+"/"):
+		return parseDCSARoute(r)
+	case dcsa && strings.HasPrefix(path, SchedulePrefix+"/"):
+		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: this simulator serves the schedule product as DCSA Commercial Schedules under " + DCSAPrefix + " (--schedule-api " + ScheduleAPIDCSA + ")"}
+	case !dcsa && strings.HasPrefix(path, SchedulePrefix+"/"):
 		p, path = wire.ProductSchedule, strings.TrimPrefix(path, SchedulePrefix)
 	case strings.HasPrefix(path, TrackingPrefix+"/"):
 		p, path = wire.ProductTracking, strings.TrimPrefix(path, TrackingPrefix)
 	default:
-		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: paths start with " + SchedulePrefix + " or " + TrackingPrefix}
+		schedule := SchedulePrefix
+		if dcsa {
+			schedule = DCSAPrefix
+		}
+		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: paths start with " + schedule + " or " + TrackingPrefix}
 	}
 	rt := &route{product: p, query: r.URL.Query()}
 	segs := strings.Split(strings.Trim(path, "/"), "/")
@@ -75,6 +87,24 @@ func parseRoute(r *http.Request) (*route, *apiFault) {
 	return rt, nil
 }
 
+// dcsaPaths are the endpoints of the schedule product in the DCSA profile,
+// relative to DCSAPrefix.
+var dcsaPaths = map[string]wire.Endpoint{
+	"/v1/port-schedules":        wire.EndpointPortSchedule,
+	"/v1/vessel-schedules":      wire.EndpointVesselSchedule,
+	"/v1/point-to-point-routes": wire.EndpointP2PSchedule,
+}
+
+// parseDCSARoute maps a path under DCSAPrefix: the three schedule queries,
+// and nothing else (no consumption endpoints in this profile).
+func parseDCSARoute(r *http.Request) (*route, *apiFault) {
+	e, ok := dcsaPaths[strings.TrimPrefix(r.URL.Path, DCSAPrefix)]
+	if !ok {
+		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: " + DCSAPrefix + "/v1/port-schedules, " + DCSAPrefix + "/v1/vessel-schedules or " + DCSAPrefix + "/v1/point-to-point-routes"}
+	}
+	return &route{product: wire.ProductSchedule, endpoint: e, query: r.URL.Query(), header: r.Header, dcsa: true}, nil
+}
+
 func badRequest(field, value, issue string) *apiFault {
 	return &apiFault{status: http.StatusBadRequest, message: "invalid " + field, details: []any{detail{field, value, issue}}}
 }
@@ -82,6 +112,11 @@ func badRequest(field, value, issue string) *apiFault {
 // validate checks the parameters with the service's own rules
 // (validate.go); a failure is a free 400.
 func (rt *route) validate() *apiFault {
+	if rt.dcsa {
+		var bad *apiFault
+		rt.cs, bad = parseCSQuery(rt.endpoint, rt.query, rt.header)
+		return bad
+	}
 	switch rt.endpoint {
 	case wire.EndpointPortSchedule, wire.EndpointP2PSchedule:
 		for _, s := range rt.segs {

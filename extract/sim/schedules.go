@@ -18,17 +18,32 @@ const (
 // svcPos is a position of a service's loop.
 type svcPos struct{ s, pos int }
 
-// timestamps are the DCSA timestamps of a call at at: PLN arrival and
+// stamp is one DCSA timestamp of a call, whatever the profile that renders
+// it: event type (ARRI, DEPA), classifier (PLN, EST, ACT), Unix seconds.
+type stamp struct {
+	typ, class string
+	at         int64
+}
+
+// callStamps are the DCSA timestamps of a call at at: PLN arrival and
 // departure always, then arrival and departure each ACT once it happened,
-// else the carrier's current EST.
-func (w *World) timestamps(ci int, ct callTimes) []wire.Timestamp {
+// else the carrier's current EST. Both schedule profiles show these.
+func (w *World) callStamps(ci int, ct callTimes) [4]stamp {
 	c := &w.calls[ci]
-	ts := []wire.Timestamp{
-		{EventTypeCode: "ARRI", EventClassifierCode: "PLN", EventDateTime: unixUTC(c.plnArr)},
-		{EventTypeCode: "DEPA", EventClassifierCode: "PLN", EventDateTime: unixUTC(c.plnDep)},
+	return [4]stamp{
+		{"ARRI", "PLN", c.plnArr},
+		{"DEPA", "PLN", c.plnDep},
+		{"ARRI", classifier(ct.arrAct), ct.arr},
+		{"DEPA", classifier(ct.depAct), ct.dep},
 	}
-	ts = append(ts, wire.Timestamp{EventTypeCode: "ARRI", EventClassifierCode: classifier(ct.arrAct), EventDateTime: unixUTC(ct.arr)})
-	ts = append(ts, wire.Timestamp{EventTypeCode: "DEPA", EventClassifierCode: classifier(ct.depAct), EventDateTime: unixUTC(ct.dep)})
+}
+
+// timestamps renders callStamps for the service profile.
+func (w *World) timestamps(ci int, ct callTimes) []wire.Timestamp {
+	ts := make([]wire.Timestamp, 0, 4)
+	for _, s := range w.callStamps(ci, ct) {
+		ts = append(ts, wire.Timestamp{EventTypeCode: s.typ, EventClassifierCode: s.class, EventDateTime: unixUTC(s.at)})
+	}
 	return ts
 }
 

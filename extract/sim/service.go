@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,6 +39,15 @@ type Config struct {
 	Now func() time.Time
 	// Sleep spends the simulated latency; nil waits on a real timer.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// ScheduleAPI is the profile of the schedule product: ScheduleAPIService
+	// (the default, also when empty) under SchedulePrefix, or ScheduleAPIDCSA
+	// under DCSAPrefix (see dcsa.go). The tracking product is the same in
+	// both.
+	ScheduleAPI string
+	// PageSize is, in the DCSA profile, the most root items per page
+	// whatever the client's limit; 0: the client's limit (default
+	// DCSADefaultLimit) alone.
+	PageSize int
 }
 
 // Service is the simulated Shipping Schedule and Container ETA Service, an
@@ -51,6 +61,8 @@ type Service struct {
 	now   func() time.Time
 	sleep func(ctx context.Context, d time.Duration) error
 	retry bool
+	dcsa  bool // the schedule product speaks ScheduleAPIDCSA
+	pages int  // Config.PageSize
 
 	mu       sync.Mutex
 	accounts map[string]*account // by key
@@ -65,6 +77,14 @@ func New(cfg Config) (*Service, error) {
 	if err := cfg.Faults.Validate(); err != nil {
 		return nil, err
 	}
+	switch cfg.ScheduleAPI {
+	case "", ScheduleAPIService, ScheduleAPIDCSA:
+	default:
+		return nil, fmt.Errorf("sim: unknown schedule API %q: want %s or %s", cfg.ScheduleAPI, ScheduleAPIService, ScheduleAPIDCSA)
+	}
+	if cfg.PageSize < 0 {
+		return nil, fmt.Errorf("sim: page size %d: want 0 (the client's limit) or more", cfg.PageSize)
+	}
 	s := &Service{
 		world:    cfg.World,
 		clock:    cfg.Clock,
@@ -72,6 +92,8 @@ func New(cfg Config) (*Service, error) {
 		now:      cfg.Now,
 		sleep:    cfg.Sleep,
 		retry:    cfg.Faults.RetryAfter,
+		dcsa:     cfg.ScheduleAPI == ScheduleAPIDCSA,
+		pages:    cfg.PageSize,
 		accounts: map[string]*account{},
 		windows:  map[string]*window{},
 		bursts:   map[string]int{},
@@ -116,6 +138,23 @@ func (s *Service) AddKey(k KeySpec) error {
 	s.accounts[k.Key] = newAccount(k, s.clock.Now())
 	s.windows[k.Key] = &window{rate: s.rate}
 	return nil
+}
+
+// ScheduleBasePath is the path under which the schedule product is served:
+// SchedulePrefix, or DCSAPrefix in the DCSA profile.
+func (s *Service) ScheduleBasePath() string {
+	if s.dcsa {
+		return DCSAPrefix
+	}
+	return SchedulePrefix
+}
+
+// ScheduleAPI is the profile of the schedule product.
+func (s *Service) ScheduleAPI() string {
+	if s.dcsa {
+		return ScheduleAPIDCSA
+	}
+	return ScheduleAPIService
 }
 
 // World returns the world the service answers from.
@@ -170,8 +209,11 @@ func (s *Service) Stats() Stats {
 type reply struct {
 	status  int
 	body    any
-	raw     []byte // overrides body (a truncated answer)
+	fault   *apiFault // an error, rendered in the profile of the request's path
+	raw     []byte    // overrides body (a truncated answer)
 	retryIn time.Duration
+	next    string    // DCSA: the Next-Page-Cursor
+	asOf    time.Time // DCSA: the time the page is answered as of
 }
 
 // ServeHTTP answers one request as of the virtual clock.
@@ -183,7 +225,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	arrived := s.now()
 	virt := s.clock.Now()
 	entry := LedgerEntry{At: arrived, VirtualAt: virt, Request: r.URL.RequestURI()}
-	rt, routeErr := parseRoute(r)
+	rt, routeErr := parseRoute(r, s.dcsa)
+	dcsaPath := s.dcsa && strings.HasPrefix(r.URL.Path, DCSAPrefix+"/")
 	if routeErr == nil {
 		entry.Product, entry.Endpoint = string(rt.product), string(rt.endpoint)
 	}
@@ -201,14 +244,29 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body := rep.raw
 	if body == nil {
+		v := rep.body
+		if rep.fault != nil {
+			v = s.renderError(dcsaPath, rep.fault, r, entry.Seq, virt)
+		}
 		var err error
-		if body, err = json.Marshal(rep.body); err != nil {
-			body, rep.status = errorJSON(http.StatusInternalServerError, "encoding the answer failed", virt), http.StatusInternalServerError
+		if body, err = json.Marshal(v); err != nil {
+			rep.status = http.StatusInternalServerError
+			body, _ = json.Marshal(s.renderError(dcsaPath, &apiFault{status: rep.status, message: "encoding the answer failed"}, r, entry.Seq, virt))
 		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Date", virt.UTC().Format(http.TimeFormat))
+	date := virt
+	if !rep.asOf.IsZero() {
+		date = rep.asOf
+	}
+	h.Set("Date", date.UTC().Format(http.TimeFormat))
+	if dcsaPath {
+		h.Set("API-Version", DCSAVersion)
+		if rep.next != "" {
+			h.Set("Next-Page-Cursor", rep.next)
+		}
+	}
 	if rep.status == http.StatusTooManyRequests && s.retry {
 		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(max(rep.retryIn, time.Second).Seconds()))))
 	}
@@ -241,7 +299,7 @@ func (s *Service) written(seq int64, at time.Time) {
 // a credit for a successful paid answer. The caller holds s.mu.
 func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, virt time.Time, entry *LedgerEntry) reply {
 	fail := func(status int, msg string, details ...any) reply {
-		return reply{status: status, body: errorBody(status, msg, virt, details...)}
+		return reply{status: status, fault: &apiFault{status: status, message: msg, details: details}}
 	}
 	a := s.accounts[key]
 	switch {
@@ -257,15 +315,15 @@ func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, vir
 	if left := s.bursts[key]; left > 0 {
 		s.bursts[key] = left - 1
 		entry.Fault = "429 burst"
-		return reply{status: http.StatusTooManyRequests, body: errorBody(http.StatusTooManyRequests, "rate limit exceeded", virt), retryIn: time.Second}
+		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: "rate limit exceeded"}, retryIn: time.Second}
 	}
 	if s.dice.chance(s.dice.f.BurstRate) {
 		s.bursts[key] = s.dice.f.BurstLength - 1
 		entry.Fault = "429 burst"
-		return reply{status: http.StatusTooManyRequests, body: errorBody(http.StatusTooManyRequests, "rate limit exceeded", virt), retryIn: time.Second}
+		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: "rate limit exceeded"}, retryIn: time.Second}
 	}
 	if ok, retryIn := s.windows[key].admit(arrived); !ok {
-		return reply{status: http.StatusTooManyRequests, body: errorBody(http.StatusTooManyRequests, fmt.Sprintf("rate limit exceeded: %d requests per %s", s.rate.N, s.rate.Window), virt), retryIn: retryIn}
+		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: fmt.Sprintf("rate limit exceeded: %d requests per %s", s.rate.N, s.rate.Window)}, retryIn: retryIn}
 	}
 
 	if routeErr != nil {
@@ -292,22 +350,30 @@ func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, vir
 
 	var body any
 	var err error
-	switch rt.endpoint {
-	case wire.EndpointCurrentPeriod:
+	var next string
+	var asOf time.Time
+	switch {
+	case rt.endpoint == wire.EndpointCurrentPeriod:
 		start, _ := periodOf(virt)
 		body = a.period(rt.product, start, virt)
-	case wire.EndpointPeriods:
+	case rt.endpoint == wire.EndpointPeriods:
 		body = a.periods(rt.product, virt)
+	case rt.dcsa:
+		body, next, asOf, err = s.dcsaPage(rt, virt)
 	default:
 		body, err = rt.answer(s.world, virt)
 	}
 	if errors.Is(err, ErrNoData) {
 		return fail(http.StatusNotFound, "no data found for the requested resource")
 	}
+	if errors.Is(err, errCursorPastEnd) {
+		bad := badRequest("cursor", rt.query.Get("cursor"), "points past the end of the answer")
+		return fail(bad.status, bad.message, bad.details...)
+	}
 	if err != nil {
 		return fail(http.StatusInternalServerError, "internal server error")
 	}
-	rep := reply{status: http.StatusOK, body: body}
+	rep := reply{status: http.StatusOK, body: body, next: next, asOf: asOf}
 	if paid {
 		a.charge(rt.product, virt)
 		entry.Charged = true
@@ -330,7 +396,40 @@ func errorBody(status int, msg string, at time.Time, details ...any) wire.ErrorB
 	return b
 }
 
-func errorJSON(status int, msg string, at time.Time) []byte {
-	b, _ := json.Marshal(errorBody(status, msg, at))
-	return b
+// renderError renders an error answer in the profile of the request's path:
+// a DCSA ErrorResponse under DCSAPrefix, else the service's error body.
+func (s *Service) renderError(dcsaPath bool, f *apiFault, r *http.Request, seq int64, virt time.Time) any {
+	if dcsaPath {
+		return csErrorBody(f, r.Method, r.URL.RequestURI(), seq, virt)
+	}
+	return errorBody(f.status, f.message, virt, f.details...)
+}
+
+// errCursorPastEnd: a cursor that passed its check points past the answer
+// (the world is immutable, so only a bug would do that).
+var errCursorPastEnd = errors.New("sim: cursor past the end of the answer")
+
+// dcsaPage answers one page of a DCSA query: the root items from the
+// cursor's offset (0 on a first page), at most the client's limit or the
+// service's page size, as of the first page's virtual time; with the cursor
+// of the next page when more remain.
+func (s *Service) dcsaPage(rt *route, virt time.Time) (items []any, next string, asOf time.Time, err error) {
+	q := rt.cs
+	asOf, off := virt, 0
+	if q.cursor != nil {
+		asOf, off = time.Unix(q.cursor.at, 0).UTC(), q.cursor.offset
+	}
+	all, err := s.world.csAnswer(rt.endpoint, q, asOf)
+	if err != nil {
+		return nil, "", asOf, err
+	}
+	if off >= len(all) {
+		return nil, "", asOf, errCursorPastEnd
+	}
+	size := q.limit
+	if s.pages > 0 && s.pages < size {
+		size = s.pages
+	}
+	items, next = page(all, off, size, q.endpoint, q.filter, asOf)
+	return items, next, asOf, nil
 }

@@ -25,12 +25,19 @@ type Options struct {
 	Now func() time.Time
 	// Clock is the virtual clock; nil: frozen at the world's start.
 	Clock *sim.Clock
+	// ScheduleAPI and PageSize: the profile of the schedule product
+	// (sim.ScheduleAPIService when empty, or sim.ScheduleAPIDCSA) and, in
+	// the DCSA profile, the most root items per page (0: the client's limit).
+	ScheduleAPI string
+	PageSize    int
 }
 
 // Env is a running simulator.
 type Env struct {
-	Service     *sim.Service
-	Server      *httptest.Server
+	Service *sim.Service
+	Server  *httptest.Server
+	// ScheduleURL is the schedule product's base URL in the profile served:
+	// …/schedule/api/v1, or …/cs in the DCSA profile.
 	ScheduleURL string
 	TrackingURL string
 }
@@ -70,6 +77,9 @@ func Start(t testing.TB, opt Options) *Env {
 		Clock:  opt.Clock,
 		Faults: opt.Faults,
 		Now:    opt.Now,
+
+		ScheduleAPI: opt.ScheduleAPI,
+		PageSize:    opt.PageSize,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +89,7 @@ func Start(t testing.TB, opt Options) *Env {
 	return &Env{
 		Service:     svc,
 		Server:      srv,
-		ScheduleURL: srv.URL + sim.SchedulePrefix,
+		ScheduleURL: srv.URL + svc.ScheduleBasePath(),
 		TrackingURL: srv.URL + sim.TrackingPrefix,
 	}
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// serveSim runs `etalake sim serve ARGS` in-process until the test ends and
+// returns the first line it prints.
+func serveSim(t *testing.T, args ...string) string {
+	t.Helper()
+	t.Setenv("ETALAKE_SCHEDULE_API", "")
+	if err := os.Unsetenv("ETALAKE_SCHEDULE_API"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out, w := io.Pipe()
+	app := newApp()
+	app.Writer, app.ErrWriter = w, io.Discard
+	done := make(chan error, 1)
+	go func() {
+		err := app.RunContext(ctx, append([]string{"etalake", "sim", "serve", "--addr", "127.0.0.1:0", "--speed", "0"}, args...))
+		w.CloseWithError(io.EOF)
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("sim serve: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("sim serve printed %q: %v", line, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return strings.TrimSpace(line)
+}
+
+// exported reads NAME=VALUE pairs of an export line.
+func exported(line string) map[string]string {
+	vars := map[string]string{}
+	for _, f := range strings.Fields(strings.TrimPrefix(line, "export ")) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			vars[k] = v
+		}
+	}
+	return vars
+}
+
+func TestCLISimServeSpeaksTheDCSAProfile(t *testing.T) {
+	vars := exported(serveSim(t, "--schedule-api", "dcsa-cs-1.0", "--page-size", "2"))
+	base := vars["ETALAKE_SCHEDULE_URL"]
+	if !strings.HasSuffix(base, "/cs") || vars["ETALAKE_SCHEDULE_API"] != "dcsa-cs-1.0" || !strings.HasSuffix(vars["ETALAKE_TRACKING_URL"], "/container-tracking/api/v2") {
+		t.Fatalf("export line: %v", vars)
+	}
+	req, err := http.NewRequest(http.MethodGet, base+"/v1/point-to-point-routes?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header["API_KEY"] = []string{"demo"}
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var items []json.RawMessage
+	if err := json.NewDecoder(resp.Body).Decode(&items); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d: %v", resp.StatusCode, err)
+	}
+	if len(items) != 2 || resp.Header.Get("Next-Page-Cursor") == "" || resp.Header.Get("API-Version") != "1.0.3" {
+		t.Errorf("%d items, cursor %q, API-Version %q: want a page of 2 with a cursor", len(items), resp.Header.Get("Next-Page-Cursor"), resp.Header.Get("API-Version"))
+	}
+
+	// The service profile stays the default, and its line is unchanged.
+	vars = exported(serveSim(t))
+	if !strings.HasSuffix(vars["ETALAKE_SCHEDULE_URL"], "/schedule/api/v1") || len(vars) != 2 {
+		t.Errorf("default export line: %v", vars)
+	}
+}
+
+func TestCLISimServeRefusesBadProfiles(t *testing.T) {
+	for _, tc := range []struct {
+		env     map[string]string
+		args    []string
+		mention string
+	}{
+		{nil, []string{"--schedule-api", "dcsa"}, "want service or dcsa-cs-1.0"},
+		{map[string]string{"ETALAKE_SCHEDULE_API": "openapi"}, nil, "want service or dcsa-cs-1.0"},
+		{nil, []string{"--page-size", "5"}, "add --schedule-api dcsa-cs-1.0"},
+		{map[string]string{"ETALAKE_SCHEDULE_API": ""}, []string{"--page-size", "5"}, "add --schedule-api dcsa-cs-1.0"},
+		{nil, []string{"--schedule-api", "dcsa-cs-1.0", "--page-size", "-1"}, "--page-size -1"},
+	} {
+		t.Setenv("ETALAKE_SCHEDULE_API", "")
+		if err := os.Unsetenv("ETALAKE_SCHEDULE_API"); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := run(t, tc.env, append([]string{"sim", "serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.mention) {
+			t.Errorf("%v %v: exit %d: %s", tc.env, tc.args, code, stderr)
+		}
+	}
+}
