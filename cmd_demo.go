@@ -12,6 +12,7 @@ import (
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/report"
+	"github.com/etalake/etalake/wire"
 )
 
 func demoCommand() *cli.Command {
@@ -31,6 +32,8 @@ func demoCommand() *cli.Command {
 			lockTimeoutFlag(),
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the simulated world"},
 			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
+			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
+			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
 			logFormatFlag(),
 		},
 		OnUsageError: usageError,
@@ -40,6 +43,13 @@ func demoCommand() *cli.Command {
 			}
 			if c.Int("shipments") < 1 {
 				return configError("--shipments %d: want at least 1", c.Int("shipments"))
+			}
+			api, err := wire.ParseScheduleAPI(c.String(flagScheduleAPI))
+			if err != nil {
+				return configError("--schedule-api: %v", err)
+			}
+			if c.Int(flagPageSize) < 0 || (c.Int(flagPageSize) > 0 && api != wire.ScheduleAPIDCSA) {
+				return configError("--page-size %d: want 1 or more, with --schedule-api %s", c.Int(flagPageSize), wire.ScheduleAPIDCSA)
 			}
 			// The demo's own lines say what each night did: only warnings
 			// go to the log.
@@ -54,6 +64,7 @@ func demoCommand() *cli.Command {
 			opt.Waiting = sayWaiting(log, opt.LockTimeout)
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
+				ScheduleAPI: api, PageSize: c.Int(flagPageSize),
 				Warehouse: opt, Version: version, Log: log,
 				Began: func(d jobs.DemoSetup) {
 					fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",

@@ -24,6 +24,11 @@ type DemoOptions struct {
 	// Shipments in the simulated world; the demo tracks each from the day
 	// it is booked.
 	Shipments int
+	// ScheduleAPI is the profile the simulated schedule product speaks
+	// (wire.ScheduleAPIService when empty), answering in pages of at most
+	// PageSize items (0: unpaged).
+	ScheduleAPI wire.ScheduleAPI
+	PageSize    int
 	// Warehouse are the options the warehouse is opened with.
 	Warehouse load.Options
 	Version   string
@@ -96,8 +101,13 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	clock := sim.NewClock(start, 0, nil)
 	credits := int64(50_000)
 	fast := extract.Rate{N: 1000, Window: time.Second}
+	api, err := wire.ParseScheduleAPI(string(opt.ScheduleAPI))
+	if err != nil {
+		return DemoResult{}, fmt.Errorf("demo: %w", err)
+	}
 	svc, err := sim.New(sim.Config{World: world, Clock: clock, Rate: fast,
-		Keys: []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}}})
+		Keys:        []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}},
+		ScheduleAPI: string(api), PageSize: opt.PageSize})
 	if err != nil {
 		return DemoResult{}, err
 	}
@@ -133,8 +143,8 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		day := sel
 		day.Shipments = newlyBooked(world, night, tracked)
 		client, err := extract.NewClient(extract.Config{
-			ScheduleURL: base + sim.SchedulePrefix, TrackingURL: base + sim.TrackingPrefix, Key: key, Limiter: lim,
-			UserAgent: "etalake-demo/" + opt.Version,
+			ScheduleURL: base + svc.ScheduleBasePath(), TrackingURL: base + sim.TrackingPrefix, Key: key, Limiter: lim,
+			ScheduleAPI: api, UserAgent: "etalake-demo/" + opt.Version,
 		})
 		if err != nil {
 			return res, err

@@ -33,6 +33,8 @@ type bench struct {
 	// front, when set, is a server in front of the simulator that the
 	// client talks to instead (see wrap).
 	front *httptest.Server
+	// api is the schedule profile the simulator serves and the client asks.
+	api wire.ScheduleAPI
 }
 
 // wrap puts a handler made by mw in front of the simulator.
@@ -43,12 +45,20 @@ func (b *bench) wrap(t *testing.T, mw func(next http.Handler) http.Handler) {
 }
 
 func newBench(t *testing.T, schedule, tracking int64) *bench {
+	return newProfileBench(t, schedule, tracking, wire.ScheduleAPIService, 0)
+}
+
+// newProfileBench is newBench with the simulator serving the schedule
+// profile api, in pages of at most pageSize items (DCSA; 0: unpaged).
+func newProfileBench(t *testing.T, schedule, tracking int64, api wire.ScheduleAPI, pageSize int) *bench {
 	t.Helper()
 	fast := extract.Rate{N: 1000, Window: time.Second}
-	b := &bench{dir: t.TempDir()}
+	b := &bench{dir: t.TempDir(), api: api}
 	b.env = simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: runKey, Schedule: simtest.Credits(schedule), Tracking: simtest.Credits(tracking)}},
-		Rate: fast,
+		Keys:        []sim.KeySpec{{Key: runKey, Schedule: simtest.Credits(schedule), Tracking: simtest.Credits(tracking)}},
+		Rate:        fast,
+		ScheduleAPI: string(api),
+		PageSize:    pageSize,
 	})
 	var err error
 	if b.wh, err = load.Open(context.Background(), b.dir, load.DefaultOptions()); err != nil {
@@ -61,6 +71,7 @@ func newBench(t *testing.T, schedule, tracking int64) *bench {
 func (b *bench) client(t *testing.T, capS, capT, maxDecode int64) *extract.Client {
 	t.Helper()
 	cfg := b.env.Config(t, runKey)
+	cfg.ScheduleAPI = b.api
 	if b.front != nil {
 		cfg.ScheduleURL, cfg.TrackingURL = b.front.URL+sim.SchedulePrefix, b.front.URL+sim.TrackingPrefix
 	}
