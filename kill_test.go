@@ -24,6 +24,7 @@ import (
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/wire"
 )
 
 // killTransit is how long after the simulator wrote the last byte of an
@@ -61,7 +62,49 @@ const killSeedEnv = "ETALAKE_KILL_SEED"
 // warehouse then equals that of a run never killed.
 func TestKillsAtRandomMomentsRebuyOnlyWhatWasInFlight(t *testing.T) {
 	slowtest.Require(t, "kills 50 real runs against a simulator answering in 1 s, about 6 minutes")
-	trials, seed := 50, uint64(time.Now().UnixNano())
+	killTrials(t, 50, simtest.Options{}, nil)
+}
+
+// The same with a provider speaking DCSA Commercial Schedules 1.0 in pages
+// of one item, the port chosen for its many terminals: a run killed
+// between pages resumes at the page after the last one landed, and buys
+// again only what was in flight.
+func TestKillsOfAPagedDCSARunRebuyOnlyWhatWasInFlight(t *testing.T) {
+	slowtest.Require(t, "kills 20 real runs against a DCSA simulator answering pages in 1 s, about 3 minutes")
+	killTrials(t, 20, simtest.Options{ScheduleAPI: string(wire.ScheduleAPIDCSA), PageSize: 1}, []string{"--schedule-api", string(wire.ScheduleAPIDCSA)})
+}
+
+// busiestPort is the port with the most terminals in the world at its
+// start: its DCSA answer has a page per terminal.
+func busiestPort(t *testing.T, w *sim.World) string {
+	t.Helper()
+	best, most := "", -1
+	for _, p := range w.Ports() {
+		ps, err := w.PortSchedule(p.Locode, w.Config().Start)
+		if err != nil {
+			continue
+		}
+		terminals := map[string]bool{}
+		for _, vs := range ps.VesselSchedules {
+			if vs.Facility != nil && vs.Facility.SMDGCode != nil {
+				terminals[*vs.Facility.SMDGCode] = true
+			}
+		}
+		if len(terminals) > most {
+			best, most = p.Locode, len(terminals)
+		}
+	}
+	if best == "" {
+		t.Fatal("no port has a schedule")
+	}
+	return best
+}
+
+// killTrials kills trials runs (ETALAKE_KILL_TRIALS overrides) against a
+// simulator started with opt plus the trials' keys and a 1 s latency, each
+// run with the extra arguments.
+func killTrials(t *testing.T, trials int, opt simtest.Options, extra []string) {
+	seed := uint64(time.Now().UnixNano())
 	for name, dst := range map[string]any{killTrialsEnv: &trials, killSeedEnv: &seed} {
 		if v := os.Getenv(name); v != "" {
 			if _, err := fmt.Sscan(v, dst); err != nil {
@@ -81,13 +124,16 @@ func TestKillsAtRandomMomentsRebuyOnlyWhatWasInFlight(t *testing.T) {
 			after: killEarliest + time.Duration(rng.Int64N(span+1))}
 		keys = append(keys, sim.KeySpec{Key: runs[i].key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)})
 	}
-	env := simtest.Start(t, simtest.Options{
-		Keys:   keys,
-		Faults: sim.Faults{LatencyMedian: time.Second, LatencyP99: 3 * time.Second, Seed: int64(seed)},
-	})
+	opt.Keys = keys
+	opt.Faults = sim.Faults{LatencyMedian: time.Second, LatencyP99: 3 * time.Second, Seed: int64(seed)}
+	env := simtest.Start(t, opt)
 	w := env.Service.World()
-	sc := &killScene{env: env, args: []string{"run", "--date", "2026-01-05",
-		"--shipments", shipmentsCSV(t, w, killShipments), "--ports", simtest.Port(t, w, w.Config().Start)}}
+	port := simtest.Port(t, w, w.Config().Start)
+	if opt.ScheduleAPI != "" {
+		port = busiestPort(t, w)
+	}
+	sc := &killScene{env: env, args: append([]string{"run", "--date", "2026-01-05",
+		"--shipments", shipmentsCSV(t, w, killShipments), "--ports", port}, extra...)}
 
 	began := time.Now()
 	p := pool.New().WithMaxGoroutines(killConcurrency)
@@ -115,6 +161,15 @@ func TestKillsAtRandomMomentsRebuyOnlyWhatWasInFlight(t *testing.T) {
 		t.Fatalf("the run never killed loaded %d shipments and %d port calls, want %d and some", n, calls, killShipments)
 	}
 	ledger := env.Service.Ledger()
+	if opt.PageSize > 0 {
+		pages := 0
+		for _, e := range ledger {
+			if e.Charged && strings.Contains(e.Request, "cursor=") {
+				pages++
+			}
+		}
+		t.Logf("port %s: %d pages after a first were bought by the %d keys", port, pages, len(keys))
+	}
 	var total killVerdict
 	table := []string{
 		"| trial | kill at | answers received | in flight | charged twice | of them received (must be 0) | of them in the " + killTransit.String() + " band | rows equal |",
