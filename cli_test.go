@@ -26,6 +26,9 @@ func TestTyposAreUsageErrorsAndHelpSucceeds(t *testing.T) {
 		{[]string{"help", "rnu"}, exitUsage, "", `no command "rnu". Did you mean "run"?`},
 		{[]string{"help", "track", "ad"}, exitUsage, "", `track has no command "ad"`},
 		{nil, exitOK, "COMMANDS:", ""},
+		{[]string{"--help"}, exitOK, "EXIT CODES", ""},
+		{[]string{"-h"}, exitOK, "COMMANDS:", ""},
+		{[]string{"run", "--help"}, exitOK, "etalake run - the nightly job", ""},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -68,6 +68,8 @@ func newApp() *cli.App {
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		OnUsageError:          usageError,
 		Action:                unknownCommand,
+		// cli adds --help only when it adds its own help command.
+		Flags: []cli.Flag{cli.HelpFlag},
 		// main maps errors to exit codes; cli must never exit by itself.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
