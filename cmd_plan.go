@@ -25,7 +25,11 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	if p.AlreadyLanded > 0 || p.Finished > 0 {
 		fmt.Fprintf(w, "  skipped   %4d already landed for this date, %d finished shipments\n", p.AlreadyLanded, p.Finished)
 	}
-	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", after(p.BalanceSchedule, ss), after(p.BalanceTracking, st))
+	scheduleBalance := after(p.BalanceSchedule, ss)
+	if !p.ScheduleAPI.HasConsumption() {
+		scheduleBalance = "unknown (the provider has no balance endpoint: the cap bounds the spending)"
+	}
+	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", scheduleBalance, after(p.BalanceTracking, st))
 	fmt.Fprintf(w, "  caps      schedule %s, tracking %s\n", capText(p.CapSchedule), capText(p.CapTracking))
 	fmt.Fprintf(w, "  time      ~%s at %s\n", p.Duration().Round(time.Second), p.Rate)
 }
