@@ -333,7 +333,7 @@ func Version() int {
 	v := 1
 	for _, t := range Tables {
 		for _, c := range t.Columns {
-			v = max(v, c.Since, c.CompressionSince)
+			v = max(v, c.Since, c.CompressionSince, c.NullableSince, c.DocSince)
 		}
 	}
 	return v
