@@ -142,6 +142,7 @@ func TestNullabilityAndCommentsChangeWithAMigration(t *testing.T) {
 		`ALTER TABLE container_events ALTER COLUMN "event_type" DROP NOT NULL;`,
 		`ALTER TABLE container_events ALTER COLUMN "event_code" DROP NOT NULL;`,
 		`ALTER TABLE container_events ALTER COLUMN "is_actual" DROP NOT NULL;`,
+		`COMMENT ON COLUMN container_events."event_key" IS 'stable identity of the event, from what does not change about it:`,
 	} {
 		if !strings.Contains(alter, want) {
 			t.Errorf("migration 3 of container_events lacks %s:\n%s", want, alter)

@@ -23,6 +23,11 @@ var (
 	colFirstSeenDate = req("first_seen_date", Date, "UTC date of first_seen_at (partition)")
 )
 
+// eventKeyDoc documents container_events.event_key (transform/eventkey.go).
+const eventKeyDoc = "stable identity of the event, from what does not change about it: a hash of the container, the event code " +
+	"(the status when no code is known), the place (UN/LOCODE) and the occurrence; never its date, actual flag, vessel, voyage, " +
+	"status or description, which carriers fill in or correct later: an estimate without a vessel and the actual with one are one event"
+
 // eventZoneSource is where a container event's date takes its time zone.
 const eventZoneSource = "the event's place (location.timezone, or that of the same UN/LOCODE elsewhere in the response)"
 
@@ -254,7 +259,8 @@ var (
 		Columns: []Column{
 			req("shipment_number", Varchar, "shipment"),
 			req("container_number", Varchar, "container"),
-			req("event_key", Varchar, "stable identity of the event: container, type, code, status, place, vessel, voyage, occurrence; never its date"),
+			{Name: "event_key", Type: Varchar, Since: 1, Doc: eventKeyDoc,
+				DocSince: 3, OldDoc: "stable identity of the event: container, type, code, status, place, vessel, voyage, occurrence; never its date"},
 			req("shipment_type", Varchar, "CT, BL or BK"),
 			{Name: "event_type", Type: Varchar, Nullable: true, Since: 1, NullableSince: 3, DocSince: 3, OldDoc: "EQUIPMENT, TRANSPORT, …",
 				Doc: "EQUIPMENT, TRANSPORT, … upper-cased; when not sent, that of event_code (EQUIPMENT for GTOT, GTIN, LOAD, DISC; TRANSPORT for DEPA, ARRI); else NULL"},
@@ -274,7 +280,8 @@ var (
 			opt("vessel_imo", BigInt, "vessel (vessels)"),
 			opt("vessel_name", Varchar, "vessel name as given"),
 			opt("voyage", Varchar, "voyage number"),
-			req("occurrence", Integer, "0 for the first event of this identity in the container, 1 for a second, …"),
+			{Name: "occurrence", Type: Integer, Since: 1, DocSince: 3, OldDoc: "0 for the first event of this identity in the container, 1 for a second, …",
+				Doc: "0 for the container's first event of this code at this place in the response, 1 for a second (a second LOAD at the same port), …"},
 			colFirstObserved, colLastObserved, colResponseID, colFirstObsDate,
 			{Name: "event_at_zone_assumed", Type: Varchar, Nullable: true, Since: 3, Doc: zoneAssumedDoc("event_at", eventZoneSource)},
 		},

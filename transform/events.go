@@ -120,15 +120,7 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 		facility := b.facility(a, e.Facility)
 		imo := b.vessel(a, e.Vessel)
 		s := b.keep(a)
-		id := eventIdentity{
-			container: container,
-			eventType: eventType,
-			eventCode: eventCode,
-			status:    status,
-			locode:    locode,
-			imo:       imo,
-			voyage:    deref(e.Voyage),
-		}
+		id := eventIdentity{container: container, code: eventCode, status: status, locode: locode}
 		sig := eventSignature{
 			at:            timeOf(e.Date),
 			actual:        optBool{v: e.IsActual, ok: !e.ActualUnknown},
