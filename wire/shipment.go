@@ -95,8 +95,8 @@ type Facility struct {
 	Coordinates *Coordinates `json:"coordinates"`
 }
 
-// Vessel is a ship (nullable on an event). Its IMO and MMSI numbers are
-// decoded from JSON numbers or strings (see UnmarshalJSON).
+// Vessel is a ship (nullable on an event). DecodeShipment reads its IMO
+// and MMSI numbers from JSON numbers or strings.
 type Vessel struct {
 	Name     string  `json:"name"`
 	IMO      *int    `json:"imo"`

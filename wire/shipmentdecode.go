@@ -21,10 +21,12 @@ import (
 // Inside, the metadata, the route, each route member, each container and
 // each event is decoded on its own: one that does not decode is left out
 // and listed in Bad with the path of what failed in it
-// (containers[0].events[3].date), and its siblings decode. Beyond the
+// (containers[0].events[3].date), and its siblings decode. (The
+// containers are decoded in one pass first, as most bodies have nothing to
+// leave out, and one by one only when that pass fails.) Beyond the
 // contract it reads date-times without an offset or with a space for the T
 // (see parseDateTime; the zone assumed is in the element's …Zone field),
-// IMO and MMSI numbers sent as strings (Vessel), null or absent isActual
+// IMO and MMSI numbers sent as strings (idNumber), null or absent isActual
 // (Event.ActualUnknown), and an empty string for a null date.
 func DecodeShipment(body []byte) (*Shipment, error) {
 	var top shipmentJSON
@@ -192,7 +194,7 @@ type routeJSON struct {
 }
 
 type routePointJSON struct {
-	Location      *Location       `json:"location"`
+	Location      *locationJSON   `json:"location"`
 	Date          json.RawMessage `json:"date"`
 	Actual        *bool           `json:"actual"`
 	PredictiveETA json.RawMessage `json:"predictiveEta"`
@@ -223,7 +225,7 @@ func (d *shipmentDecoding) route(raw json.RawMessage) {
 		err = d.routePointMembers(&p, &pod.RoutePoint)
 	}
 	if err == nil {
-		err = d.dateTime(p.PredictiveETA, p.Location, func(t time.Time, zone string) { pod.PredictiveETA, pod.PredictiveETAZone = &t, zone })
+		err = d.dateTime(p.PredictiveETA, pod.Location, func(t time.Time, zone string) { pod.PredictiveETA, pod.PredictiveETAZone = &t, zone })
 		if err != nil {
 			err = memberError("predictiveEta", err)
 		}
@@ -256,8 +258,8 @@ func (d *shipmentDecoding) routePoint(raw json.RawMessage, member string) *Route
 }
 
 func (d *shipmentDecoding) routePointMembers(v *routePointJSON, p *RoutePoint) error {
-	p.Location, p.Actual = v.Location, v.Actual
-	if err := d.dateTime(v.Date, v.Location, func(t time.Time, zone string) { p.Date, p.DateZone = &t, zone }); err != nil {
+	p.Location, p.Actual = v.Location.location(), v.Actual
+	if err := d.dateTime(v.Date, p.Location, func(t time.Time, zone string) { p.Date, p.DateZone = &t, zone }); err != nil {
 		return memberError("date", err)
 	}
 	return nil
@@ -270,8 +272,35 @@ type containerJSON struct {
 	Events  json.RawMessage `json:"events"`
 }
 
+// containerEventsJSON is a container decoded with its events, as most are:
+// in one pass.
+type containerEventsJSON struct {
+	Number  string       `json:"number"`
+	ISOCode string       `json:"isoCode"`
+	Status  string       `json:"status"`
+	Events  []*eventJSON `json:"events"`
+}
+
+// containers decodes the containers: all in one pass when none has a
+// member of the wrong kind (the common body), else one by one, and each
+// container's events one by one when it has such an event, so that only
+// what fails is left out.
 func (d *shipmentDecoding) containers(raw json.RawMessage) {
 	if isAbsent(raw) {
+		return
+	}
+	var all []*containerEventsJSON
+	if json.Unmarshal(raw, &all) == nil {
+		d.s.Containers = make([]Container, 0, len(all))
+		for i, c := range all {
+			if c == nil {
+				c = &containerEventsJSON{}
+			}
+			d.container(i, c.Number, c.ISOCode, c.Status)
+			if c.Events != nil {
+				d.eventList(len(d.s.Containers)-1, c.Events, indexPath("", "containers", i)+".events")
+			}
+		}
 		return
 	}
 	var list []json.RawMessage
@@ -282,20 +311,32 @@ func (d *shipmentDecoding) containers(raw json.RawMessage) {
 	d.s.Containers = make([]Container, 0, len(list))
 	for i, el := range list {
 		path := indexPath("", "containers", i)
+		var c containerEventsJSON
+		if json.Unmarshal(el, &c) == nil {
+			d.container(i, c.Number, c.ISOCode, c.Status)
+			if c.Events != nil {
+				d.eventList(len(d.s.Containers)-1, c.Events, path+".events")
+			}
+			continue
+		}
 		var v containerJSON
 		if err := json.Unmarshal(el, &v); err != nil {
 			d.bad(path, "the container", err)
 			continue
 		}
-		d.s.Containers = append(d.s.Containers, Container{Number: v.Number, ISOCode: v.ISOCode, Status: v.Status, Index: i})
-		ci := len(d.s.Containers) - 1
-		d.events(ci, v.Events, path)
+		d.container(i, v.Number, v.ISOCode, v.Status)
+		d.events(len(d.s.Containers)-1, v.Events, path+".events")
 	}
 }
 
+// container appends the container of index i.
+func (d *shipmentDecoding) container(i int, number, isoCode, status string) {
+	d.s.Containers = append(d.s.Containers, Container{Number: number, ISOCode: isoCode, Status: status, Index: i})
+}
+
 type eventJSON struct {
-	Location          *Location       `json:"location"`
-	Facility          *Facility       `json:"facility"`
+	Location          *locationJSON   `json:"location"`
+	Facility          *facilityJSON   `json:"facility"`
 	Description       string          `json:"description"`
 	EventType         string          `json:"eventType"`
 	EventCode         string          `json:"eventCode"`
@@ -305,43 +346,58 @@ type eventJSON struct {
 	IsAdditionalEvent bool            `json:"isAdditionalEvent"`
 	RouteType         string          `json:"routeType"`
 	TransportType     *string         `json:"transportType"`
-	Vessel            *Vessel         `json:"vessel"`
+	Vessel            *vesselJSON     `json:"vessel"`
 	Voyage            *string         `json:"voyage"`
 }
 
-// events decodes the events of container ci, found at path.
+// events decodes the events of container ci, found at path, one by one.
 func (d *shipmentDecoding) events(ci int, raw json.RawMessage, path string) {
 	if isAbsent(raw) {
 		return
 	}
-	path += ".events"
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil {
 		d.bad(path, "every event of the container", err)
 		return
 	}
+	decoded := make([]*eventJSON, len(list))
+	errs := make([]error, len(list))
+	for j, el := range list {
+		errs[j] = json.Unmarshal(el, &decoded[j])
+	}
+	d.eventListOf(ci, decoded, errs, path)
+}
+
+// eventList converts the decoded events of container ci, found at path.
+func (d *shipmentDecoding) eventList(ci int, list []*eventJSON, path string) {
+	d.eventListOf(ci, list, nil, path)
+}
+
+// eventListOf converts the events of container ci, leaving out, under its
+// path, one that did not decode (its error in errs, nil when all did) or
+// whose date does not read. A null event (nil) is the zero Event, as
+// encoding/json decodes it.
+func (d *shipmentDecoding) eventListOf(ci int, list []*eventJSON, errs []error, path string) {
 	// Never grown past its capacity: a naive date's setter keeps a pointer
 	// to its event.
 	events := make([]Event, 0, len(list))
-	for j, el := range list {
-		if isAbsent(el) {
-			events = append(events, Event{Index: j}) // as encoding/json decodes a null element
+	for j, v := range list {
+		if errs != nil && errs[j] != nil {
+			d.bad(path+"["+strconv.Itoa(j)+"]", "the event", errs[j])
 			continue
 		}
-		epath := path + "[" + strconv.Itoa(j) + "]"
-		var v eventJSON
-		if err := json.Unmarshal(el, &v); err != nil {
-			d.bad(epath, "the event", err)
+		if v == nil {
+			events = append(events, Event{Index: j})
 			continue
 		}
-		events = append(events, Event{Location: v.Location, Facility: v.Facility, Description: v.Description,
+		events = append(events, Event{Location: v.Location.location(), Facility: v.Facility.facility(), Description: v.Description,
 			EventType: v.EventType, EventCode: v.EventCode, Status: v.Status, IsActual: v.IsActual != nil && *v.IsActual,
 			ActualUnknown: v.IsActual == nil, IsAdditionalEvent: v.IsAdditionalEvent, RouteType: v.RouteType,
-			TransportType: v.TransportType, Vessel: v.Vessel, Voyage: v.Voyage, Index: j})
+			TransportType: v.TransportType, Vessel: v.Vessel.vessel(), Voyage: v.Voyage, Index: j})
 		e := &events[len(events)-1]
-		if err := d.dateTime(v.Date, v.Location, func(t time.Time, zone string) { e.Date, e.DateZone = &t, zone }); err != nil {
+		if err := d.dateTime(v.Date, e.Location, func(t time.Time, zone string) { e.Date, e.DateZone = &t, zone }); err != nil {
 			events = events[:len(events)-1]
-			d.bad(epath+".date", "the event", err)
+			d.bad(path+"["+strconv.Itoa(j)+"].date", "the event", err)
 		}
 	}
 	d.s.Containers[ci].Events = events
@@ -389,98 +445,118 @@ func (d *shipmentDecoding) resolveZones() {
 	}
 }
 
-// UnmarshalJSON decodes a vessel whose imo and mmsi are JSON numbers or
-// strings of digits ("9321483", "IMO 9321483"); a string that is not one
-// (an empty one, "TBN") or a number that is not whole names no number
-// (nil). Any other kind of value is an error.
-func (v *Vessel) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
+// locationJSON, facilityJSON, coordinatesJSON and vesselJSON decode the
+// objects of wire's types of the same names as DecodeShipment reads them:
+// coordinates' updatedAt as any date-time parseDateTime reads (a naive
+// one as UTC; one it cannot read is dropped: no table keeps it, and it is
+// no reason to lose its place), imo and mmsi as idNumber.
+
+type locationJSON struct {
+	Name        string           `json:"name"`
+	State       *string          `json:"state"`
+	Country     string           `json:"country"`
+	CountryCode string           `json:"countryCode"`
+	Locode      string           `json:"locode"`
+	Coordinates *coordinatesJSON `json:"coordinates"`
+	Timezone    string           `json:"timezone"`
+}
+
+func (l *locationJSON) location() *Location {
+	if l == nil {
 		return nil
 	}
-	var raw struct {
-		Name     string          `json:"name"`
-		IMO      json.RawMessage `json:"imo"`
-		CallSign *string         `json:"callSign"`
-		MMSI     json.RawMessage `json:"mmsi"`
-		Flag     *string         `json:"flag"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	imo, err := idNumber(raw.IMO, "imo", "IMO")
-	if err != nil {
-		return err
-	}
-	mmsi, err := idNumber(raw.MMSI, "mmsi", "MMSI")
-	if err != nil {
-		return err
-	}
-	*v = Vessel{Name: raw.Name, IMO: imo, CallSign: raw.CallSign, MMSI: mmsi, Flag: raw.Flag}
-	return nil
+	return &Location{Name: l.Name, State: l.State, Country: l.Country, CountryCode: l.CountryCode, Locode: l.Locode,
+		Coordinates: l.Coordinates.coordinates(), Timezone: l.Timezone}
 }
+
+type coordinatesJSON struct {
+	Lat       *float64        `json:"lat"`
+	Lng       *float64        `json:"lng"`
+	UpdatedAt json.RawMessage `json:"updatedAt"`
+}
+
+func (c *coordinatesJSON) coordinates() *Coordinates {
+	if c == nil {
+		return nil
+	}
+	out := &Coordinates{Lat: c.Lat, Lng: c.Lng}
+	if dt, err := parseDateTime(c.UpdatedAt); err == nil && dt != nil {
+		t, _ := dt.in(UTCZone)
+		out.UpdatedAt = &t
+	}
+	return out
+}
+
+type facilityJSON struct {
+	Name        string           `json:"name"`
+	CountryCode string           `json:"countryCode"`
+	Locode      *string          `json:"locode"`
+	BICCode     *string          `json:"bicCode"`
+	SMDGCode    *string          `json:"smdgCode"`
+	Coordinates *coordinatesJSON `json:"coordinates"`
+}
+
+func (f *facilityJSON) facility() *Facility {
+	if f == nil {
+		return nil
+	}
+	return &Facility{Name: f.Name, CountryCode: f.CountryCode, Locode: f.Locode, BICCode: f.BICCode, SMDGCode: f.SMDGCode,
+		Coordinates: f.Coordinates.coordinates()}
+}
+
+type vesselJSON struct {
+	Name     string   `json:"name"`
+	IMO      idNumber `json:"imo"`
+	CallSign *string  `json:"callSign"`
+	MMSI     idNumber `json:"mmsi"`
+	Flag     *string  `json:"flag"`
+}
+
+func (v *vesselJSON) vessel() *Vessel {
+	if v == nil {
+		return nil
+	}
+	return &Vessel{Name: v.Name, IMO: v.IMO.n, CallSign: v.CallSign, MMSI: v.MMSI.n, Flag: v.Flag}
+}
+
+// idNumber is an identifying number (IMO, MMSI) sent as a JSON number or a
+// string of digits ("9321483", "IMO 9321483"); a string that is not one
+// (an empty one, "TBN") or a number that is not whole names no number
+// (nil). Any other kind of value is an error.
+type idNumber struct{ n *int }
 
 // intType is the Go type an identifying number is wanted as.
 var intType = reflect.TypeFor[int]()
 
-// idNumber decodes an identifying number member (see Vessel.UnmarshalJSON);
-// prefix may start a string before the digits.
-func idNumber(raw json.RawMessage, member, prefix string) (*int, error) {
-	if isAbsent(raw) {
-		return nil, nil
-	}
+func (id *idNumber) UnmarshalJSON(raw []byte) error {
+	id.n = nil
 	switch raw[0] {
+	case 'n':
+		return nil
 	case '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, err
+			return err
 		}
 		s = strings.TrimSpace(s)
-		if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
-			s = strings.TrimLeft(s[len(prefix):], " :")
+		if len(s) >= 3 && strings.EqualFold(s[:3], "IMO") {
+			s = strings.TrimLeft(s[3:], " :")
 		}
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return nil, nil
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			v := int(n)
+			id.n = &v
 		}
-		v := int(n)
-		return &v, nil
+		return nil
 	case '{', '[', 't', 'f':
-		return nil, &json.UnmarshalTypeError{Value: jsonKind(raw), Type: intType, Field: member}
+		return &json.UnmarshalTypeError{Value: jsonKind(raw), Type: intType}
 	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return nil, err
-	}
+	n := json.Number(raw)
 	if i, err := n.Int64(); err == nil {
 		v := int(i)
-		return &v, nil
-	}
-	if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+		id.n = &v
+	} else if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
 		v := int(f)
-		return &v, nil
-	}
-	return nil, nil
-}
-
-// UnmarshalJSON decodes coordinates whose updatedAt may be any date-time
-// DecodeShipment reads, a naive one read as UTC; one it cannot read is
-// dropped (nil): no table keeps it, and it is no reason to lose its place.
-func (c *Coordinates) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	var raw struct {
-		Lat       *float64        `json:"lat"`
-		Lng       *float64        `json:"lng"`
-		UpdatedAt json.RawMessage `json:"updatedAt"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	*c = Coordinates{Lat: raw.Lat, Lng: raw.Lng}
-	if dt, err := parseDateTime(raw.UpdatedAt); err == nil && dt != nil {
-		t, _ := dt.in(UTCZone)
-		c.UpdatedAt = &t
+		id.n = &v
 	}
 	return nil
 }
