@@ -24,9 +24,9 @@ ALTER TABLE event_observations ALTER COLUMN "is_actual" DROP NOT NULL;
 COMMENT ON COLUMN event_observations."is_actual" IS 'event_at was actual then; NULL when the service did not say (isActual null or absent)';
 -- Written by hand below this line.
 
--- Issue 20, items 4 and 5 (branch i20-decode): self-contained, it reads and
--- writes only the tables named here and the loader's parquet_pending and
--- raw_derived, which exist before any migration runs (load/bootstrap.sql).
+-- Issue 20, items 4 and 5. Self-contained: it reads and writes only the
+-- tables named here and the loader's parquet_pending and raw_derived, which
+-- exist before any migration runs (load/bootstrap.sql).
 --
 -- The tracking responses are derived anew: container events have a new
 -- identity (event_key: the container, the event code or else the status,
