@@ -119,9 +119,8 @@ func (d *shipmentDecoding) bad(path, what string, err error) {
 	d.s.Bad = append(d.s.Bad, ItemError{Path: path, Err: fmt.Errorf("%w; %s is left out", err, what)})
 }
 
-// dateTime decodes the date-time member name of the element at path and
-// hands its value to set, at once or, when naive, once the zone of place
-// is known.
+// dateTime decodes a date-time member and hands its value to set: at once,
+// or, when it is naive, once the zone of place is known (resolveZones).
 func (d *shipmentDecoding) dateTime(raw json.RawMessage, place *Location, set func(time.Time, string)) error {
 	dt, err := parseDateTime(raw)
 	switch {
