@@ -116,3 +116,44 @@ func TestCompressionComesWithARebuild(t *testing.T) {
 		t.Errorf("port_calls rebuilt by migration 2: %q", got)
 	}
 }
+
+// A column made nullable, or documented anew, by a later migration keeps
+// its constraint and comment in the tables created before it (their
+// migrations are applied already: their SQL may not change), and that
+// migration drops the constraint and comments it again.
+func TestNullabilityAndCommentsChangeWithAMigration(t *testing.T) {
+	c, ok := schema.ContainerEvents.Column("event_code")
+	if !ok || !c.Nullable || c.NullableSince != 3 || c.DocSince != 3 {
+		t.Fatalf("container_events.event_code = %+v, want nullable since migration 3", c)
+	}
+	v1, v3 := schema.ContainerEvents.CreateSQL(1), schema.ContainerEvents.CreateSQL(3)
+	for _, want := range []string{`"event_code" VARCHAR NOT NULL,`, `"is_actual" BOOLEAN NOT NULL,`, `IS 'DCSA code: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …';`} {
+		if !strings.Contains(v1, want) {
+			t.Errorf("container_events as of migration 1 lacks %s:\n%s", want, v1)
+		}
+	}
+	for _, want := range []string{`"event_code" VARCHAR,`, `"is_actual" BOOLEAN,`, `"event_at_zone_assumed" VARCHAR`, `IS 'DCSA code, upper-cased:`} {
+		if !strings.Contains(v3, want) {
+			t.Errorf("container_events as of migration 3 lacks %s:\n%s", want, v3)
+		}
+	}
+	alter := schema.ContainerEvents.AlterColumnsSQL(3)
+	for _, want := range []string{
+		`ALTER TABLE container_events ALTER COLUMN "event_type" DROP NOT NULL;`,
+		`ALTER TABLE container_events ALTER COLUMN "event_code" DROP NOT NULL;`,
+		`ALTER TABLE container_events ALTER COLUMN "is_actual" DROP NOT NULL;`,
+		`COMMENT ON COLUMN container_events."event_key" IS 'stable identity of the event, from what does not change about it:`,
+	} {
+		if !strings.Contains(alter, want) {
+			t.Errorf("migration 3 of container_events lacks %s:\n%s", want, alter)
+		}
+	}
+	if strings.Contains(alter, "event_at_zone_assumed") {
+		t.Errorf("migration 3 alters a column it adds:\n%s", alter)
+	}
+	for _, tbl := range schema.Tables {
+		if got := tbl.AlterColumnsSQL(2); got != "" {
+			t.Errorf("%s: migration 2 changes no column, got %q", tbl.Name, got)
+		}
+	}
+}

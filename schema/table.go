@@ -61,6 +61,30 @@ type Column struct {
 	// rebuilds the table (DuckDB cannot alter a column's compression).
 	Compression      string
 	CompressionSince int
+	// NullableSince, when set, is the migration version from which a
+	// column created NOT NULL takes NULL (Nullable is then set): tables
+	// created as of an earlier version keep the constraint, and that
+	// migration drops it (ALTER COLUMN … DROP NOT NULL).
+	NullableSince int
+	// DocSince, when set, is the migration version that gave the column
+	// its Doc; until then its comment was OldDoc. The migration comments
+	// the column again.
+	DocSince int
+	OldDoc   string
+}
+
+// notNullAsOf reports whether the column is NOT NULL in a table created as
+// of migration version v.
+func (c Column) notNullAsOf(v int) bool {
+	return !c.Nullable || c.NullableSince > v
+}
+
+// docAsOf is the column's comment as of migration version v.
+func (c Column) docAsOf(v int) string {
+	if c.DocSince > v {
+		return c.OldDoc
+	}
+	return c.Doc
 }
 
 // Table is one contract table.
@@ -157,7 +181,7 @@ func (t *Table) createSQL(name string, v int) string {
 		if c.Compression != "" && c.CompressionSince <= v {
 			col += " USING COMPRESSION " + c.Compression
 		}
-		if !c.Nullable {
+		if c.notNullAsOf(v) {
 			col += " NOT NULL"
 		}
 		cols = append(cols, col)
@@ -170,8 +194,8 @@ func (t *Table) commentsSQL(v int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "COMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
 	for _, c := range t.columnsAsOf(v) {
-		if c.Doc != "" {
-			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
+		if doc := c.docAsOf(v); doc != "" {
+			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(doc))
 		}
 	}
 	return b.String()
@@ -186,6 +210,25 @@ func (t *Table) AddColumnsSQL(v int) string {
 			if c.Doc != "" {
 				fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
 			}
+		}
+	}
+	return b.String()
+}
+
+// AlterColumnsSQL is the DDL of migration version v changing columns added
+// before it: the NOT NULL constraints it drops (NullableSince) and the
+// comments it rewrites (DocSince).
+func (t *Table) AlterColumnsSQL(v int) string {
+	var b strings.Builder
+	for _, c := range t.Columns {
+		if c.Since >= v {
+			continue
+		}
+		if c.NullableSince == v {
+			fmt.Fprintf(&b, "ALTER TABLE %s ALTER COLUMN %s DROP NOT NULL;\n", t.Name, ident(c.Name))
+		}
+		if c.DocSince == v {
+			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
 		}
 	}
 	return b.String()
@@ -237,6 +280,12 @@ func (t *Table) validate() error {
 		}
 		if (c.Compression == "") != (c.CompressionSince == 0) || (c.Compression != "" && c.CompressionSince < c.Since) {
 			return fmt.Errorf("%s.%s: Compression and CompressionSince go together, CompressionSince no earlier than Since", t.Name, c.Name)
+		}
+		if c.NullableSince != 0 && (!c.Nullable || c.NullableSince <= c.Since) {
+			return fmt.Errorf("%s.%s: NullableSince is for a Nullable column added NOT NULL by an earlier migration", t.Name, c.Name)
+		}
+		if (c.DocSince != 0) != (c.OldDoc != "") || c.DocSince != 0 && c.DocSince <= c.Since {
+			return fmt.Errorf("%s.%s: DocSince and OldDoc go together, for a column added by an earlier migration", t.Name, c.Name)
 		}
 	}
 	for _, k := range t.Key {

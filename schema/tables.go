@@ -23,6 +23,22 @@ var (
 	colFirstSeenDate = req("first_seen_date", Date, "UTC date of first_seen_at (partition)")
 )
 
+// eventKeyDoc documents container_events.event_key (transform/eventkey.go).
+const eventKeyDoc = "stable identity of the event, from what does not change about it: a hash of the container, the event code " +
+	"(the status when no code is known), the place (UN/LOCODE) and the occurrence; never its date, actual flag, vessel, voyage, " +
+	"status or description, which carriers fill in or correct later: an estimate without a vessel and the actual with one are one event"
+
+// eventZoneSource is where a container event's date takes its time zone.
+const eventZoneSource = "the event's place (location.timezone, or that of the same UN/LOCODE elsewhere in the response)"
+
+// zoneAssumedDoc documents the column telling which time zone a date
+// written without a UTC offset (2023-12-31T05:39:00, 2021-01-13 01:57:00)
+// was read in.
+func zoneAssumedDoc(col, source string) string {
+	return "NULL when " + col + " was sent with its UTC offset (or is NULL); else the time zone it was read in, the date having none: " +
+		"the IANA name of " + source + ", or UTC when no zone is known"
+}
+
 // The contract tables (DESIGN.md "Warehouse contract").
 var (
 	RawResponses = &Table{
@@ -201,6 +217,8 @@ var (
 			req("container_count", Integer, "containers in the response"),
 			opt("updated_at", Timestamp, "the service's metadata.updatedAt"),
 			colFirstObserved, colLastObserved, colResponseID, colFirstObsDate,
+			{Name: "updated_at_zone_assumed", Type: Varchar, Nullable: true, Since: 3, Doc: "NULL when updated_at was sent with its UTC offset (or is NULL); " +
+				"else UTC, the zone it was read in: metadata.updatedAt names no place"},
 		},
 	}
 	ETAObservations = &Table{
@@ -215,8 +233,10 @@ var (
 			colObservedAt,
 			opt("locode", Varchar, "the place of the target"),
 			req("eta", Timestamp, "the estimated (or actual) time"),
-			req("is_actual", Boolean, "eta is the actual time"),
+			{Name: "is_actual", Type: Boolean, Since: 1, Doc: "eta is the actual time: the route member's actual; null or absent is taken as false (estimated)",
+				DocSince: 3, OldDoc: "eta is the actual time"},
 			colResponseID, colObservedDate,
+			{Name: "eta_zone_assumed", Type: Varchar, Nullable: true, Since: 3, Doc: zoneAssumedDoc("eta", "the place of the target (route.<target>.location.timezone)")},
 		},
 	}
 	Containers = &Table{
@@ -239,24 +259,31 @@ var (
 		Columns: []Column{
 			req("shipment_number", Varchar, "shipment"),
 			req("container_number", Varchar, "container"),
-			req("event_key", Varchar, "stable identity of the event: container, type, code, status, place, vessel, voyage, occurrence; never its date"),
+			{Name: "event_key", Type: Varchar, Since: 1, Doc: eventKeyDoc,
+				DocSince: 3, OldDoc: "stable identity of the event: container, type, code, status, place, vessel, voyage, occurrence; never its date"},
 			req("shipment_type", Varchar, "CT, BL or BK"),
-			req("event_type", Varchar, "EQUIPMENT, TRANSPORT, …"),
-			req("event_code", Varchar, "DCSA code: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …"),
+			{Name: "event_type", Type: Varchar, Nullable: true, Since: 1, NullableSince: 3, DocSince: 3, OldDoc: "EQUIPMENT, TRANSPORT, …",
+				Doc: "EQUIPMENT, TRANSPORT, … upper-cased; when not sent, that of event_code (EQUIPMENT for GTOT, GTIN, LOAD, DISC; TRANSPORT for DEPA, ARRI); else NULL"},
+			{Name: "event_code", Type: Varchar, Nullable: true, Since: 1, NullableSince: 3, DocSince: 3, OldDoc: "DCSA code: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …",
+				Doc: "DCSA code, upper-cased: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …; when not sent, the code of status (CEP, CGO → GTOT; CGI, CER → GTIN; " +
+					"CLL, CLT → LOAD; VDL, VDT → DEPA; VAT, VAD → ARRI; CDT, CDD → DISC); else NULL"},
 			opt("status", Varchar, "the service's short status code"),
 			opt("description", Varchar, "human-readable label"),
 			opt("locode", Varchar, "place of the event"),
 			opt("facility_key", Varchar, "facility of the event (facilities)"),
 			opt("event_at", Timestamp, "when it happened, or is estimated to"),
-			req("is_actual", Boolean, "event_at is actual"),
+			{Name: "is_actual", Type: Boolean, Nullable: true, Since: 1, NullableSince: 3, DocSince: 3, OldDoc: "event_at is actual",
+				Doc: "event_at is actual; NULL when the service did not say (isActual null or absent)"},
 			req("is_additional_event", Boolean, "flagged additional by the service"),
 			opt("route_type", Varchar, "LAND or SEA"),
 			opt("transport_type", Varchar, "VESSEL, TRUCK, RAIL, …"),
 			opt("vessel_imo", BigInt, "vessel (vessels)"),
 			opt("vessel_name", Varchar, "vessel name as given"),
 			opt("voyage", Varchar, "voyage number"),
-			req("occurrence", Integer, "0 for the first event of this identity in the container, 1 for a second, …"),
+			{Name: "occurrence", Type: Integer, Since: 1, DocSince: 3, OldDoc: "0 for the first event of this identity in the container, 1 for a second, …",
+				Doc: "0 for the container's first event of this code at this place in the response, 1 for a second (a second LOAD at the same port), …"},
 			colFirstObserved, colLastObserved, colResponseID, colFirstObsDate,
+			{Name: "event_at_zone_assumed", Type: Varchar, Nullable: true, Since: 3, Doc: zoneAssumedDoc("event_at", eventZoneSource)},
 		},
 	}
 	EventObservations = &Table{
@@ -269,8 +296,10 @@ var (
 			req("shipment_number", Varchar, "shipment"),
 			req("container_number", Varchar, "container"),
 			opt("event_at", Timestamp, "the date then"),
-			req("is_actual", Boolean, "event_at was actual then"),
+			{Name: "is_actual", Type: Boolean, Nullable: true, Since: 1, NullableSince: 3, DocSince: 3, OldDoc: "event_at was actual then",
+				Doc: "event_at was actual then; NULL when the service did not say (isActual null or absent)"},
 			colResponseID, colObservedDate,
+			{Name: "event_at_zone_assumed", Type: Varchar, Nullable: true, Since: 3, Doc: zoneAssumedDoc("event_at", eventZoneSource)},
 		},
 	}
 	PortCalls = &Table{
@@ -333,7 +362,7 @@ func Version() int {
 	v := 1
 	for _, t := range Tables {
 		for _, c := range t.Columns {
-			v = max(v, c.Since, c.CompressionSince)
+			v = max(v, c.Since, c.CompressionSince, c.NullableSince, c.DocSince)
 		}
 	}
 	return v

@@ -176,6 +176,14 @@ func TestViewSemantics(t *testing.T) {
 	if n != 1 || share != 0 {
 		t.Errorf("MSCU: %d calls, on time %.2f; want the early call only, not on time", n, share)
 	}
+	// The departure of S1's box: its last estimate 2 h early, seen 46 h
+	// before; the observation that did not say whether it was actual
+	// (is_actual NULL, a day later) is neither the estimate nor the actual.
+	var bias, lead float64
+	one(t, db, "SELECT bias_hours, avg_lead_hours FROM event_timeliness WHERE event_code = 'DEPA'", &bias, &lead)
+	if !near(bias, 2) || !near(lead, 46) {
+		t.Errorf("DEPA timeliness: bias %.1f h, lead %.1f h; want 2 and 46", bias, lead)
+	}
 	// Freshness: S5 never observed is stale; S6 removed is not listed as active.
 	var stale bool
 	one(t, db, "SELECT is_stale FROM data_freshness WHERE shipment_number='S5'", &stale)

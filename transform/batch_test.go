@@ -206,7 +206,9 @@ func (e event) response() transform.Response {
 }
 
 // TestEventKeyIsTheIdentity pins the event key: it is stored in the
-// warehouse, so a change of its encoding is a migration.
+// warehouse, so a change of its encoding is a migration. It is made of
+// what does not change about an event (the container, the code, the
+// place), never of what carriers fill in or correct later.
 func TestEventKeyIsTheIdentity(t *testing.T) {
 	base := event{container: "MSCU1234566", typ: "TRANSPORT", code: "ARRI", status: "VAD", locode: "DEBRV",
 		voyage: "FL512W", imo: 9321483, date: "2026-03-05T14:00:00Z", desc: "Arrival"}
@@ -216,13 +218,11 @@ func TestEventKeyIsTheIdentity(t *testing.T) {
 		i := strings.Index(row, `"event_key":"`) + len(`"event_key":"`)
 		return row[i : i+32]
 	}
-	// The documented encoding: each field as its length then its bytes,
-	// the IMO number in decimal, then the occurrence; SHA-256, 32 hex
-	// digits.
-	var enc []byte
-	for _, f := range []string{"MSCU1234566", "TRANSPORT", "ARRI", "VAD", "DEBRV", "9321483", "FL512W"} {
-		enc = append(append(enc, byte(len(f))), f...)
-	}
+	// The documented encoding: the container, C and the code, the place,
+	// each field as its length then its bytes; then the occurrence;
+	// SHA-256, 32 hex digits.
+	field := func(f string) []byte { return append([]byte{byte(len(f))}, f...) }
+	enc := append(append(append(field("MSCU1234566"), 'C'), field("ARRI")...), field("DEBRV")...)
 	sum := sha256.Sum256(append(enc, 0))
 	pinned := hex.EncodeToString(sum[:16])
 	if got := key(base); got != pinned {
@@ -232,18 +232,25 @@ func TestEventKeyIsTheIdentity(t *testing.T) {
 		"date":        func(e *event) { e.date = "2026-03-07T00:00:00Z" },
 		"actual":      func(e *event) { e.actual = true },
 		"description": func(e *event) { e.desc = "Vessel arrived" },
+		"vessel":      func(e *event) { e.imo = 9839179 },
+		"no vessel":   func(e *event) { e.imo = 0 },
+		"voyage":      func(e *event) { e.voyage = "FL513W" },
+		"type":        func(e *event) { e.typ = "" },
+		"status":      func(e *event) { e.status = "VAT" }, // a transhipment's arrival, or the POD's: the code tells
+		"no code":     func(e *event) { e.code, e.typ = "", "" },
+		"spelling":    func(e *event) { e.code, e.locode, e.container = " arri", "debrv", "MSCU-123456 6" },
 	}
 	other := map[string]func(e *event){
 		"container": func(e *event) { e.container = "MSCU7654321" },
-		"type":      func(e *event) { e.typ = "EQUIPMENT" },
 		"code":      func(e *event) { e.code = "DEPA" },
-		"status":    func(e *event) { e.status = "VAT" },
 		"locode":    func(e *event) { e.locode = "NLRTM" },
-		"vessel":    func(e *event) { e.imo = 9839179 },
-		"voyage":    func(e *event) { e.voyage = "FL513W" },
+		"no locode": func(e *event) { e.locode = "" },
 		// Field boundaries are unambiguous: moving a character from one
 		// field to the next is another identity.
-		"boundary": func(e *event) { e.status, e.locode = "VADD", "EBRV" },
+		"boundary": func(e *event) { e.code, e.locode = "ARRID", "EBRV" },
+		// Without a code known, the status identifies the event, apart
+		// from any code.
+		"status without a code": func(e *event) { e.code, e.status = "", "ARRI" },
 	}
 	for name, change := range same {
 		e := base

@@ -10,8 +10,8 @@ import (
 // Location, Facility and Vessel object of every endpoint; each returns the
 // key the facts refer to it by.
 
-// location buffers a locations row and returns its locode; a location
-// without a locode names no row and returns "".
+// location buffers a locations row and returns its locode, in upper case;
+// a location without a locode names no row and returns "".
 func (b *Batch) location(a *add, l *wire.Location) string {
 	if l == nil || l.Locode == "" {
 		return ""
@@ -20,9 +20,13 @@ func (b *Batch) location(a *add, l *wire.Location) string {
 		return a.lastLocode
 	}
 	s := b.keep(a)
+	locode := upperCode(l.Locode)
+	if locode == "" {
+		return ""
+	}
 	row := locationRow{
 		seen:        seenAt(a.obs, a.r.ResponseID),
-		locode:      s.of(l.Locode),
+		locode:      s.code(l.Locode, locode),
 		name:        s.of(l.Name),
 		state:       s.of(deref(l.State)),
 		country:     s.of(l.Country),
@@ -53,7 +57,7 @@ func (b *Batch) facility(a *add, f *wire.Facility) string {
 		key:         s.of(key),
 		name:        s.of(f.Name),
 		countryCode: s.of(f.CountryCode),
-		locode:      s.of(deref(f.Locode)),
+		locode:      s.code(deref(f.Locode), upperCode(deref(f.Locode))),
 		bic:         s.of(deref(f.BICCode)),
 		smdg:        s.of(deref(f.SMDGCode)),
 	}
@@ -69,13 +73,13 @@ func (b *Batch) facility(a *add, f *wire.Facility) string {
 // facility by: LOCODE:SMDG when the facility has a locode and an SMDG code;
 // else PLACE:BIC when it has a BIC code, PLACE being its locode or, without
 // one, its country code; else PLACE:NAME with the name upper-cased and its
-// white space collapsed to single spaces. A facility with none of these
-// (or nil) has no key: "".
+// white space collapsed to single spaces. The locode is in upper case. A
+// facility with none of these (or nil) has no key: "".
 func facilityKey(f *wire.Facility) string {
 	if f == nil {
 		return ""
 	}
-	locode, smdg, bic := deref(f.Locode), deref(f.SMDGCode), deref(f.BICCode)
+	locode, smdg, bic := upperCode(deref(f.Locode)), deref(f.SMDGCode), deref(f.BICCode)
 	place := locode
 	if place == "" {
 		place = f.CountryCode

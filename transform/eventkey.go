@@ -3,36 +3,54 @@ package transform
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"strconv"
 )
 
 // eventIdentity is what makes a container event the same event from one
-// observation to the next: never its date or its actual flag, which change
-// as the estimate moves and the event happens.
+// observation to the next: what does not change about it. It is the
+// container, what happens (the event code: LOAD, DEPA, …), where (the
+// place's UN/LOCODE), and, through the occurrence that the key adds, which
+// of the container's events of that code at that place it is, in the
+// order the response lists them: a transhipment's second LOAD is at
+// another place and so another event; two LOADs at one place are
+// occurrences 0 and 1.
+//
+// What carriers fill in or correct over time is not in it: the date and
+// the actual flag (the estimate moves, then the event happens), the vessel
+// and the voyage (an estimate names none, or a ship the box is rolled
+// from), the description, the facility, and the status once a code is
+// known: CLL and CLT are both a LOAD (at the port of loading, at a
+// transhipment), and a carrier that reports the same load first as one
+// then as the other has not loaded the box twice; the place tells the two
+// loads of a transhipment apart. Only an event with no code known
+// (neither sent nor given by its status, see statusEvent) is identified by
+// its status instead, in a namespace of its own.
+//
+// An earlier identity held the event type, code, status, vessel IMO and
+// voyage: an estimate without a vessel and the actual with one were two
+// events (migration 3 rebuilt the events with this one).
 type eventIdentity struct {
-	container, eventType, eventCode, status, locode string
-	imo                                             int64 // 0 for none
-	voyage                                          string
+	container string
+	code      string // the event code; "" when none is known
+	status    string // the status, used only when code is ""
+	locode    string
 }
 
-// appendIdentity encodes id unambiguously: each field as its length
-// (uvarint) then its bytes, in a fixed order; the IMO number is written in
-// decimal, and as nothing when there is none. It is short, so that most
-// identities hash in one SHA-256 block. The keys are stored in the
-// warehouse: changing the encoding changes every key, which takes a
-// migration.
+// appendIdentity encodes id unambiguously: the container, then C and the
+// code or S and the status, then the place, each field as its length
+// (uvarint) then its bytes. It is short, so that most identities hash in
+// one SHA-256 block. The keys are stored in the warehouse: changing the
+// encoding changes every key, which takes a migration that derives the
+// events again (see schema/migrations/0003_add_columns.sql).
 func appendIdentity(buf []byte, id *eventIdentity) []byte {
-	for _, f := range [...]string{id.container, id.eventType, id.eventCode, id.status, id.locode} {
-		buf = appendField(buf, f)
+	buf = appendField(buf, id.container)
+	if id.code != "" {
+		buf = append(buf, 'C')
+		buf = appendField(buf, id.code)
+	} else {
+		buf = append(buf, 'S')
+		buf = appendField(buf, id.status)
 	}
-	var digits [20]byte
-	imo := digits[:0]
-	if id.imo != 0 {
-		imo = strconv.AppendInt(imo, id.imo, 10)
-	}
-	buf = binary.AppendUvarint(buf, uint64(len(imo)))
-	buf = append(buf, imo...)
-	return appendField(buf, id.voyage)
+	return appendField(buf, id.locode)
 }
 
 func appendField(buf []byte, f string) []byte {

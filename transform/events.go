@@ -6,9 +6,8 @@ import (
 
 // occurrences numbers the container events of one response: events of the
 // same identity get 0, 1, 2… in array order, except that an exact
-// duplicate of an earlier one (same identity and the same date, actual
-// flag, description, facility, transport type, route type and additional
-// flag) is the same event and yields no row.
+// duplicate of an earlier one (the same identity and every other value of
+// its row) is the same event and yields no row.
 type occurrences struct {
 	seen  []occurrence
 	index map[[16]byte]int32 // key at occurrence 0 → first of its list, once seen is long
@@ -22,12 +21,17 @@ type occurrence struct {
 	next int32 // the next occurrence of the identity, -1 at the end
 }
 
-// eventSignature is what, besides the identity, tells an exact duplicate.
+// eventSignature is what, besides the identity, tells an exact duplicate:
+// every other value of the event's row.
 type eventSignature struct {
 	at                       optTime
-	actual, additional       bool
+	actual                   optBool
+	additional               bool
+	eventType, status        string
 	desc, facility           string
 	transportType, routeType string
+	imo                      int64
+	voyage, vesselName, zone string
 }
 
 // occurrencesScan is how many events are searched one by one before an
@@ -101,35 +105,36 @@ func (o *occurrences) number(id *eventIdentity, sig *eventSignature) (key [16]by
 }
 
 // addEvents buffers the container_events and event_observations rows of
-// one container, and the places, facilities and vessels they name.
+// one container, and the places, facilities and vessels they name. An
+// event with neither a code nor a status is dead-lettered: nothing tells
+// which event it is from one observation to the next.
 func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, events []wire.Event) {
 	for j := range events {
 		e := &events[j]
-		if e.EventCode == "" || e.EventType == "" {
-			b.deadLetter(a, indexed(indexed("containers", ci)+".events", j), missingEventCodes(e))
+		eventType, eventCode, status := eventCodes(e.EventType, e.EventCode, e.Status)
+		if eventCode == "" && status == "" {
+			b.deadLetter(a, indexed(indexed("containers", ci)+".events", e.Index), "event without eventCode or status: nothing tells which event it is")
 			continue
 		}
 		locode := b.location(a, e.Location)
 		facility := b.facility(a, e.Facility)
 		imo := b.vessel(a, e.Vessel)
 		s := b.keep(a)
-		id := eventIdentity{
-			container: container,
-			eventType: e.EventType,
-			eventCode: e.EventCode,
-			status:    e.Status,
-			locode:    locode,
-			imo:       imo,
-			voyage:    deref(e.Voyage),
-		}
+		id := eventIdentity{container: container, code: eventCode, status: status, locode: locode}
 		sig := eventSignature{
 			at:            timeOf(e.Date),
-			actual:        e.IsActual,
+			actual:        optBool{v: e.IsActual, ok: !e.ActualUnknown},
 			additional:    e.IsAdditionalEvent,
+			eventType:     eventType,
+			status:        status,
 			desc:          e.Description,
 			facility:      facility,
-			transportType: deref(e.TransportType),
-			routeType:     e.RouteType,
+			transportType: upperCode(deref(e.TransportType)),
+			routeType:     upperCode(e.RouteType),
+			imo:           imo,
+			voyage:        deref(e.Voyage),
+			vesselName:    vesselName(e.Vessel),
+			zone:          e.DateZone,
 		}
 		key, occ, dup := b.occ.number(&id, &sig)
 		if dup {
@@ -141,20 +146,21 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 			container:     container,
 			key:           key,
 			typ:           ship.typ,
-			eventType:     s.of(e.EventType),
-			eventCode:     s.of(e.EventCode),
-			status:        s.of(e.Status),
+			eventType:     s.code(e.EventType, eventType),
+			eventCode:     s.code(e.EventCode, eventCode),
+			status:        s.code(e.Status, status),
 			desc:          s.of(e.Description),
 			locode:        locode,
 			facility:      facility,
 			at:            sig.at,
-			actual:        e.IsActual,
+			actual:        sig.actual,
 			additional:    e.IsAdditionalEvent,
-			routeType:     s.of(e.RouteType),
-			transportType: s.of(sig.transportType),
-			vesselName:    s.of(vesselName(e.Vessel)),
-			voyage:        s.of(id.voyage),
+			routeType:     s.code(e.RouteType, sig.routeType),
+			transportType: s.code(deref(e.TransportType), sig.transportType),
+			vesselName:    s.of(sig.vesselName),
+			voyage:        s.of(sig.voyage),
 			occurrence:    int32(occ),
+			zone:          b.strs.of(sig.zone),
 		}
 		if imo != 0 {
 			row.vesselIMO = optInt{v: imo, ok: true}
@@ -167,21 +173,11 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 			number:    ship.number,
 			container: container,
 			at:        sig.at,
-			actual:    e.IsActual,
+			actual:    sig.actual,
+			zone:      row.zone,
 		}
 		put(a, b.eventObs, eventObsKey{key, a.obs}, obs)
 	}
-}
-
-// missingEventCodes says which of an event's codes is missing.
-func missingEventCodes(e *wire.Event) string {
-	switch {
-	case e.EventCode == "" && e.EventType == "":
-		return "event without eventType and eventCode"
-	case e.EventCode == "":
-		return "event without eventCode"
-	}
-	return "event without eventType"
 }
 
 func vesselName(v *wire.Vessel) string {

@@ -44,7 +44,15 @@ func seedBodies(f *testing.F) {
 	}
 	for _, s := range []string{``, `null`, `{}`, `[]`, `{"data":null}`, `{"data":{"containers":null}}`,
 		`{"containers":[null,{"number":"X","events":[null,{"eventType":"A","eventCode":"B"}]}]}`,
-		"{\"periodstArt\":\"\xa9\"}"} {
+		"{\"periodstArt\":\"\xa9\"}",
+		// Shapes beyond the contract the wire decoder reads (issue 20).
+		`{"containerDetails":{"metadata":{"shipmentNumber":"emcu-859389 3","shipmentType":"ct"},"containers":[]}}`,
+		`{"data":{"containerDetails":{"route":{"pod":{"location":{"locode":"nlrtm","timezone":"Europe/Amsterdam"},"date":"2024-01-25 06:00:00","predictiveEta":"2024-01-25T09:30"}}}}}`,
+		`{"containers":[{"number":"EMCU 859389 3","events":[{"status":"cll","location":{"locode":"CNSHA","timezone":"Asia/Shanghai"},"date":"2023-12-31T05:39:00","isActual":null,"vessel":{"imo":"9321483","mmsi":"219018271"}}]}]}`,
+		`{"containers":[{"number":"X","events":[{"eventCode":"load","eventType":"equipment","routeType":"sea","transportType":"vessel","date":"2021-01-13 01:57:00"},{"eventCode":"LOAD","date":"13/01/2021"},{"status":"XYZ"},{"description":"only"}]}]}`,
+		`{"route":{"pol":{"date":"2026-02-01T08:00:00+0800"},"pod":5},"containers":[{"number":{"x":1}},"y",{"number":"Z","events":{}}]}`,
+		`{"metadata":{"updatedAt":"soon"},"containers":[{"number":"X","events":[{"eventCode":"ARRI","vessel":{"imo":true}},{"eventCode":"ARRI","vessel":{"imo":9.5,"mmsi":"TBN"}}]}]}`,
+	} {
 		f.Add([]byte(s))
 	}
 }

@@ -131,9 +131,49 @@ var expectations = map[string]func(t *testing.T, res transform.Result, tables ma
 		mustContain(t, tables, "container_events", `"occurrence":1`)
 	},
 	"shipment_bad_records": func(t *testing.T, res transform.Result, tables map[string]*table) {
-		wantRows(t, tables, map[string]int{"dead_letters": 3, "containers": 1, "container_events": 1})
-		mustContain(t, tables, "dead_letters", `"record":"containers[0].events[1]","reason":"event without eventCode"`)
-		mustContain(t, tables, "dead_letters", `"record":"containers[1]"`)
+		// An event without eventCode or eventType loads, its code that of
+		// its status (VAT: ARRI); a container without a number does not.
+		wantRows(t, tables, map[string]int{"dead_letters": 1, "containers": 1, "container_events": 3})
+		mustContain(t, tables, "container_events", `"event_type":"TRANSPORT","event_code":"ARRI","status":"VAT","description":"Something","locode":"LKCMB"`)
+		mustContain(t, tables, "container_events", `"event_type":"TRANSPORT","event_code":"ARRI","status":"VAT","description":"Something else","locode":"EGSUZ"`)
+		mustContain(t, tables, "dead_letters", `"record":"containers[1]","reason":"container without a number"`)
+	},
+	"shipment_one_bad_event": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		// One event whose date does not read is one dead letter naming it;
+		// its siblings and the route's ETAs load.
+		wantRows(t, tables, map[string]int{"dead_letters": 1, "shipments": 1, "eta_observations": 3, "containers": 1,
+			"container_events": 3, "event_observations": 3})
+		mustContain(t, tables, "dead_letters", `"record":"containers[0].events[2].date","reason":"\"01/02/2026 08:00\" is not a date-time`)
+		mustContain(t, tables, "dead_letters", `the event is left out`)
+		mustNotContain(t, tables, "container_events", `"event_code":"DEPA"`)
+		mustContain(t, tables, "eta_observations", `"target":"POD","source":"PREDICTIVE"`)
+	},
+	"shipment_vendor_shapes": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"dead_letters": 1, "shipments": 1, "eta_observations": 4, "containers": 1,
+			"container_events": 4, "event_observations": 4, "vessels": 1})
+		// The webhook envelope opened; the number without its separators,
+		// the codes and the SCAC in upper case.
+		mustContain(t, tables, "shipments", `"shipment_number":"EMCU8593893","shipment_type":"CT","sealine":"MAEU"`)
+		mustContain(t, tables, "containers", `"container_number":"EMCU8593893"`)
+		mustContain(t, tables, "container_events", `"event_type":"EQUIPMENT","event_code":"LOAD","status":"CLL"`)
+		mustContain(t, tables, "container_events", `"route_type":"SEA","transport_type":"VESSEL","vessel_imo":9321483`)
+		// Dates without an offset read in the zone of their place, and
+		// said so; the place's zone found by its UN/LOCODE elsewhere.
+		mustContain(t, tables, "container_events", `"event_at":"2023-12-30T14:15:00Z"`)
+		mustContain(t, tables, "eta_observations", `"target":"POL","source":"CARRIER","observed_at":"2024-01-18T12:00:00Z","locode":"CNSHA","eta":"2023-12-30T21:39:00Z","is_actual":true,"response_id":"r-vendor-shapes","observed_date":"2024-01-18","eta_zone_assumed":"Asia/Shanghai"`)
+		mustContain(t, tables, "eta_observations", `"target":"POSTPOD","source":"CARRIER","observed_at":"2024-01-18T12:00:00Z","locode":"DEDUI","eta":"2024-01-28T12:00:00Z","is_actual":false,"response_id":"r-vendor-shapes","observed_date":"2024-01-18","eta_zone_assumed":"UTC"`)
+		mustContain(t, tables, "shipments", `"updated_at":"2024-01-18T10:00:00Z"`)
+		mustContain(t, tables, "shipments", `"updated_at_zone_assumed":"UTC"`)
+		// A date with its offset assumes nothing.
+		mustContain(t, tables, "container_events", `"event_at":"2024-01-05T00:00:00Z","is_actual":true`)
+		// No code sent: that of the status, with its type; isActual null
+		// stays NULL; a status of no known code keeps the code NULL.
+		mustContain(t, tables, "container_events", `"event_type":"TRANSPORT","event_code":"DEPA","status":"VDL","description":"Vessel departure","locode":"CNSHA","facility_key":null,"event_at":"2023-12-30T21:39:00Z","is_actual":null`)
+		mustContain(t, tables, "container_events", `"event_type":null,"event_code":null,"status":"XCI"`)
+		mustContain(t, tables, "event_observations", `"is_actual":null`)
+		// An event with neither code nor status cannot be told from the
+		// next observation's: it is the only dead letter.
+		mustContain(t, tables, "dead_letters", `"record":"containers[0].events[4]","reason":"event without eventCode or status`)
 	},
 	"p2p_transhipment": func(t *testing.T, res transform.Result, tables map[string]*table) {
 		wantRows(t, tables, map[string]int{"port_calls": 6})

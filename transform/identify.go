@@ -21,16 +21,17 @@ type Identity struct {
 }
 
 // looked lists what Identify looks for, for its errors.
-const looked = "looked for a shipment (route or containers, bare or inside data), a port schedule (location and vesselSchedules), " +
+const looked = "looked for a shipment (route or containers, bare or inside data or containerDetails), a port schedule (location and vesselSchedules), " +
 	"a port-to-port schedule (routes and placeOfReceipt or placeOfDelivery), a vessel schedule (vessel and transportCalls), " +
 	"a consumption period (credits or creditsInitial) or a list of periods, " +
 	"or a DCSA Commercial Schedules 1.0 array (port-schedules, point-to-point-routes, vessel-schedules)"
 
 // Identify infers which request a body answers, for importing responses
 // saved by other tools: a shipment (route or containers, bare or inside
-// {"data": …}) answers the shipment request of its metadata's
-// shipmentNumber, shipmentType and sealine or, without a number, of its
-// first container number as CT; location and vesselSchedules answer the
+// {"data": …} or {"containerDetails": …}) answers the shipment request of
+// its metadata's shipmentNumber, shipmentType and sealine or, without a
+// number, of its first container number as CT, each as the client sends
+// them (EMCU-8593893 as EMCU8593893, maeu as MAEU); location and vesselSchedules answer the
 // by-port request of location.locode; routes with placeOfReceipt and
 // placeOfDelivery the port-to-port request of their locodes;
 // transportCalls with vessel the by-vessel request of vessel.imo; a
@@ -55,7 +56,7 @@ func Identify(body []byte) (Identity, error) {
 	}
 	has := func(name string) bool { return !isNull(members[name]) }
 	switch {
-	case has("route") || has("containers") || isShipmentEnvelope(members["data"]):
+	case has("route") || has("containers") || isShipmentEnvelope(members["data"], 1) || isShipmentEnvelope(members["containerDetails"], 1):
 		return identifyShipment(trimmed)
 	case has("errorCode") && has("message"):
 		var e wire.ErrorBody
@@ -177,14 +178,23 @@ func identity(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Val
 	return Identity{Product: p, Endpoint: e, Request: req}
 }
 
-// isShipmentEnvelope reports whether data holds a shipment.
-func isShipmentEnvelope(data json.RawMessage) bool {
+// isShipmentEnvelope reports whether the member of an envelope (data,
+// containerDetails) at depth holds a shipment, itself or in an envelope of
+// its own, as far as wire.DecodeShipment opens them.
+func isShipmentEnvelope(member json.RawMessage, depth int) bool {
 	var inner map[string]json.RawMessage
-	if json.Unmarshal(data, &inner) != nil {
+	if json.Unmarshal(member, &inner) != nil || inner == nil {
 		return false
 	}
-	return !isNull(inner["route"]) || !isNull(inner["containers"])
+	if !isNull(inner["route"]) || !isNull(inner["containers"]) {
+		return true
+	}
+	return depth < shipmentEnvelopes &&
+		(isShipmentEnvelope(inner["data"], depth+1) || isShipmentEnvelope(inner["containerDetails"], depth+1))
 }
+
+// shipmentEnvelopes is how deep wire.DecodeShipment opens envelopes.
+const shipmentEnvelopes = 3
 
 func identifyShipment(body []byte) (Identity, error) {
 	s, err := wire.DecodeShipment(body)
@@ -193,13 +203,12 @@ func identifyShipment(body []byte) (Identity, error) {
 	}
 	var number, typ, sealine string
 	if md := s.Metadata; md != nil {
-		number, typ, sealine = md.ShipmentNumber, md.ShipmentType, deref(md.Sealine)
+		number, typ, sealine = strings.TrimSpace(md.ShipmentNumber), upperCode(md.ShipmentType), upperCode(deref(md.Sealine))
 	}
 	if number == "" {
 		typ = ""
 		for _, c := range s.Containers {
-			if c.Number != "" {
-				number = c.Number
+			if number = strings.TrimSpace(c.Number); number != "" {
 				break
 			}
 		}
@@ -210,7 +219,7 @@ func identifyShipment(body []byte) (Identity, error) {
 	if typ == "" {
 		typ = "CT"
 	}
-	return identity(wire.ProductTracking, wire.EndpointShipment, nil, wire.ShipmentQuery(number, typ, sealine)), nil
+	return identity(wire.ProductTracking, wire.EndpointShipment, nil, wire.ShipmentQuery(shipmentNumber(number, typ), typ, sealine)), nil
 }
 
 // identifyPeriods identifies a list of periods: body itself when it is an

@@ -61,3 +61,13 @@ func (k keeper) of(s string) string {
 	}
 	return k.in.of(s)
 }
+
+// code keeps the code norm made of sent (upperCode, eventCodes): sent
+// itself when they are the same string, which the decoder may have
+// interned already, else norm interned.
+func (k keeper) code(sent, norm string) string {
+	if norm == sent {
+		return k.of(sent)
+	}
+	return k.in.of(norm)
+}

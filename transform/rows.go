@@ -182,6 +182,7 @@ type shipmentRow struct {
 	postpod                                           routePoint
 	containers                                        int32
 	updatedAt                                         optTime
+	updatedAtZone                                     string
 }
 
 // shipmentKey is (shipment_number, shipment_type).
@@ -214,6 +215,7 @@ func newShipments() *store[shipmentKey, shipmentRow] {
 		ts("last_observed_at", func(r *shipmentRow) int64 { return r.last }),
 		str("response_id", func(r *shipmentRow) string { return r.rid }),
 		date("first_observed_date", func(r *shipmentRow) int64 { return r.first }),
+		optStr("updated_at_zone_assumed", func(r *shipmentRow) string { return r.updatedAtZone }),
 	)
 }
 
@@ -224,6 +226,7 @@ type etaRow struct {
 	locode                      string
 	eta                         int64
 	actual                      bool
+	zone                        string
 }
 
 type etaKey struct {
@@ -244,6 +247,7 @@ func newETAs() *store[etaKey, etaRow] {
 		boolean("is_actual", func(r *etaRow) bool { return r.actual }),
 		str("response_id", func(r *etaRow) string { return r.rid }),
 		date("observed_date", func(r *etaRow) int64 { return r.obs }),
+		optStr("eta_zone_assumed", func(r *etaRow) string { return r.zone }),
 	)
 }
 
@@ -277,11 +281,13 @@ type eventRow struct {
 	typ, eventType, eventCode, status, desc string
 	locode, facility                        string
 	at                                      optTime
-	actual, additional                      bool
+	actual                                  optBool
+	additional                              bool
 	routeType, transportType                string
 	vesselIMO                               optInt
 	vesselName, voyage                      string
 	occurrence                              int32
+	zone                                    string
 }
 
 // eventKey is (shipment_number, container_number, event_key).
@@ -297,14 +303,14 @@ func newEvents() *store[eventKey, eventRow] {
 		str("container_number", func(r *eventRow) string { return r.container }),
 		hexKey("event_key", func(r *eventRow) *[16]byte { return &r.key }),
 		str("shipment_type", func(r *eventRow) string { return r.typ }),
-		str("event_type", func(r *eventRow) string { return r.eventType }),
-		str("event_code", func(r *eventRow) string { return r.eventCode }),
+		optStr("event_type", func(r *eventRow) string { return r.eventType }),
+		optStr("event_code", func(r *eventRow) string { return r.eventCode }),
 		optStr("status", func(r *eventRow) string { return r.status }),
 		optStr("description", func(r *eventRow) string { return r.desc }),
 		optStr("locode", func(r *eventRow) string { return r.locode }),
 		optStr("facility_key", func(r *eventRow) string { return r.facility }),
 		optTs("event_at", func(r *eventRow) optTime { return r.at }),
-		boolean("is_actual", func(r *eventRow) bool { return r.actual }),
+		optBoolean("is_actual", func(r *eventRow) optBool { return r.actual }),
 		boolean("is_additional_event", func(r *eventRow) bool { return r.additional }),
 		optStr("route_type", func(r *eventRow) string { return r.routeType }),
 		optStr("transport_type", func(r *eventRow) string { return r.transportType }),
@@ -316,6 +322,7 @@ func newEvents() *store[eventKey, eventRow] {
 		ts("last_observed_at", func(r *eventRow) int64 { return r.last }),
 		str("response_id", func(r *eventRow) string { return r.rid }),
 		date("first_observed_date", func(r *eventRow) int64 { return r.first }),
+		optStr("event_at_zone_assumed", func(r *eventRow) string { return r.zone }),
 	)
 	// The event key is a hash of the container and the event: the same key
 	// under two shipment numbers is rare and probes one slot further.
@@ -329,7 +336,8 @@ type eventObsRow struct {
 	obs               int64
 	number, container string
 	at                optTime
-	actual            bool
+	actual            optBool
+	zone              string
 }
 
 // eventObsKey is (event_key, observed_at).
@@ -346,9 +354,10 @@ func newEventObs() *store[eventObsKey, eventObsRow] {
 		str("shipment_number", func(r *eventObsRow) string { return r.number }),
 		str("container_number", func(r *eventObsRow) string { return r.container }),
 		optTs("event_at", func(r *eventObsRow) optTime { return r.at }),
-		boolean("is_actual", func(r *eventObsRow) bool { return r.actual }),
+		optBoolean("is_actual", func(r *eventObsRow) optBool { return r.actual }),
 		str("response_id", func(r *eventObsRow) string { return r.rid }),
 		date("observed_date", func(r *eventObsRow) int64 { return r.obs }),
+		optStr("event_at_zone_assumed", func(r *eventObsRow) string { return r.zone }),
 	)
 	s.hashed = &hashIndex[eventObsKey]{hash: func(k eventObsKey) uint64 {
 		return binary.LittleEndian.Uint64(k.key[:8]) ^ uint64(k.obs)*0x9E3779B97F4A7C15

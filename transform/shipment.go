@@ -1,11 +1,16 @@
 package transform
 
 import (
+	"strings"
+
 	"github.com/etalake/etalake/wire"
 )
 
 // addShipment derives a tracking response: shipments, eta_observations,
 // containers, container_events, event_observations and the dimensions.
+// The fast path decodes the common body; anything else goes through
+// wire.DecodeShipment, which decodes element by element: each element it
+// leaves out is dead-lettered alone under its path, and the rest loads.
 func (b *Batch) addShipment(a *add) {
 	var s *wire.Shipment
 	ok := false
@@ -25,26 +30,28 @@ func (b *Batch) addShipment(a *add) {
 
 // shipmentID is the shipment's number and type: from the request's
 // shipmentNumber and shipmentType (CT when not sent), else from the
-// metadata (CT when empty); ok is false when neither names a number.
+// metadata (CT when empty); ok is false when neither names a number. The
+// number, type and sealine (a SCAC) are as the warehouse keeps them
+// (codes.go): EMCU-8593893 is EMCU8593893, maeu is MAEU.
 func shipmentID(r *Response, md *wire.ShipmentMetadata) (number, typ, sealine string, ok bool) {
 	q := r.query()
 	if md != nil {
-		sealine = deref(md.Sealine)
+		sealine = upperCode(deref(md.Sealine))
 	}
 	if sealine == "" {
-		sealine = q.Get("sealine")
+		sealine = upperCode(q.Get("sealine"))
 	}
-	if number = q.Get("shipmentNumber"); number != "" {
+	if number = strings.TrimSpace(q.Get("shipmentNumber")); number != "" {
 		typ = q.Get("shipmentType")
-	} else if md != nil && md.ShipmentNumber != "" {
+	} else if md != nil && strings.TrimSpace(md.ShipmentNumber) != "" {
 		number, typ = md.ShipmentNumber, md.ShipmentType
 	} else {
 		return "", "", "", false
 	}
-	if typ == "" {
+	if typ = upperCode(typ); typ == "" {
 		typ = "CT"
 	}
-	return number, typ, sealine, true
+	return shipmentNumber(number, typ), typ, sealine, true
 }
 
 // deriveShipment buffers the rows of a decoded tracking response.
@@ -54,19 +61,23 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 		b.deadLetter(a, "", "shipment without a number: neither the request's shipmentNumber nor metadata.shipmentNumber is set")
 		return
 	}
+	for _, e := range s.Bad {
+		b.deadLetter(a, e.Path, e.Err.Error())
+	}
 	str := b.keep(a)
-	ship := shipmentKey{str.of(number), str.of(typ)}
+	ship := shipmentKey{b.strs.of(number), b.strs.of(typ)}
 	row := shipmentRow{
 		seen:       seenAt(a.obs, a.r.ResponseID),
 		number:     ship.number,
 		typ:        ship.typ,
-		sealine:    str.of(sealine),
+		sealine:    b.strs.of(sealine),
 		containers: int32(min(len(s.Containers), 1<<31-1)),
 	}
 	if md := s.Metadata; md != nil {
 		row.sealineName = str.of(deref(md.SealineName))
 		row.shippingStatus = str.of(deref(md.ShippingStatus))
 		row.updatedAt = timeOf(md.UpdatedAt)
+		row.updatedAtZone = b.strs.of(md.UpdatedAtZone)
 	}
 	if rt := s.Route; rt != nil {
 		row.prepol = b.routePoint(a, ship, "PREPOL", rt.Prepol)
@@ -75,7 +86,7 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 			row.pod = b.routePoint(a, ship, "POD", &rt.Pod.RoutePoint)
 			row.podPredictive = timeOf(rt.Pod.PredictiveETA)
 			if row.podPredictive.ok {
-				b.eta(a, ship, "POD", "PREDICTIVE", row.pod.locode, row.podPredictive.us, false)
+				b.eta(a, ship, "POD", "PREDICTIVE", row.pod.locode, row.podPredictive.us, false, rt.Pod.PredictiveETAZone)
 			}
 		}
 		row.postpod = b.routePoint(a, ship, "POSTPOD", rt.Postpod)
@@ -85,20 +96,21 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 	b.occ.reset()
 	for i := range s.Containers {
 		c := &s.Containers[i]
-		if c.Number == "" {
-			b.deadLetter(a, indexed("containers", i), "container without a number")
+		number := containerNumber(c.Number)
+		if number == "" {
+			b.deadLetter(a, indexed("containers", c.Index), "container without a number")
 			continue
 		}
 		cr := containerRow{
 			seen:      seenAt(a.obs, a.r.ResponseID),
 			number:    ship.number,
-			container: str.of(c.Number),
+			container: str.code(c.Number, number),
 			typ:       ship.typ,
 			isoCode:   str.of(c.ISOCode),
 			status:    str.of(c.Status),
 		}
 		put(a, b.containers, containerKey{cr.number, cr.container}, cr)
-		b.addEvents(a, ship, cr.container, i, c.Events)
+		b.addEvents(a, ship, cr.container, c.Index, c.Events)
 	}
 }
 
@@ -110,13 +122,14 @@ func (b *Batch) routePoint(a *add, ship shipmentKey, target string, p *wire.Rout
 	}
 	rp := routePoint{locode: b.location(a, p.Location), date: timeOf(p.Date), actual: boolOf(p.Actual)}
 	if rp.date.ok {
-		b.eta(a, ship, target, "CARRIER", rp.locode, rp.date.us, rp.actual.v)
+		b.eta(a, ship, target, "CARRIER", rp.locode, rp.date.us, rp.actual.v, p.DateZone)
 	}
 	return rp
 }
 
-// eta buffers an eta_observations row.
-func (b *Batch) eta(a *add, ship shipmentKey, target, source, locode string, eta int64, actual bool) {
+// eta buffers an eta_observations row; zone is the zone its date was read
+// in, "" when it carried its offset.
+func (b *Batch) eta(a *add, ship shipmentKey, target, source, locode string, eta int64, actual bool, zone string) {
 	row := etaRow{
 		observed: observed{rid: a.r.ResponseID},
 		number:   ship.number,
@@ -127,6 +140,7 @@ func (b *Batch) eta(a *add, ship shipmentKey, target, source, locode string, eta
 		locode:   locode,
 		eta:      eta,
 		actual:   actual,
+		zone:     b.strs.of(zone),
 	}
 	put(a, b.etas, etaKey{ship.number, ship.typ, target, source, a.obs}, row)
 }

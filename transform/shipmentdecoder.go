@@ -521,12 +521,12 @@ var (
 func (d *shipmentDecoder) containerList() ([]wire.Container, bool) {
 	start := len(d.containers)
 	null, ok := d.array(func() bool {
-		d.containers = append(d.containers, wire.Container{})
-		i := len(d.containers) - 1
+		i := len(d.containers)
+		d.containers = append(d.containers, wire.Container{Index: i - start})
 		if d.null() {
 			return true
 		}
-		var c wire.Container
+		c := wire.Container{Index: i - start}
 		null, ok := object(&d.scanner, containerFields, func(m containerMember) bool {
 			switch m {
 			case containerMemberNumber:
@@ -557,12 +557,12 @@ func (d *shipmentDecoder) containerList() ([]wire.Container, bool) {
 func (d *shipmentDecoder) eventList() ([]wire.Event, bool) {
 	start := len(d.events)
 	null, ok := d.array(func() bool {
-		d.events = append(d.events, wire.Event{})
-		i := len(d.events) - 1
+		i := len(d.events)
+		d.events = append(d.events, wire.Event{Index: i - start})
 		if d.null() {
 			return true
 		}
-		var e wire.Event
+		e := wire.Event{Index: i - start, ActualUnknown: true} // until isActual says
 		null, ok := object(&d.scanner, eventFields, func(m eventMember) bool {
 			switch m {
 			case eventMemberLocation:
@@ -580,6 +580,7 @@ func (d *shipmentDecoder) eventList() ([]wire.Event, bool) {
 			case eventMemberDate:
 				return d.optTime(&e.Date, d.times.of)
 			case eventMemberIsActual:
+				e.ActualUnknown = d.next() == 'n'
 				return d.flag(&e.IsActual)
 			case eventMemberIsAdditionalEvent:
 				return d.flag(&e.IsAdditionalEvent)

@@ -97,6 +97,7 @@ func memberCases() []memberCase {
 	coordinates("updatedAt", atJSON(4), wire.Coordinates{UpdatedAt: at(4)})
 
 	inEvent := func(object, member, eventMembers string, e wire.Event) {
+		e.ActualUnknown = member != "isActual" // an event without isActual does not say
 		add(object, member, `{"containers":[{"events":[{`+eventMembers+`}]}]}`,
 			&wire.Shipment{Containers: []wire.Container{{Events: []wire.Event{e}}}})
 	}

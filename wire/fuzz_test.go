@@ -23,6 +23,8 @@ func FuzzDecoders(f *testing.F) {
 		`[{"location":{"UNLocationCode":"nlams","facilitySMDGCode":"ACT"},"vesselSchedules":[{"servicePartners":[{"carrierCode":"MAEU"}],"vessel":{"vesselIMONumber":"9321483"},"timestamps":[]},null,7]}]`,
 		`[{"placeOfReceipt":{"location":{"UNLocationCode":"NLAMS"}},"legs":[{"transport":{"modeOfTransport":"RAIL"}},{"transport":{"modeOfTransport":"BARGE","barge":{"vesselIMONumber":9321483}}}]}]`,
 		`[{"carrierServiceCode":"FE1","vesselSchedules":[{"vessel":{"vesselIMONumber":"x"},"transportCalls":[{"location":null}]}]},"x"]`,
+		`{"containerDetails":{"metadata":{"updatedAt":"2024-01-18 10:00:00"},"route":{"pol":{"location":{"locode":"CNSHA","timezone":"Asia/Shanghai"},"date":"2023-12-31T05:39:00"}},"containers":[]}}`,
+		`{"containers":[{"number":"X","events":[{"location":{"locode":"SGSIN","timezone":"Nowhere/Else"},"date":"2024-01-06 10:00","isActual":null,"vessel":{"imo":"IMO 9321483","mmsi":1.5e9}},5,{"date":7}]}]}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -2,17 +2,25 @@ package wire
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 )
 
 // Shipment is the tracking response (service.md §2.4). Members we do not use
 // (locations[], vessels[], facilities[], routeData, …) are ignored here and
 // kept in the raw landing.
+//
+// The fields tagged json:"-" are what DecodeShipment tells about the body
+// besides its values: the elements it left out, where each element was,
+// and which time zone it assumed for a date-time written without an
+// offset. Encoding a Shipment leaves them out.
 type Shipment struct {
 	Metadata   *ShipmentMetadata `json:"metadata"`
 	Route      *ShipmentRoute    `json:"route"`
 	Containers []Container       `json:"containers"`
+	// Bad lists the elements that did not decode (metadata, route,
+	// route.pod, containers[2], containers[0].events[3].date, …), each
+	// left out while its siblings decoded.
+	Bad []ItemError `json:"-"`
 }
 
 // ShipmentMetadata is the public tracking API's metadata block.
@@ -25,6 +33,9 @@ type ShipmentMetadata struct {
 	UpdatedAt      *time.Time `json:"updatedAt"`
 	// Warnings is kept undecoded: its element shape is not documented.
 	Warnings json.RawMessage `json:"warnings,omitempty"`
+	// UpdatedAtZone is "" when updatedAt carried its offset, else the
+	// zone it was read in: UTCZone (metadata names no place).
+	UpdatedAtZone string `json:"-"`
 }
 
 // ShipmentRoute holds the key locations of a journey. Any member may be null.
@@ -41,6 +52,9 @@ type RoutePoint struct {
 	Location *Location  `json:"location"`
 	Date     *time.Time `json:"date"`
 	Actual   *bool      `json:"actual"`
+	// DateZone is "" when date carried its offset, else the zone it was
+	// read in (see Event.DateZone).
+	DateZone string `json:"-"`
 }
 
 // PortOfDischarge is route.pod: a RoutePoint plus the service's own
@@ -48,6 +62,9 @@ type RoutePoint struct {
 type PortOfDischarge struct {
 	RoutePoint
 	PredictiveETA *time.Time `json:"predictiveEta"`
+	// PredictiveETAZone is "" when predictiveEta carried its offset, else
+	// the zone it was read in, that of the port (see Event.DateZone).
+	PredictiveETAZone string `json:"-"`
 }
 
 // Location is a place (service.md §2.4).
@@ -78,7 +95,8 @@ type Facility struct {
 	Coordinates *Coordinates `json:"coordinates"`
 }
 
-// Vessel is a ship (nullable on an event).
+// Vessel is a ship (nullable on an event). DecodeShipment reads its IMO
+// and MMSI numbers from JSON numbers or strings.
 type Vessel struct {
 	Name     string  `json:"name"`
 	IMO      *int    `json:"imo"`
@@ -93,6 +111,9 @@ type Container struct {
 	ISOCode string  `json:"isoCode"`
 	Status  string  `json:"status"`
 	Events  []Event `json:"events"`
+	// Index is the container's index in the body's containers array, for
+	// naming it (containers[Index]): the containers left out leave gaps.
+	Index int `json:"-"`
 }
 
 // Event is a container event (service.md §6). Date is estimated while
@@ -111,38 +132,16 @@ type Event struct {
 	TransportType     *string    `json:"transportType"`
 	Vessel            *Vessel    `json:"vessel"`
 	Voyage            *string    `json:"voyage"`
-}
-
-// DecodeShipment decodes a tracking response. It accepts the bare object of
-// service.md and the public API's envelope {"status": …, "data": {…}}; a body
-// with neither route nor containers is an error, not an empty shipment.
-func DecodeShipment(body []byte) (*Shipment, error) {
-	var probe struct {
-		Route      json.RawMessage `json:"route"`
-		Containers json.RawMessage `json:"containers"`
-		Data       json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(body, &probe); err != nil {
-		return nil, decodeError("shipment", err)
-	}
-	if isAbsent(probe.Route) && isAbsent(probe.Containers) && !isAbsent(probe.Data) {
-		body = probe.Data
-		probe.Route, probe.Containers = nil, nil
-		if err := json.Unmarshal(body, &probe); err != nil {
-			return nil, decodeError("shipment data", err)
-		}
-	}
-	if isAbsent(probe.Route) && isAbsent(probe.Containers) {
-		return nil, decodeError("shipment", fmt.Errorf("neither route nor containers present"))
-	}
-	var s Shipment
-	if err := json.Unmarshal(body, &s); err != nil {
-		return nil, decodeError("shipment", err)
-	}
-	return &s, nil
-}
-
-// isAbsent reports whether a member was missing or null.
-func isAbsent(m json.RawMessage) bool {
-	return len(m) == 0 || string(m) == "null"
+	// ActualUnknown is set when isActual was null or absent: the service
+	// did not say whether Date is actual, and IsActual (false) means
+	// nothing.
+	ActualUnknown bool `json:"-"`
+	// DateZone is "" when date carried its offset (or is null), else the
+	// zone it was read in, the date having none: the IANA name of the
+	// event's place (location.timezone, else that of the same UN/LOCODE
+	// elsewhere in the body), or UTCZone when no zone is known.
+	DateZone string `json:"-"`
+	// Index is the event's index in its container's events array, for
+	// naming it (containers[i].events[Index]).
+	Index int `json:"-"`
 }

@@ -77,7 +77,8 @@ func TestDecodeRejectsWhatIsNotTheDocumentedShape(t *testing.T) {
 	}{
 		{"truncated shipment", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"2026-03-0`},
 		{"shipment without route or containers", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"status":"ok"}`},
-		{"shipment with a bad date", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"route":{"pod":{"date":"yesterday"}}}`},
+		{"shipment that is not an object", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `[{"route":{}}]`},
+		{"shipment envelope without a shipment", func(b []byte) error { _, err := wire.DecodeShipment(b); return err }, `{"containerDetails":{"data":{"x":1}}}`},
 		{"port schedule without vesselSchedules", func(b []byte) error { _, err := wire.DecodePortSchedules(b); return err }, `{"location":{}}`},
 		{"p2p without routes", func(b []byte) error { _, err := wire.DecodePointToPoints(b); return err }, `{"placeOfReceipt":{}}`},
 		{"vessel schedule without calls", func(b []byte) error { _, err := wire.DecodeVesselSchedules(b); return err }, `{"vessel":{}}`},

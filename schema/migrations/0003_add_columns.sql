@@ -3,3 +3,62 @@
 
 ALTER TABLE raw_responses ADD COLUMN "next_page" VARCHAR;
 COMMENT ON COLUMN raw_responses."next_page" IS 'path and query of the page after this one, when a paged answer names one (Next-Page-Cursor, Link rel=next, or a next link or cursor in the body); NULL on the last page or an answer that is not paged';
+ALTER TABLE shipments ADD COLUMN "updated_at_zone_assumed" VARCHAR;
+COMMENT ON COLUMN shipments."updated_at_zone_assumed" IS 'NULL when updated_at was sent with its UTC offset (or is NULL); else UTC, the zone it was read in: metadata.updatedAt names no place';
+ALTER TABLE eta_observations ADD COLUMN "eta_zone_assumed" VARCHAR;
+COMMENT ON COLUMN eta_observations."eta_zone_assumed" IS 'NULL when eta was sent with its UTC offset (or is NULL); else the time zone it was read in, the date having none: the IANA name of the place of the target (route.<target>.location.timezone), or UTC when no zone is known';
+COMMENT ON COLUMN eta_observations."is_actual" IS 'eta is the actual time: the route member''s actual; null or absent is taken as false (estimated)';
+ALTER TABLE container_events ADD COLUMN "event_at_zone_assumed" VARCHAR;
+COMMENT ON COLUMN container_events."event_at_zone_assumed" IS 'NULL when event_at was sent with its UTC offset (or is NULL); else the time zone it was read in, the date having none: the IANA name of the event''s place (location.timezone, or that of the same UN/LOCODE elsewhere in the response), or UTC when no zone is known';
+COMMENT ON COLUMN container_events."event_key" IS 'stable identity of the event, from what does not change about it: a hash of the container, the event code (the status when no code is known), the place (UN/LOCODE) and the occurrence; never its date, actual flag, vessel, voyage, status or description, which carriers fill in or correct later: an estimate without a vessel and the actual with one are one event';
+ALTER TABLE container_events ALTER COLUMN "event_type" DROP NOT NULL;
+COMMENT ON COLUMN container_events."event_type" IS 'EQUIPMENT, TRANSPORT, … upper-cased; when not sent, that of event_code (EQUIPMENT for GTOT, GTIN, LOAD, DISC; TRANSPORT for DEPA, ARRI); else NULL';
+ALTER TABLE container_events ALTER COLUMN "event_code" DROP NOT NULL;
+COMMENT ON COLUMN container_events."event_code" IS 'DCSA code, upper-cased: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …; when not sent, the code of status (CEP, CGO → GTOT; CGI, CER → GTIN; CLL, CLT → LOAD; VDL, VDT → DEPA; VAT, VAD → ARRI; CDT, CDD → DISC); else NULL';
+ALTER TABLE container_events ALTER COLUMN "is_actual" DROP NOT NULL;
+COMMENT ON COLUMN container_events."is_actual" IS 'event_at is actual; NULL when the service did not say (isActual null or absent)';
+COMMENT ON COLUMN container_events."occurrence" IS '0 for the container''s first event of this code at this place in the response, 1 for a second (a second LOAD at the same port), …';
+ALTER TABLE event_observations ADD COLUMN "event_at_zone_assumed" VARCHAR;
+COMMENT ON COLUMN event_observations."event_at_zone_assumed" IS 'NULL when event_at was sent with its UTC offset (or is NULL); else the time zone it was read in, the date having none: the IANA name of the event''s place (location.timezone, or that of the same UN/LOCODE elsewhere in the response), or UTC when no zone is known';
+ALTER TABLE event_observations ALTER COLUMN "is_actual" DROP NOT NULL;
+COMMENT ON COLUMN event_observations."is_actual" IS 'event_at was actual then; NULL when the service did not say (isActual null or absent)';
+-- Written by hand below this line.
+
+-- Issue 20, items 4 and 5. Self-contained: it reads and writes only the
+-- tables named here and the loader's parquet_pending and raw_derived, which
+-- exist before any migration runs (load/bootstrap.sql).
+--
+-- The tracking responses are derived anew: container events have a new
+-- identity (event_key: the container, the event code or else the status,
+-- the place and the occurrence; transform/eventkey.go), and a body is now
+-- decoded element by element, with its codes, UN/LOCODEs, SCACs and
+-- container numbers normalised, its dates without an offset read in their
+-- place's zone, and isActual null kept NULL. The rows derived before hold
+-- the old keys and values: a load of new rows would add to them rather
+-- than replace them (an estimate and its actual were two events), and the
+-- responses a decode refused whole, which load now, have a dead letter
+-- that no longer holds. So every row derived from a tracking response is
+-- deleted, its partition of the Parquet mirror marked to be rewritten
+-- (emptied partitions lose their files), and the tracking responses are
+-- forgotten as derived: the next `etalake run` derives them again from the
+-- raw landing before it fetches (its catch-up of responses landed and not
+-- derived), as does `etalake replay`. The result is what a replay of the
+-- raw landing gives. Dimensions (locations, facilities, vessels) are
+-- shared with the schedules and kept: a load only adds to them.
+INSERT INTO parquet_pending (table_name, partition_date)
+SELECT DISTINCT x.t, x.d FROM (
+    SELECT 'shipments', first_observed_date FROM shipments
+    UNION ALL SELECT 'eta_observations', observed_date FROM eta_observations
+    UNION ALL SELECT 'containers', first_observed_date FROM containers
+    UNION ALL SELECT 'container_events', first_observed_date FROM container_events
+    UNION ALL SELECT 'event_observations', observed_date FROM event_observations
+    UNION ALL SELECT 'dead_letters', at_date FROM dead_letters WHERE endpoint = 'shipment'
+) AS x(t, d)
+WHERE NOT EXISTS (SELECT 1 FROM parquet_pending AS p WHERE p.table_name = x.t AND p.partition_date = x.d);
+DELETE FROM shipments;
+DELETE FROM eta_observations;
+DELETE FROM containers;
+DELETE FROM container_events;
+DELETE FROM event_observations;
+DELETE FROM dead_letters WHERE endpoint = 'shipment';
+DELETE FROM raw_derived WHERE response_id IN (SELECT response_id FROM raw_responses WHERE endpoint = 'shipment');

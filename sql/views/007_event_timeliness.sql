@@ -7,7 +7,9 @@
 -- estimate; avg_lead_hours (how long before the event that estimate was
 -- seen); avg_report_delay_hours (from the event to the first observation
 -- showing it actual: the reporting lag, bounded below by how often we
--- look).
+-- look). An observation whose actual flag is unknown (is_actual NULL: the
+-- provider sent isActual null or none) counts as neither an estimate nor
+-- the actual.
 CREATE OR REPLACE VIEW event_timeliness AS
 WITH per_event AS (
     SELECT o.shipment_number,
