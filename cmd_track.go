@@ -88,6 +88,17 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 				return err
 			}
 			defer wh.Close()
+			log, err := newLogger(c)
+			if err != nil {
+				return err
+			}
+			// What readers are published must be whole, even when a
+			// migration handed responses back to be derived again.
+			if n, err := jobs.CatchUp(c.Context, wh, log); err != nil {
+				return err
+			} else if n > 0 {
+				log.Warn("track: derived responses landed earlier but never loaded", "responses", n)
+			}
 			n, err := change(c, wh, refs)
 			if cerr := wh.Close(); err == nil {
 				err = cerr // publishing the change for readers

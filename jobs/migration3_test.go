@@ -93,6 +93,30 @@ func TestMigrationThreeDerivesTheEventsAgain(t *testing.T) {
 	}
 }
 
+// A writer that derives nothing itself (track add, track rm) catches up
+// first, so that what it publishes after migration 3 is whole.
+func TestAfterMigrationThreeEveryWriterPublishesWholeTables(t *testing.T) {
+	ctx := context.Background()
+	ids := landInAWarehouseOfItsOwn(t)
+	dir := t.TempDir()
+	buildBeforeMigration3(t, dir, ids)
+	wh, err := load.Open(ctx, dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	n, err := jobs.CatchUp(ctx, wh, nil)
+	if err != nil || n != 3 {
+		t.Fatalf("CatchUp derived %d, %v; want the 3 tracking answers", n, err)
+	}
+	if got := queryInts(t, wh.DB(), `SELECT (SELECT count(*) FROM container_events), (SELECT count(*) FROM event_observations)`); got != "1 3" {
+		t.Errorf("events, observations = %s; want 1 3", got)
+	}
+	if n, err := jobs.CatchUp(ctx, wh, nil); err != nil || n != 0 {
+		t.Errorf("a second CatchUp derived %d, %v; want nothing", n, err)
+	}
+}
+
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil

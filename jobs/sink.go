@@ -245,6 +245,21 @@ func writeMirror(ctx context.Context, wh *load.Warehouse) error {
 	return wh.RefreshAnalytics(ctx)
 }
 
+// CatchUp derives the responses landed but never loaded — left by a job
+// that died between landing and loading, or handed back by a migration
+// that re-derives what it changed (migration 3: the tracking answers) —
+// so that a writer that does not derive responses itself (track add, track
+// rm) publishes complete tables too. It returns how many it derived; with
+// none to derive it costs one query.
+func CatchUp(ctx context.Context, wh *load.Warehouse, log *slog.Logger) (int, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := newSink(wh, 0, time.Now, log)
+	defer s.batch.Release()
+	return s.catchUp(ctx)
+}
+
 // catchUp derives the responses a crash left landed but not loaded.
 func (s *sink) catchUp(ctx context.Context) (int, error) {
 	n := 0
