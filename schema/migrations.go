@@ -65,8 +65,9 @@ const HandWritten = "-- Written by hand below this line."
 
 // Derive is the SQL a migration of version v must start with: for version
 // 1 the creation of every table with its original columns, for a later
-// version the columns added in it (Column.Since) and the rebuild of the
-// tables whose compression it changes (Column.CompressionSince).
+// version the columns added in it (Column.Since), the rebuild of the
+// tables whose compression it changes (Column.CompressionSince) and the
+// comments it changes (DocSince).
 func Derive(v int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- Migration %d, derived from the table definitions in schema/tables.go.\n", v)
@@ -78,6 +79,7 @@ func Derive(v int) string {
 		} else {
 			b.WriteString(t.AddColumnsSQL(v))
 			b.WriteString(t.RebuildSQL(v))
+			b.WriteString(t.RedocSQL(v))
 		}
 	}
 	return b.String()
