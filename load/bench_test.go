@@ -34,7 +34,8 @@ func syntheticDays(tbl *schema.Table, offset, n, first, days int) arrow.RecordBa
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, first)
 	for i := offset; i < offset+n; i++ {
 		at := base.Add(time.Duration(i%days)*24*time.Hour + time.Duration(i)*time.Microsecond)
-		for j, c := range tbl.Columns {
+		for j, name := range tbl.ColumnNames() {
+			c, _ := tbl.Column(name)
 			switch f := b.Field(j).(type) {
 			case *array.StringBuilder:
 				if c.Type == schema.JSON {

@@ -125,3 +125,26 @@ func TestCompressionComesWithARebuild(t *testing.T) {
 	}
 }
 
+// A comment changed by a later migration: the first migration keeps the
+// comment it wrote (its checksum is recorded in every warehouse), and the
+// later one comments the table and the column anew.
+func TestCommentsChangeInTheirOwnMigration(t *testing.T) {
+	tbl := schema.Locations
+	v1, v3 := tbl.CreateSQL(1), schema.Derive(3)
+	if !strings.Contains(v1, "'Places (UN/LOCODE) named by any response. Key (locode), dimension.'") ||
+		!strings.Contains(v1, "'latest response naming it; its values are from then'") {
+		t.Errorf("migration 1 does not keep the comments it wrote:\n%s", v1)
+	}
+	for _, want := range []string{
+		"COMMENT ON TABLE locations IS 'Places (UN/LOCODE) named by any response. Each attribute is as last given",
+		`COMMENT ON COLUMN locations."last_seen_at" IS 'latest response naming it; its values are from then, but those it left out`,
+		`ALTER TABLE locations ADD COLUMN "state_kept" STRUCT(seen_at TIMESTAMPTZ, response_id VARCHAR);`,
+	} {
+		if !strings.Contains(v3, want) {
+			t.Errorf("migration 3 lacks %q", want)
+		}
+	}
+	if strings.Contains(v3, "COMMENT ON TABLE port_calls") {
+		t.Errorf("migration 3 comments a table whose comment it does not change")
+	}
+}
