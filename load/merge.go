@@ -26,20 +26,33 @@ type LoadStats struct {
 
 // Load merges every batch into its table in one transaction: all of them
 // or none. The merge follows the table's schema.Kind and is idempotent and
-// order-independent (loading the same rows again, or in another order,
-// gives the same tables):
+// order-independent (loading the same rows again, or in another order, in
+// one batch or in several, gives the same tables):
 //   - Append: one row per key; between two rows of one key the smaller
 //     response_id is kept.
-//   - Latest, Dimension: per key, the values of the newest observation
-//     (greatest Last, then greatest response_id), the least First, and the
-//     partition of that First.
+//   - Latest: per key, the values of the newest observation (greatest
+//     Last, then greatest response_id), the least First, and the partition
+//     of that First.
+//   - Dimension: per key, attribute by attribute, the value of the newest
+//     observation that gave one (a null or an empty string gives none), so
+//     that an observation that leaves an attribute out never wipes what an
+//     earlier one gave, and a later one that gives it replaces it; of two
+//     observations at the same Last, the greater response_id's. Last and
+//     response_id are the newest observation's, First and the partition
+//     as for Latest. The attribute's Kept column (schema.KeptColumn) is
+//     null when the newest observation gave the value, else the
+//     observation (Last, response_id) it is kept from: what makes the rule
+//     order-independent, as a backfill older than the row's Last still
+//     gives the attributes that nothing newer gave, and what tells an
+//     analyst which values the latest answer did not confirm.
 //   - Ledger (etl_runs): the last write of a key wins; a batch may not hold
 //     a key twice.
 //
 // Within a batch, rows are deduplicated by the same rules first. Two rows
 // of one key that the rules cannot tell apart (the same response_id, and
-// for Latest the same Last) are the transform's to avoid: which one is
-// kept is not defined. The
+// for Latest and Dimension the same Last) are the transform's to avoid:
+// which one is kept is not defined (for a Dimension, which value of an
+// attribute both give). The
 // partitions of the Parquet mirror that change are recorded in the same
 // transaction and written by SyncParquet. raw_responses is written by Land.
 // etl_runs rows go through Load like any table: a job loads its run's row
@@ -111,10 +124,11 @@ func checkBatch(b Batch) error {
 // registered Arrow view is one scan): the join with the table, and a
 // duplicate count before it unless the keys are known distinct
 // (keysDistinct). The rows that change are collected first (changedSQL). A
-// touch of a Latest or Dimension row (a newer observation of the same
-// values, see touches) updates its two columns Last and response_id in
-// place. For every other change the table's rows of the keys are deleted
-// and the rows inserted: DuckDB keeps an UPDATE's before-images and
+// touch of a Latest or Dimension row (an observation that leaves its
+// values as they are, see touches) updates Last, response_id and a
+// Dimension's Kept columns in place (touchSQL). For every other change
+// the table's rows of the keys are deleted and the rows inserted: DuckDB
+// keeps an UPDATE's before-images and
 // per-vector update records of every updated column in memory until the
 // transaction ends, which for whole rows all over the table costs far
 // more than a deleted row id and an insert that spills.
@@ -140,20 +154,25 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 		}
 	}
 	err = s.withView(ctx, rec, func() error {
-		_, err := s.exec(ctx, changedSQL(t, sourceSQL(t, dups > 0), parts))
+		_, err := s.exec(ctx, changedSQL(t, dups > 0, parts))
 		return err
 	})
 	if err != nil {
 		return 0, err
 	}
-	c, err := s.counts(ctx, countsSQL(t), 3)
+	c, err := s.counts(ctx, countsSQL(t), 4)
 	if err != nil {
 		return 0, err
 	}
-	n, replaced, touched := c[0], c[1], c[2]
+	n, replaced, touched, kept := c[0], c[1], c[2], c[3]
 	if n > 0 {
-		if touched > 0 {
-			if _, err := s.exec(ctx, touchSQL(t)); err != nil {
+		if touched > kept {
+			if _, err := s.exec(ctx, touchSQL(t, false)); err != nil {
+				return 0, err
+			}
+		}
+		if kept > 0 {
+			if _, err := s.exec(ctx, touchSQL(t, true)); err != nil {
 				return 0, err
 			}
 		}

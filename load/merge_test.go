@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -65,16 +66,25 @@ func line(tbl *schema.Table, r row) string {
 		case v == nil:
 			s += "NULL"
 		case c.Type == schema.Timestamp:
-			ts, err := time.Parse(time.RFC3339, v.(string))
-			if err != nil {
-				panic(err)
-			}
-			s += ts.UTC().Format("2006-01-02 15:04:05") + "+00"
+			s += timestamp(v.(string))
+		case c.Type == schema.Seen:
+			g := v.(gave)
+			s += fmt.Sprintf("{'%s': '%s', '%s': %s}", schema.SeenAt, timestamp(g.at), schema.SeenResponse, g.rid)
 		default:
 			s += fmt.Sprint(v)
 		}
 	}
 	return s
+}
+
+// timestamp renders an RFC 3339 time as DuckDB casts a TIMESTAMPTZ to
+// VARCHAR in UTC.
+func timestamp(rfc3339 string) string {
+	ts, err := time.Parse(time.RFC3339, rfc3339)
+	if err != nil {
+		panic(err)
+	}
+	return ts.UTC().Format("2006-01-02 15:04:05") + "+00"
 }
 
 func lines(tbl *schema.Table, rows ...row) []string {
@@ -221,7 +231,8 @@ var mergeCases = []mergeCase{
 		a := vessel(9321483, "OLD NAME", "2024-01-01T00:00:00Z", "r1")
 		b := vessel(9321483, "NEW NAME", "2024-02-01T00:00:00Z", "r2")
 		c := vessel(9321483, "TIE LOSES", "2024-02-01T00:00:00Z", "r0")
-		want := lines(schema.Vessels, mergedSeen(b, "2024-01-01T00:00:00Z"))
+		// Every attribute b gives is b's; a and c give the same ones.
+		want := lines(schema.Vessels, observedOnce(schema.Vessels, mergedSeen(b, "2024-01-01T00:00:00Z")))
 		for _, order := range [][]row{{a, b, c}, {c, b, a}, {b, a, c}} {
 			w := openWarehouse(t, t.TempDir())
 			for _, r := range order {
@@ -323,7 +334,7 @@ func mergedSeen(r row, first string) row {
 func TestMerge(t *testing.T) {
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
-			for _, c := range mergeCases {
+			for _, c := range slices.Concat(mergeCases, dimensionCases) {
 				t.Run(c.name, func(t *testing.T) { c.run(t, st) })
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	_ "embed"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/etalake/etalake/schema"
@@ -76,7 +77,12 @@ func appliedMigrations(ctx context.Context, db *sql.DB) (map[int]applied, error)
 	return out, rows.Err()
 }
 
-// apply runs one migration and records it, in one transaction.
+// apply runs one migration and records it, in one transaction. Every
+// partition of a mirrored table whose columns the migration adds is
+// recorded as pending in the same transaction: the next SyncParquet
+// writes its file again with the new columns, so that the files of a
+// table never differ in their columns (read_parquet refuses a glob over
+// files of two shapes).
 func apply(ctx context.Context, db *sql.DB, m schema.Migration, at time.Time) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -85,6 +91,13 @@ func apply(ctx context.Context, db *sql.DB, m schema.Migration, at time.Time) er
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
+	}
+	for _, t := range schema.Tables {
+		if m.Version > 1 && Mirrored(t) && slices.ContainsFunc(t.Columns, func(c schema.Column) bool { return c.Since == m.Version }) {
+			if _, err := tx.ExecContext(ctx, pendingSQL(t, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(t.Name)))); err != nil {
+				return err
+			}
+		}
 	}
 	if _, err := tx.ExecContext(ctx,
 		`INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestMigrationsCreateTheContract(t *testing.T) {
 	duckType := map[schema.Type]string{
 		schema.Varchar: "VARCHAR", schema.BigInt: "BIGINT", schema.Integer: "INTEGER", schema.Double: "DOUBLE",
 		schema.Boolean: "BOOLEAN", schema.Timestamp: "TIMESTAMP WITH TIME ZONE", schema.Date: "DATE",
-		schema.Blob: "BLOB", schema.JSON: "JSON",
+		schema.Blob: "BLOB", schema.JSON: "JSON", schema.Seen: "STRUCT(seen_at TIMESTAMP WITH TIME ZONE, response_id VARCHAR)",
 	}
 	var want []string
 	for _, tbl := range schema.Tables {
@@ -194,4 +195,117 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 				[]string{"Uncompressed"})
 		})
 	}
+}
+
+// TestMigrationThreeKeepsDimensionRows: a warehouse made by an etalake that
+// knew migrations 1 and 2, whose dimension rows each hold the values of
+// their latest observation, is upgraded on Open: every row is kept, each
+// attribute it holds is from that observation (none kept from an earlier
+// one; an empty string is no value), the tables and columns are documented as in a
+// fresh warehouse, the Parquet mirror is written again with the new
+// columns (a glob over files of both shapes would not read), and a later,
+// poorer observation keeps what the row held.
+func TestMigrationThreeKeepsDimensionRows(t *testing.T) {
+	ms, err := schema.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, t2, t3 := "2024-01-01T08:00:00Z", "2024-01-02T08:00:00Z", "2024-01-05T08:00:00Z"
+	rotterdam := place("NLRTM", t1, "r1", row{"name": "Rotterdam", "state": "Zuid-Holland", "country": "Netherlands",
+		"country_code": "NL", "lat": 51.95, "lng": 4.14, "timezone": "Europe/Amsterdam"})
+	rotterdam["last_seen_at"], rotterdam["response_id"] = t2, "r2"
+	hamburg := place("DEHAM", t2, "r2", row{"name": "Hamburg", "state": ""})
+	terminal := row{"facility_key": "NLRTM:ECT", "name": "ECT Delta", "locode": "NLRTM", "smdg_code": "ECT",
+		"first_seen_at": t1, "last_seen_at": t1, "response_id": "r1", "first_seen_date": t1[:10]}
+	ship := vessel(9321483, "MSC ELOISE", t2, "r2")
+
+	dir := t.TempDir()
+	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := []string{ms[0].SQL, ms[1].SQL,
+		`CREATE TABLE schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, checksum VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`}
+	for _, m := range ms[:2] {
+		qs = append(qs, fmt.Sprintf(`INSERT INTO schema_migrations VALUES (%d, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`,
+			m.Version, schema.Literal(m.Name), schema.Literal(m.Checksum())))
+	}
+	for tbl, rs := range map[*schema.Table][]row{schema.Locations: {rotterdam, hamburg}, schema.Facilities: {terminal}, schema.Vessels: {ship}} {
+		for _, r := range rs {
+			qs = append(qs, insertAsOf2(tbl, r))
+		}
+		// Its mirror as that etalake wrote it: without the new columns.
+		days := map[string]bool{}
+		for _, r := range rs {
+			days[r[tbl.Partition].(string)] = true
+		}
+		for d := range days {
+			part := filepath.Join(dir, "parquet", tbl.Name, tbl.Partition+"="+d)
+			if err := os.MkdirAll(part, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			qs = append(qs, fmt.Sprintf("COPY (SELECT * EXCLUDE (%[1]s) FROM %[2]s WHERE %[1]s = DATE '%[3]s') TO '%[4]s' (FORMAT parquet)",
+				tbl.Partition, tbl.Name, d, filepath.Join(part, "data.parquet")))
+		}
+	}
+	for _, q := range qs {
+		if _, err := db.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	w := openWarehouse(t, dir)
+	duck, pq := stores[0], stores[1]
+	for tbl, rs := range map[*schema.Table][]row{schema.Locations: {rotterdam, hamburg}, schema.Facilities: {terminal}, schema.Vessels: {ship}} {
+		var want []row
+		for _, r := range rs {
+			want = append(want, observedOnce(tbl, r))
+		}
+		equal(t, tbl.Name, duck.rows(t, w, tbl), lines(tbl, want...))
+		equal(t, tbl.Name+" in Parquet", pq.rows(t, w, tbl), lines(tbl, want...))
+	}
+
+	fresh := openWarehouse(t, t.TempDir())
+	for _, q := range []string{
+		`SELECT table_name || ': ' || comment FROM duckdb_tables() WHERE table_name IN ('locations', 'facilities', 'vessels')`,
+		`SELECT table_name || '.' || column_name || ': ' || comment FROM duckdb_columns() WHERE table_name IN ('locations', 'facilities', 'vessels')`,
+	} {
+		equal(t, "comments", query(t, w.DB(), q), query(t, fresh.DB(), q))
+	}
+	if got := query(t, w.DB(), `SELECT comment FROM duckdb_tables() WHERE table_name = 'locations'`); len(got) != 1 || !strings.Contains(got[0], "a response that leaves one out (null or empty) keeps the one known") {
+		t.Errorf("locations does not tell its merge: %q", got)
+	}
+
+	mem := checkedMem(t)
+	load1(t, w, mem, schema.Locations, place("NLRTM", t3, "r3", row{"name": "ROTTERDAM"}))
+	want := holds(schema.Locations, row{"locode": "NLRTM"}, t1, t3, "r3", map[string]gave{
+		"name": {"ROTTERDAM", t3, "r3"}, "state": {"Zuid-Holland", t2, "r2"}, "country": {"Netherlands", t2, "r2"},
+		"country_code": {"NL", t2, "r2"}, "lat": {51.95, t2, "r2"}, "lng": {4.14, t2, "r2"},
+		"timezone": {"Europe/Amsterdam", t2, "r2"},
+	})
+	equal(t, "after a poorer observation", duck.rows(t, w, schema.Locations), lines(schema.Locations, want, observedOnce(schema.Locations, hamburg)))
+}
+
+// insertAsOf2 is the INSERT of r into tbl as of migration 2: the columns
+// of the first two migrations.
+func insertAsOf2(tbl *schema.Table, r row) string {
+	var cols, vals []string
+	for _, c := range tbl.Columns {
+		if c.Since > 2 {
+			continue
+		}
+		cols = append(cols, schema.Ident(c.Name))
+		switch v := r[c.Name].(type) {
+		case nil:
+			vals = append(vals, "NULL")
+		case string:
+			vals = append(vals, schema.Literal(v))
+		default:
+			vals = append(vals, fmt.Sprint(v))
+		}
+	}
+	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", tbl.Name, strings.Join(cols, ", "), strings.Join(vals, ", "))
 }

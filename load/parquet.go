@@ -21,14 +21,19 @@ import (
 //	read_parquet('<dir>/parquet/<table>/**/*.parquet', hive_partitioning=true)
 //
 // with exactly the table's rows and columns (the partition column comes
-// back from the directory name as a DATE). It is a projection of the DuckDB
-// tables, never written from batches: Load records the partitions it
-// changes in parquet_pending in its own transaction, and SyncParquet
-// rewrites each from the table. A partition file is written to a temp name
-// (.tmp-…, which the glob above never matches), synced, and renamed over
-// data.parquet, so a reader sees the old file or the new one, never half of
-// one; a crash leaves the pending row, and the next SyncParquet writes the
-// partition again. raw_responses is not mirrored: its bodies are
+// back from the directory name as a DATE), the columns the merge computes
+// included: a dimension's <attribute>_kept tells a notebook reading
+// Parquet, as one reading DuckDB, which attributes the latest response
+// left out and which earlier one they are kept from, and the two stores
+// keep one shape. It is a projection of the DuckDB tables, never written
+// from batches: Load records the partitions it changes in parquet_pending
+// in its own transaction, and SyncParquet rewrites each from the table. A
+// partition file is written to a temp name (.tmp-…, which the glob above
+// never matches), synced, and renamed over data.parquet, so a reader sees
+// the old file or the new one, never half of one; a crash leaves the
+// pending row, and the next SyncParquet writes the partition again. A
+// migration that adds columns records every partition of the table as
+// pending (migrate.go). raw_responses is not mirrored: its bodies are
 // compressed blobs, of no use to a notebook, and DuckDB is its store.
 
 // fileName is the file of a partition.

@@ -66,8 +66,10 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 // responses (response_id in the set), for a replay of a range of the raw
 // landing: delete, then Load the range again. Meant for Append tables; on a
 // Latest or Dimension table it deletes the entities whose latest values
-// came from those responses. The changed partitions are recorded as pending
-// and written by the next SyncParquet (usually after the reload).
+// came from those responses (a Dimension's values kept from other
+// responses go with them, and a reload of the range does not bring those
+// back). The changed partitions are recorded as pending and written by the
+// next SyncParquet (usually after the reload).
 func (w *Warehouse) DeleteByResponse(ctx context.Context, tables []*schema.Table, responseIDs []string) error {
 	if err := checkDeletable(tables); err != nil {
 		return err

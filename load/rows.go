@@ -31,15 +31,20 @@ func recordOf(t *schema.Table, rows []map[string]any) (arrow.RecordBatch, error)
 func appendRow(b *array.RecordBuilder, t *schema.Table, v map[string]any) error {
 	var unknown []string
 	for name := range v {
-		if _, ok := t.Column(name); !ok {
+		if c, ok := t.Column(name); !ok || c.Computed {
 			unknown = append(unknown, name)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return invalidf("%s has no column %v", t.Name, unknown)
+		return invalidf("%s has no column %v that a batch carries", t.Name, unknown)
 	}
-	for i, c := range t.Columns {
+	i := -1
+	for _, c := range t.Columns {
+		if c.Computed {
+			continue
+		}
+		i++
 		f := b.Field(i)
 		val := v[c.Name]
 		if val == nil {

@@ -66,9 +66,9 @@ const HandWritten = "-- Written by hand below this line."
 // Derive is the SQL a migration of version v must start with: for version
 // 1 the creation of every table with its original columns, for a later
 // version the columns added in it (Column.Since), the constraints and
-// comments it changes (Column.NullableSince, Column.DocSince) and the
-// rebuild of the tables whose compression it changes
-// (Column.CompressionSince).
+// comments it changes (Column.NullableSince, Column.DocSince,
+// Table.DocSince) and the rebuild of the tables whose compression it
+// changes (Column.CompressionSince).
 func Derive(v int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- Migration %d, derived from the table definitions in schema/tables.go.\n", v)
@@ -81,6 +81,7 @@ func Derive(v int) string {
 			b.WriteString(t.AddColumnsSQL(v))
 			b.WriteString(t.AlterColumnsSQL(v))
 			b.WriteString(t.RebuildSQL(v))
+			b.WriteString(t.RedocSQL(v))
 		}
 	}
 	return b.String()

@@ -20,13 +20,21 @@ func TestDefinitionsAreConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tbl := range schema.Tables {
-		sch := tbl.Arrow()
-		if sch.NumFields() != len(tbl.Columns) {
-			t.Errorf("%s: %d Arrow fields for %d columns", tbl.Name, sch.NumFields(), len(tbl.Columns))
+		// A batch carries every column but the computed ones.
+		var carried []schema.Column
+		for _, c := range tbl.Columns {
+			if !c.Computed {
+				carried = append(carried, c)
+			}
 		}
-		for i, c := range tbl.Columns {
+		sch := tbl.Arrow()
+		if sch.NumFields() != len(carried) || len(tbl.ColumnNames()) != len(carried) {
+			t.Errorf("%s: %d Arrow fields and %d names for %d columns a batch carries", tbl.Name, sch.NumFields(), len(tbl.ColumnNames()), len(carried))
+			continue
+		}
+		for i, c := range carried {
 			f := sch.Field(i)
-			if f.Name != c.Name || f.Nullable != c.Nullable || !arrow.TypeEqual(f.Type, c.Type.Arrow()) {
+			if f.Name != c.Name || f.Nullable != c.Nullable || !arrow.TypeEqual(f.Type, c.Type.Arrow()) || tbl.ColumnNames()[i] != c.Name {
 				t.Errorf("%s: field %d is %v, column %+v", tbl.Name, i, f, c)
 			}
 		}
@@ -155,5 +163,29 @@ func TestNullabilityAndCommentsChangeWithAMigration(t *testing.T) {
 		if got := tbl.AlterColumnsSQL(2); got != "" {
 			t.Errorf("%s: migration 2 changes no column, got %q", tbl.Name, got)
 		}
+	}
+}
+
+// A comment changed by a later migration: the first migration keeps the
+// comment it wrote (its checksum is recorded in every warehouse), and the
+// later one comments the table and the column anew.
+func TestCommentsChangeInTheirOwnMigration(t *testing.T) {
+	tbl := schema.Locations
+	v1, v3 := tbl.CreateSQL(1), schema.Derive(3)
+	if !strings.Contains(v1, "'Places (UN/LOCODE) named by any response. Key (locode), dimension.'") ||
+		!strings.Contains(v1, "'latest response naming it; its values are from then'") {
+		t.Errorf("migration 1 does not keep the comments it wrote:\n%s", v1)
+	}
+	for _, want := range []string{
+		"COMMENT ON TABLE locations IS 'Places (UN/LOCODE) named by any response. Each attribute is as last given",
+		`COMMENT ON COLUMN locations."last_seen_at" IS 'latest response naming it; its values are from then, but those it left out`,
+		`ALTER TABLE locations ADD COLUMN "state_kept" STRUCT(seen_at TIMESTAMPTZ, response_id VARCHAR);`,
+	} {
+		if !strings.Contains(v3, want) {
+			t.Errorf("migration 3 lacks %q", want)
+		}
+	}
+	if strings.Contains(v3, "COMMENT ON TABLE port_calls") {
+		t.Errorf("migration 3 comments a table whose comment it does not change")
 	}
 }

@@ -23,8 +23,16 @@ const (
 	// greatest Last column wins (ties: the greater response_id), and the
 	// First column keeps the earliest value ever seen.
 	Latest
-	// Dimension tables are Latest tables of reference data (places,
-	// facilities, vessels) with first/last seen times.
+	// Dimension tables keep reference data (places, facilities, vessels)
+	// with first/last seen times, merged attribute by attribute so that
+	// nothing known is forgotten: each attribute (a value an observation
+	// gives or leaves out) holds the value of the latest observation that
+	// gave it (ties: the greater response_id). An observation that leaves
+	// an attribute out — null, or an empty string — keeps the one known.
+	// First and Last are the earliest and latest observation, and
+	// response_id the latest's; the attribute's Kept column (KeptColumn)
+	// is null when the latest observation gave it, else the earlier one it
+	// is kept from.
 	Dimension
 	// Ledger tables are written by one writer per key (a run writes its own
 	// etl_runs row): the last write wins.
@@ -55,6 +63,12 @@ type Column struct {
 	// migration.
 	Since int
 	Doc   string
+	// Computed columns are the loader's: its merge computes them from the
+	// table and the batch (the Kept columns of a Dimension table), and a
+	// batch does not carry them (Table.Arrow has no field for them,
+	// ColumnNames does not list them). The Parquet mirror holds them like
+	// any column.
+	Computed bool
 	// Compression, when set, is the DuckDB compression the column is
 	// stored with (USING COMPRESSION) from migration CompressionSince on;
 	// empty lets DuckDB choose per segment. A migration that sets it
@@ -66,9 +80,10 @@ type Column struct {
 	// created as of an earlier version keep the constraint, and that
 	// migration drops it (ALTER COLUMN … DROP NOT NULL).
 	NullableSince int
-	// DocSince, when set, is the migration version that gave the column
-	// its Doc; until then its comment was OldDoc. The migration comments
-	// the column again.
+	// DocSince, when set, is the migration that gave the column its Doc,
+	// a later one than Since; OldDoc was its comment until then. An
+	// applied migration never changes, so a new comment is a new
+	// migration's: Derive writes it (AlterColumnsSQL).
 	DocSince int
 	OldDoc   string
 }
@@ -80,18 +95,17 @@ func (c Column) notNullAsOf(v int) bool {
 }
 
 // docAsOf is the column's comment as of migration version v.
-func (c Column) docAsOf(v int) string {
-	if c.DocSince > v {
-		return c.OldDoc
-	}
-	return c.Doc
-}
+func (c Column) docAsOf(v int) string { return docAsOf(c.Doc, c.OldDoc, c.DocSince, v) }
 
 // Table is one contract table.
 type Table struct {
 	Name string
 	Kind Kind
 	Doc  string
+	// DocSince and OldDoc are, as a Column's, the migration that gave
+	// the table its Doc and the comment before it.
+	DocSince int
+	OldDoc   string
 	// Columns in order; the key columns are never nullable.
 	Columns []Column
 	// Key is the contract key (DESIGN.md "Warehouse contract").
@@ -120,14 +134,21 @@ func (t *Table) Column(name string) (Column, bool) {
 	return Column{}, false
 }
 
-// ColumnNames lists the columns in order.
+// ColumnNames lists the columns a batch of the table carries, in order:
+// all but the Computed ones.
 func (t *Table) ColumnNames() []string {
-	names := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		names[i] = c.Name
+	var names []string
+	for _, c := range t.Columns {
+		if !c.Computed {
+			names = append(names, c.Name)
+		}
 	}
 	return names
 }
+
+// KeptColumn is the name of the Kept column of a Dimension table's
+// attribute: name_kept for name. Its type is Seen.
+func KeptColumn(attribute string) string { return attribute + "_kept" }
 
 // IsKey reports whether the column is part of the key.
 func (t *Table) IsKey(name string) bool {
@@ -139,13 +160,16 @@ func (t *Table) IsKey(name string) bool {
 	return false
 }
 
-// Arrow returns the table's Arrow schema: one field per column, in order,
-// nullable as the column is, with the table name in the metadata.
+// Arrow returns the schema of the table's batches: one field per column
+// but the Computed ones, in order, nullable as the column is, with the
+// table name in the metadata.
 func (t *Table) Arrow() *arrow.Schema {
 	t.arrowOnce.Do(func() {
-		fields := make([]arrow.Field, len(t.Columns))
-		for i, c := range t.Columns {
-			fields[i] = arrow.Field{Name: c.Name, Type: c.Type.Arrow(), Nullable: c.Nullable}
+		var fields []arrow.Field
+		for _, c := range t.Columns {
+			if !c.Computed {
+				fields = append(fields, arrow.Field{Name: c.Name, Type: c.Type.Arrow(), Nullable: c.Nullable})
+			}
 		}
 		md := arrow.NewMetadata([]string{"etalake.table"}, []string{t.Name})
 		t.arrowSchema = arrow.NewSchema(fields, &md)
@@ -192,13 +216,30 @@ func (t *Table) createSQL(name string, v int) string {
 // commentsSQL documents the table and its columns as of version v.
 func (t *Table) commentsSQL(v int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "COMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment()))
+	fmt.Fprintf(&b, "COMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment(v)))
 	for _, c := range t.columnsAsOf(v) {
-		if doc := c.docAsOf(v); doc != "" {
-			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(doc))
-		}
+		b.WriteString(t.columnCommentSQL(c, v))
 	}
 	return b.String()
+}
+
+// columnCommentSQL documents column c as of version v; empty when it has
+// no comment then.
+func (t *Table) columnCommentSQL(c Column, v int) string {
+	doc := c.docAsOf(v)
+	if doc == "" {
+		return ""
+	}
+	return fmt.Sprintf("COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(doc))
+}
+
+// docAsOf is a comment as of migration v: doc from migration since on,
+// before until then.
+func docAsOf(doc, before string, since, v int) string {
+	if v < since {
+		return before
+	}
+	return doc
 }
 
 // AddColumnsSQL is the DDL adding the columns of migration version v.
@@ -207,12 +248,21 @@ func (t *Table) AddColumnsSQL(v int) string {
 	for _, c := range t.Columns {
 		if c.Since == v {
 			fmt.Fprintf(&b, "ALTER TABLE %s ADD COLUMN %s %s;\n", t.Name, ident(c.Name), c.Type.DuckDB())
-			if c.Doc != "" {
-				fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
-			}
+			b.WriteString(t.columnCommentSQL(c, v))
 		}
 	}
 	return b.String()
+}
+
+// RedocSQL is the DDL giving the table the comment migration version v
+// gives it (Table.DocSince); empty when it gives none, or when RebuildSQL(v)
+// comments the rebuilt table anyway. The columns' new comments are
+// AlterColumnsSQL's.
+func (t *Table) RedocSQL(v int) string {
+	if v <= 1 || t.DocSince != v || t.RebuildSQL(v) != "" {
+		return ""
+	}
+	return fmt.Sprintf("COMMENT ON TABLE %s IS %s;\n", t.Name, quote(t.comment(v)))
 }
 
 // AlterColumnsSQL is the DDL of migration version v changing columns added
@@ -228,7 +278,7 @@ func (t *Table) AlterColumnsSQL(v int) string {
 			fmt.Fprintf(&b, "ALTER TABLE %s ALTER COLUMN %s DROP NOT NULL;\n", t.Name, ident(c.Name))
 		}
 		if c.DocSince == v {
-			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", t.Name, ident(c.Name), quote(c.Doc))
+			b.WriteString(t.columnCommentSQL(c, v))
 		}
 	}
 	return b.String()
@@ -263,8 +313,9 @@ func Literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + 
 // The short names this package's SQL generation uses.
 var ident, quote = Ident, Literal
 
-func (t *Table) comment() string {
-	return fmt.Sprintf("%s Key (%s), %s.", t.Doc, strings.Join(t.Key, ", "), t.Kind)
+// comment is the table's comment as of migration v.
+func (t *Table) comment(v int) string {
+	return fmt.Sprintf("%s Key (%s), %s.", docAsOf(t.Doc, t.OldDoc, t.DocSince, v), strings.Join(t.Key, ", "), t.Kind)
 }
 
 // validate checks the definition's own consistency.
@@ -287,6 +338,12 @@ func (t *Table) validate() error {
 		if (c.DocSince != 0) != (c.OldDoc != "") || c.DocSince != 0 && c.DocSince <= c.Since {
 			return fmt.Errorf("%s.%s: DocSince and OldDoc go together, for a column added by an earlier migration", t.Name, c.Name)
 		}
+		if c.Computed && (!c.Nullable || t.IsKey(c.Name)) {
+			return fmt.Errorf("%s.%s: a computed column is nullable and no key", t.Name, c.Name)
+		}
+	}
+	if t.DocSince != 0 && (t.DocSince <= 1 || t.OldDoc == "") {
+		return fmt.Errorf("%s: DocSince comes after the first migration, with the OldDoc it replaces", t.Name)
 	}
 	for _, k := range t.Key {
 		c, ok := t.Column(k)

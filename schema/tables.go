@@ -19,8 +19,15 @@ var (
 	colLastObserved  = req("last_observed_at", Timestamp, "latest observation of this row; its values are from then")
 	colFirstObsDate  = req("first_observed_date", Date, "UTC date of first_observed_at (partition)")
 	colFirstSeen     = req("first_seen_at", Timestamp, "earliest response naming it")
-	colLastSeen      = req("last_seen_at", Timestamp, "latest response naming it; its values are from then")
 	colFirstSeenDate = req("first_seen_date", Date, "UTC date of first_seen_at (partition)")
+	// Migration 3 merges dimensions attribute by attribute (Dimension): the
+	// values of a row are no longer all from its latest response.
+	colLastSeen = Column{Name: "last_seen_at", Type: Timestamp, Since: 1,
+		Doc:      "latest response naming it; its values are from then, but those it left out (<attribute>_kept)",
+		DocSince: 3, OldDoc: "latest response naming it; its values are from then"}
+	colLatestResponse = Column{Name: "response_id", Type: Varchar, Since: 1,
+		Doc:      "the latest response naming it (raw_responses), observed at last_seen_at; of two at that instant, the greater id",
+		DocSince: 3, OldDoc: colResponseID.Doc}
 )
 
 // eventKeyDoc documents container_events.event_key (transform/eventkey.go).
@@ -37,6 +44,17 @@ const eventZoneSource = "the event's place (location.timezone, or that of the sa
 func zoneAssumedDoc(col, source string) string {
 	return "NULL when " + col + " was sent with its UTC offset (or is NULL); else the time zone it was read in, the date having none: " +
 		"the IANA name of " + source + ", or UTC when no zone is known"
+}
+
+// dimensionRule tells analysts how a Dimension table merges (Dimension),
+// in its comment since migration 3.
+const dimensionRule = " Each attribute is as last given: a response that leaves one out (null or empty) keeps the one known, one that gives it replaces it (of two observed at the same instant, the greater response_id's); <attribute>_kept names the earlier response an attribute is kept from."
+
+// kept is the Kept column of attribute attr of a Dimension table, added
+// by migration 3.
+func kept(attr string) Column {
+	return Column{Name: KeptColumn(attr), Type: Seen, Nullable: true, Since: 3, Computed: true,
+		Doc: fmt.Sprintf("null when the latest response naming it (last_seen_at, response_id) gave %[1]s, or none did; else the earlier response %[1]s is kept from, later ones having left it out: when it was observed (%[2]s) and its id (%[3]s)", attr, SeenAt, SeenResponse)}
 }
 
 // The contract tables (DESIGN.md "Warehouse contract").
@@ -148,7 +166,8 @@ var (
 	}
 	Locations = &Table{
 		Name: "locations", Kind: Dimension, Partition: "first_seen_date", First: "first_seen_at", Last: "last_seen_at",
-		Doc: "Places (UN/LOCODE) named by any response.",
+		Doc:      "Places (UN/LOCODE) named by any response." + dimensionRule,
+		DocSince: 3, OldDoc: "Places (UN/LOCODE) named by any response.",
 		Key: []string{"locode"},
 		Columns: []Column{
 			req("locode", Varchar, "UN/LOCODE"),
@@ -159,12 +178,14 @@ var (
 			opt("lat", Double, "latitude"),
 			opt("lng", Double, "longitude"),
 			opt("timezone", Varchar, "IANA time zone"),
-			colFirstSeen, colLastSeen, colResponseID, colFirstSeenDate,
+			colFirstSeen, colLastSeen, colLatestResponse, colFirstSeenDate,
+			kept("name"), kept("state"), kept("country"), kept("country_code"), kept("lat"), kept("lng"), kept("timezone"),
 		},
 	}
 	Facilities = &Table{
 		Name: "facilities", Kind: Dimension, Partition: "first_seen_date", First: "first_seen_at", Last: "last_seen_at",
-		Doc: "Terminals and depots named by any response.",
+		Doc:      "Terminals and depots named by any response." + dimensionRule,
+		DocSince: 3, OldDoc: "Terminals and depots named by any response.",
 		Key: []string{"facility_key"},
 		Columns: []Column{
 			req("facility_key", Varchar, "LOCODE:SMDG, else LOCODE:BIC, else LOCODE-or-country:NAME"),
@@ -175,12 +196,14 @@ var (
 			opt("smdg_code", Varchar, "SMDG terminal code"),
 			opt("lat", Double, "latitude"),
 			opt("lng", Double, "longitude"),
-			colFirstSeen, colLastSeen, colResponseID, colFirstSeenDate,
+			colFirstSeen, colLastSeen, colLatestResponse, colFirstSeenDate,
+			kept("name"), kept("country_code"), kept("locode"), kept("bic_code"), kept("smdg_code"), kept("lat"), kept("lng"),
 		},
 	}
 	Vessels = &Table{
 		Name: "vessels", Kind: Dimension, Partition: "first_seen_date", First: "first_seen_at", Last: "last_seen_at",
-		Doc: "Vessels named by any response, by IMO number.",
+		Doc:      "Vessels named by any response, by IMO number." + dimensionRule,
+		DocSince: 3, OldDoc: "Vessels named by any response, by IMO number.",
 		Key: []string{"imo"},
 		Columns: []Column{
 			req("imo", BigInt, "IMO number"),
@@ -188,7 +211,8 @@ var (
 			opt("call_sign", Varchar, "call sign"),
 			opt("mmsi", BigInt, "MMSI"),
 			opt("flag", Varchar, "flag state, ISO 3166 alpha-2"),
-			colFirstSeen, colLastSeen, colResponseID, colFirstSeenDate,
+			colFirstSeen, colLastSeen, colLatestResponse, colFirstSeenDate,
+			kept("name"), kept("call_sign"), kept("mmsi"), kept("flag"),
 		},
 	}
 	Shipments = &Table{

@@ -18,6 +18,17 @@ const (
 	Date                      // DATE ↔ date32
 	Blob                      // BLOB ↔ binary
 	JSON                      // JSON ↔ utf8 holding a JSON document
+	// Seen is an observation: STRUCT(seen_at TIMESTAMPTZ, response_id
+	// VARCHAR) ↔ struct<seen_at: timestamp[us, UTC], response_id: utf8>.
+	// DuckDB compares two field by field, so the later seen_at is the
+	// greater, and of two at the same instant the greater response_id.
+	Seen
+)
+
+// The fields of a Seen value.
+const (
+	SeenAt       = "seen_at"
+	SeenResponse = "response_id"
 )
 
 // DuckDB is the type's DuckDB name.
@@ -41,6 +52,8 @@ func (t Type) DuckDB() string {
 		return "BLOB"
 	case JSON:
 		return "JSON"
+	case Seen:
+		return "STRUCT(" + SeenAt + " TIMESTAMPTZ, " + SeenResponse + " VARCHAR)"
 	}
 	panic("schema: unknown type")
 }
@@ -67,6 +80,10 @@ func (t Type) Arrow() arrow.DataType {
 		return arrow.FixedWidthTypes.Date32
 	case Blob:
 		return arrow.BinaryTypes.Binary
+	case Seen:
+		return arrow.StructOf(
+			arrow.Field{Name: SeenAt, Type: TimestampType, Nullable: true},
+			arrow.Field{Name: SeenResponse, Type: arrow.BinaryTypes.String, Nullable: true})
 	}
 	panic("schema: unknown type")
 }
