@@ -10,13 +10,16 @@ import (
 )
 
 // Batch derives the contract tables' rows from responses and buffers them
-// until Records. Within a batch every table holds one row per key: a
-// response's own repeats collapse into its first row (a location, facility
-// or vessel named again fills that row's null columns); across responses,
-// append tables keep the row of the smaller response_id, and latest and
-// dimension tables the values of the newest observation (ties: the greater
-// response_id) with the earliest first and the latest last time, so that
-// the rows do not depend on the order of the responses. Rows are kept as Go
+// until Records. Within a batch a table holds one row per key (a
+// dimension's, per response): a response's own repeats collapse into its
+// first row (a location, facility or vessel named again fills that row's
+// null columns); across responses, append tables keep the row of the
+// smaller response_id, latest tables the values of the newest observation
+// (ties: the greater response_id) with the earliest first and the latest
+// last time, and dimension tables the same unless an older observation
+// gives an attribute no newer one gives: that one keeps a row of its own
+// with those attributes (see dimension), for the loader to merge attribute
+// by attribute. The rows do not depend on the order of the responses. Rows are kept as Go
 // values until Records, which allocates the Arrow memory. A Batch is not
 // safe for concurrent use.
 type Batch struct {

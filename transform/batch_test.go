@@ -358,3 +358,46 @@ func TestBytesThatAreNotUTF8(t *testing.T) {
 		Body: []byte(`{"location":null,"vesselSchedules":[{"carrierCode":"MAEU","vessel":{"imo":9321483},"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-02-03T06:00:00Z"}]}]}`)}
 	mustContain(t, run(t, port), "port_calls", `"port_locode":"NL`+"\uFFFD"+`M"`)
 }
+
+// placeResponse is a tracking response of MSCU1234566 observed at at whose
+// pod is named by route (the route's location) and event (the event's).
+func placeResponse(rid string, at time.Time, route, event string) transform.Response {
+	r := shipmentResponse(rid, at, "2026-03-05T14:00:00Z", "X")
+	body := strings.Replace(string(r.Body), `{"name":"X","locode":"DEBRV"}`, route, 1)
+	r.Body = []byte(strings.Replace(body, `{"name":"X","locode":"DEBRV"}`, event, 1))
+	return r
+}
+
+// Observations of a place that give different details — a rich one, a
+// later one giving its name and (in its event only) its state, the latest
+// renaming it — are buffered as the rows the loader needs to keep every
+// detail from the latest observation giving it, whatever the order of the
+// responses and however often one comes again: the latest with its values
+// and the first observation of all, and each older one with what no later
+// one gives.
+func TestADimensionKeepsWhatALaterObservationLeavesOut(t *testing.T) {
+	rich := placeResponse("rid-c", t0, `{"name":"Bremerhaven","locode":"DEBRV","country":"Germany","timezone":"Europe/Berlin"}`,
+		`{"name":"Bremerhaven","locode":"DEBRV","country":"Germany","timezone":"Europe/Berlin"}`)
+	poorer := placeResponse("rid-b", t0.Add(time.Hour), `{"name":"Bremerhaven","locode":"DEBRV"}`, `{"locode":"DEBRV","state":"Bremen"}`)
+	renamed := placeResponse("rid-a", t0.Add(2*time.Hour), `{"name":"Bremerhaven (Bremen)","locode":"DEBRV"}`,
+		`{"name":"Bremerhaven (Bremen)","locode":"DEBRV"}`)
+	rs := []transform.Response{rich, poorer, renamed}
+	var want string
+	for _, p := range [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}, {2, 1, 0, 1, 2, 0}} {
+		var order []transform.Response
+		for _, i := range p {
+			order = append(order, rs[i])
+		}
+		tables := run(t, order...)
+		got := sorted(dump(map[string]*table{"locations": tables["locations"]}))
+		if want == "" {
+			want = got
+			wantRows(t, tables, map[string]int{"locations": 3})
+			mustContain(t, tables, "locations", `"name":"Bremerhaven (Bremen)","state":null,"country":null,"country_code":null,"lat":null,"lng":null,"timezone":null,"first_seen_at":"2026-02-01T12:00:00Z","last_seen_at":"2026-02-01T14:00:00Z","response_id":"rid-a"`)
+			mustContain(t, tables, "locations", `"name":null,"state":"Bremen","country":null,"country_code":null,"lat":null,"lng":null,"timezone":null,"first_seen_at":"2026-02-01T13:00:00Z","last_seen_at":"2026-02-01T13:00:00Z","response_id":"rid-b"`)
+			mustContain(t, tables, "locations", `"name":null,"state":null,"country":"Germany","country_code":null,"lat":null,"lng":null,"timezone":"Europe/Berlin","first_seen_at":"2026-02-01T12:00:00Z","last_seen_at":"2026-02-01T12:00:00Z","response_id":"rid-c"`)
+		} else if got != want {
+			t.Errorf("order %v changes the rows:\n%s", p, lineDiff(got, want))
+		}
+	}
+}

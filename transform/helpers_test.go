@@ -61,7 +61,7 @@ func render(t testing.TB, recs []transform.Record) map[string]*table {
 
 // checkRecords checks what every batch of records must satisfy: schema
 // order, schemas equal to the contract's, valid arrays with valid UTF-8,
-// no null in a non-null column, keys unique, partition dates derived from
+// no null in a non-null column, keys unique (a dimension's, per response), partition dates derived from
 // their timestamps, first ≤ last.
 func checkRecords(t testing.TB, recs []transform.Record) {
 	t.Helper()
@@ -114,6 +114,11 @@ func checkRecord(tbl *schema.Table, rec arrow.RecordBatch) error {
 	keys := map[string]int{}
 	for i := 0; i < n; i++ {
 		k := renderKey(tbl, rec, i)
+		if tbl.Kind == schema.Dimension {
+			// A dimension's observations of a key may be kept apart, one
+			// row per response (transform/dimension.go).
+			k += " " + column(tbl, rec, "response_id").(*array.String).Value(i)
+		}
 		if j, dup := keys[k]; dup {
 			return fmt.Errorf("rows %d and %d share the key %s", j, i, k)
 		}

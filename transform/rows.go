@@ -76,8 +76,9 @@ type locationRow struct {
 }
 
 func newLocations() *store[string, locationRow] {
+	sn := func(r *locationRow) *seen { return &r.seen }
 	s := newStore[string](schema.Locations,
-		mergeLatest(func(r *locationRow) *seen { return &r.seen }),
+		mergeLatest(sn),
 		str("locode", func(r *locationRow) string { return r.locode }),
 		optStr("name", func(r *locationRow) string { return r.name }),
 		optStr("state", func(r *locationRow) string { return r.state }),
@@ -100,6 +101,17 @@ func newLocations() *store[string, locationRow] {
 		fill(&o.lng, n.lng)
 		fill(&o.timezone, n.timezone)
 	}
+	s.dim = &dimension[locationRow]{seen: sn, shadow: func(o, g *locationRow) bool {
+		return some(
+			shadow(&o.name, &g.name),
+			shadow(&o.state, &g.state),
+			shadow(&o.country, &g.country),
+			shadow(&o.countryCode, &g.countryCode),
+			shadow(&o.lat, &g.lat),
+			shadow(&o.lng, &g.lng),
+			shadow(&o.timezone, &g.timezone),
+		)
+	}}
 	return s
 }
 
@@ -110,8 +122,9 @@ type facilityRow struct {
 }
 
 func newFacilities() *store[string, facilityRow] {
+	sn := func(r *facilityRow) *seen { return &r.seen }
 	s := newStore[string](schema.Facilities,
-		mergeLatest(func(r *facilityRow) *seen { return &r.seen }),
+		mergeLatest(sn),
 		str("facility_key", func(r *facilityRow) string { return r.key }),
 		optStr("name", func(r *facilityRow) string { return r.name }),
 		optStr("country_code", func(r *facilityRow) string { return r.countryCode }),
@@ -134,6 +147,17 @@ func newFacilities() *store[string, facilityRow] {
 		fill(&o.lat, n.lat)
 		fill(&o.lng, n.lng)
 	}
+	s.dim = &dimension[facilityRow]{seen: sn, shadow: func(o, g *facilityRow) bool {
+		return some(
+			shadow(&o.name, &g.name),
+			shadow(&o.countryCode, &g.countryCode),
+			shadow(&o.locode, &g.locode),
+			shadow(&o.bic, &g.bic),
+			shadow(&o.smdg, &g.smdg),
+			shadow(&o.lat, &g.lat),
+			shadow(&o.lng, &g.lng),
+		)
+	}}
 	return s
 }
 
@@ -146,8 +170,9 @@ type vesselRow struct {
 }
 
 func newVessels() *store[int64, vesselRow] {
+	sn := func(r *vesselRow) *seen { return &r.seen }
 	s := newStore[int64](schema.Vessels,
-		mergeLatest(func(r *vesselRow) *seen { return &r.seen }),
+		mergeLatest(sn),
 		i64("imo", func(r *vesselRow) int64 { return r.imo }),
 		optStr("name", func(r *vesselRow) string { return r.name }),
 		optStr("call_sign", func(r *vesselRow) string { return r.callSign }),
@@ -164,6 +189,14 @@ func newVessels() *store[int64, vesselRow] {
 		fill(&o.mmsi, n.mmsi)
 		fill(&o.flag, n.flag)
 	}
+	s.dim = &dimension[vesselRow]{seen: sn, shadow: func(o, g *vesselRow) bool {
+		return some(
+			shadow(&o.name, &g.name),
+			shadow(&o.callSign, &g.callSign),
+			shadow(&o.mmsi, &g.mmsi),
+			shadow(&o.flag, &g.flag),
+		)
+	}}
 	return s
 }
 

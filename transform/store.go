@@ -21,11 +21,12 @@ type buffer interface {
 	columnNames() []string
 }
 
-// store buffers the rows of one table, one row per key. The first row of a
-// key a response puts stays for the whole response (its later rows of the
-// same key are that response's duplicates; a dimension fills its null
-// columns from them, see coalesce); a row from another response is merged
-// by the table's kind (see mergeAppend and mergeLatest).
+// store buffers the rows of one table, one row per key (a dimension may
+// keep some apart, see dimension). The first row of a key a response puts
+// stays for the whole response (its later rows of the same key are that
+// response's duplicates; a dimension fills its null columns from them, see
+// coalesce); a row from another response is merged by the table's kind
+// (see mergeAppend and mergeLatest).
 type store[K comparable, R any] struct {
 	tbl  *schema.Table
 	cols []column[R]
@@ -35,10 +36,16 @@ type store[K comparable, R any] struct {
 	// coalesce, when set, fills the null columns of a response's row from
 	// a later row of the same key and response.
 	coalesce func(old, new *R)
-	rows     []R
-	stamp    []uint64 // the Add that last put each row
-	own      []bool   // whether the row's values are from that Add
-	index    map[K]int32
+	// dim, when set (a Dimension table), keeps apart the observations of a
+	// key that merging would lose an attribute of (see dimension), and
+	// prev chains each row to the previous row of its key still buffered
+	// (-1: none). Only with the map index: hashIndex keeps a row per key.
+	dim   *dimension[R]
+	prev  []int32
+	rows  []R
+	stamp []uint64 // the Add that last put each row
+	own   []bool   // whether the row's values are from that Add
+	index map[K]int32
 	// hashed, when set, replaces index.
 	hashed *hashIndex[K]
 	slot   int // the buffer's position in a Batch
@@ -71,7 +78,11 @@ func (s *store[K, R]) put(add uint64, k K, r R) bool {
 		i, ok = s.index[k]
 	}
 	if ok {
-		if s.stamp[i] == add {
+		fresh := s.stamp[i] != add
+		// A later row of the response whose row this is fills it; one of a
+		// response whose row was merged into another's is that response's
+		// duplicate, unless it gives a dimension what the other lacks.
+		if !fresh && (s.own[i] || s.dim == nil) {
 			if s.coalesce != nil && s.own[i] {
 				s.new = r
 				s.coalesce(&s.rows[i], &s.new)
@@ -79,6 +90,17 @@ func (s *store[K, R]) put(add uint64, k K, r R) bool {
 			return false
 		}
 		s.new = r
+		if s.dim != nil {
+			if s.dim.apart(&s.rows[i], &s.new) {
+				j := s.append(add, r)
+				s.prev[j] = i
+				s.index[k] = j // the response's later rows fill j
+				return fresh
+			}
+			if !fresh {
+				return false
+			}
+		}
 		s.own[i] = s.merge(&s.rows[i], &s.new)
 		s.stamp[i] = add
 		return true
@@ -88,10 +110,20 @@ func (s *store[K, R]) put(add uint64, k K, r R) bool {
 	} else {
 		s.index[k] = int32(len(s.rows))
 	}
+	s.append(add, r)
+	return true
+}
+
+// append buffers r as a row of its own for the Add numbered add, and
+// returns its number.
+func (s *store[K, R]) append(add uint64, r R) int32 {
 	s.rows = append(s.rows, r)
 	s.stamp = append(s.stamp, add)
 	s.own = append(s.own, true)
-	return true
+	if s.dim != nil {
+		s.prev = append(s.prev, -1)
+	}
+	return int32(len(s.rows) - 1)
 }
 
 func (s *store[K, R]) table() *schema.Table { return s.tbl }
@@ -109,8 +141,12 @@ func (s *store[K, R]) columnNames() []string {
 }
 
 // record builds the table's record from the rows, in the order they were
-// first put.
+// first put. A dimension's rows kept apart are first reduced to what the
+// loader needs of them (dimension.settle); the store is then to be reset.
 func (s *store[K, R]) record(mem memory.Allocator) arrow.RecordBatch {
+	if s.dim != nil && len(s.rows) > len(s.index) {
+		s.settle()
+	}
 	cols := make([]arrow.Array, len(s.cols))
 	for i, c := range s.cols {
 		cols[i] = c.build(mem, s.rows)
@@ -127,6 +163,7 @@ func (s *store[K, R]) reset() {
 	s.rows = s.rows[:0]
 	s.stamp = s.stamp[:0]
 	s.own = s.own[:0]
+	s.prev = s.prev[:0]
 	clear(s.index)
 	if s.hashed != nil {
 		s.hashed.reset()
@@ -168,7 +205,8 @@ func (n seen) newer(o seen) bool {
 }
 
 // mergeLatest keeps the values of the newer row, the earliest first and the
-// latest last (schema.Latest, schema.Dimension).
+// latest last (schema.Latest, and schema.Dimension where the newer row
+// gives every attribute the older gives: see dimension).
 func mergeLatest[R any](sn func(*R) *seen) func(old, new *R) bool {
 	return func(old, new *R) bool {
 		o, n := sn(old), sn(new)
