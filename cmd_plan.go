@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/etalake/etalake/jobs"
@@ -24,6 +25,12 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	fmt.Fprintf(w, "  free      %4d consumption requests (balance before and after)\n", p.Free)
 	if p.AlreadyLanded > 0 || p.Finished > 0 {
 		fmt.Fprintf(w, "  skipped   %4d already landed for this date, %d finished shipments\n", p.AlreadyLanded, p.Finished)
+	}
+	if p.Reasked > 0 {
+		fmt.Fprintf(w, "  again     %4d asked again: an earlier job's answer for this date was broken in transfer\n", p.Reasked)
+	}
+	if n := len(p.GivenUp); n > 0 {
+		fmt.Fprintf(w, "  given up  %4d not asked again: their answer for this date stayed broken in --max-reasks jobs (%s)\n", n, listed(p.GivenUp, 5))
 	}
 	scheduleBalance := after(p.BalanceSchedule, ss)
 	if !p.ScheduleAPI.HasConsumption() {
@@ -53,4 +60,12 @@ func capText(c int64) string {
 		return "none"
 	}
 	return fmt.Sprint(c)
+}
+
+// listed renders at most n of items, and how many more.
+func listed(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }

@@ -28,6 +28,8 @@ func selectionFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-tracking-calls", EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, Value: extract.Unlimited, Usage: "make at most N paid tracking calls"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call"},
 		maxBodyFlag(),
+		&cli.IntFlag{Name: "max-reasks", EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
+			Usage: "a 2xx answer that does not arrive whole (cut short, broken, not JSON) is retried, then kept and dead-lettered, and asked again by the next job of the date: by at most N jobs, after which it is left (the plan lists it)"},
 	}
 }
 
@@ -101,10 +103,14 @@ landed, records why in etl_runs and exits 3. Unknown shipments, ports or vessels
 recorded, not fatal. A response that cannot be derived (a body larger than --max-body, one that
 does not decode, rows the warehouse refuses) is kept in raw_responses and dead-lettered: the run
 goes on, ends partial, and no later job stumbles on it (replay derives it again after a fix).
+A 2xx answer that does not arrive whole (shorter than its Content-Length, a broken connection,
+JSON that does not parse) is no answer: it is retried, and if it stays broken it is kept,
+dead-lettered, and asked again by the next job of the same date (by --max-reasks jobs at most).
 
-Exit codes: 0 ok, 1 failure, 2 usage/configuration/authentication (401), 3 partial (a cap or
-quota was reached, requests failed after retries, or responses were dead-lettered; everything
-landed is kept).`
+The run is ok (exit 0) only when everything asked was answered and loaded; otherwise it is
+partial (exit 3) and etl_runs.shortfalls counts why, by reason: dead_letters,
+responses_not_derived, failed_after_retries, broken_answers, not_asked_again, stopped_unasked,
+skipped_input_rows. The summary and the log's last line say the same.`
 
 func runCommand() *cli.Command {
 	return &cli.Command{
@@ -205,7 +211,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
 		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
-		MaxBody: limit, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
+		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
 		Progress: c.App.ErrWriter, ProgressOn: isTerminal(os.Stderr) && c.String(flagLogFormat) != "json",
 	})
 	if cerr := wh.Close(); err == nil {

@@ -62,6 +62,10 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	}
 	listLine(w, "not found", res.NotFound)
 	listLine(w, "failed", res.Failed)
+	listLine(w, "broken", res.Broken)
+	if len(r.Shortfalls) > 0 {
+		fmt.Fprintf(w, "  shortfalls %s\n", shortfallText(r.Shortfalls))
+	}
 	if r.StopReason != "" {
 		fmt.Fprintf(w, "  stopped    %s\n", r.StopReason)
 	}
@@ -108,4 +112,20 @@ func listLine(w io.Writer, label string, items []string) {
 		s += fmt.Sprintf(", … (%d more)", len(items)-show)
 	}
 	fmt.Fprintf(w, "  %-10s %d: %s\n", label, len(items), s)
+}
+
+// shortfallText renders a run's shortfalls by reason, largest first.
+func shortfallText(by map[string]int64) string {
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return by[keys[i]] > by[keys[j]] || by[keys[i]] == by[keys[j]] && keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, by[k])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -37,8 +37,9 @@ const exitCodesHelp = `EXIT CODES:
    0  ok: everything asked was answered and loaded
    1  failure: nothing more could be done (the warehouse could not be written, a declined backfill, …)
    2  usage, configuration or authentication (401) error
-   3  partial: a credit cap or quota was reached, requests failed after retries, or responses
-      were dead-lettered (kept in raw_responses, see dead_letters); everything landed is kept
+   3  partial: a credit cap or quota was reached, requests failed after retries, answers stayed
+      broken in transfer, responses were dead-lettered (kept in raw_responses, see dead_letters)
+      or input rows were skipped; everything landed is kept; etl_runs.shortfalls counts why
   75  busy: another job was writing the warehouse for longer than --lock-timeout; nothing was done`
 
 func main() {

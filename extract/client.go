@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -284,6 +285,25 @@ func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
 			return nil, err
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
+		if resp != nil && resp.Broken != "" {
+			// Paid for, perhaps: the server answered 2xx, and the
+			// answer is useless. Asked again under the backoff; only the
+			// last attempt is kept as the answer that stayed broken.
+			settle(res, outcomeUnknown)
+			err = fmt.Errorf("%s %s: %w: %s", r.endpoint, resp.Request, ErrBroken, resp.Broken)
+			wait := c.retry.Backoff(attempt)
+			resp.Retried = ctx.Err() == nil && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
+			if oerr := c.observe(resp); oerr != nil {
+				return resp.public(), oerr
+			}
+			if !resp.Retried {
+				return resp.public(), giveUp(err, attempt)
+			}
+			if err := c.clock.Sleep(ctx, wait); err != nil {
+				return resp.public(), giveUp(err, attempt)
+			}
+			continue
+		}
 		if resp != nil {
 			if resp.Status >= 200 && resp.Status < 300 {
 				settle(res, outcomeCharged)
@@ -403,7 +423,13 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 	defer resp.Body.Close()
 	limit := max(maxRead, c.cfg.MaxDecode)
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	broken := ""
+	switch {
+	case err != nil && ok:
+		// Kept as the answer that broke, should it stay broken.
+		broken = brokenBody(len(body), resp.ContentLength, err)
+	case err != nil:
 		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: err, Sent: true}
 	}
 	if int64(len(body)) > limit {
@@ -418,11 +444,15 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		ReceivedAt: now,
 		Body:       c.cfg.Key.redact(body),
 		Attempt:    attempt,
+		Broken:     broken,
 	}}
+	if ok && broken == "" && resp.StatusCode != http.StatusNoContent && !json.Valid(body) {
+		raw.Broken = invalidJSON(body)
+	}
 	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
 		raw.Date = d.UTC()
 	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+	if ok && raw.Broken == "" {
 		next, err := c.nextPage(r, resp.Header, raw.Body)
 		if next != nil {
 			// Landed with the response: never the key, whatever the
@@ -462,4 +492,30 @@ func parseRetryAfter(h string, date, now time.Time) time.Duration {
 		return d
 	}
 	return 0
+}
+
+// brokenBody says how a 2xx body broke off after n bytes: short of its
+// Content-Length (length, -1 when unknown), or read error err.
+func brokenBody(n int, length int64, err error) string {
+	if length >= 0 && int64(n) < length {
+		return fmt.Sprintf("body ended after %d of the %d bytes of its Content-Length (%v)", n, length, err)
+	}
+	return fmt.Sprintf("the connection broke after %d bytes of the body (%v)", n, err)
+}
+
+// invalidJSON says where a 2xx body that is not JSON stops being JSON: a
+// truncated answer ends early, a corrupted one breaks in the middle.
+func invalidJSON(body []byte) string {
+	var v any
+	err := json.Unmarshal(body, &v)
+	var se *json.SyntaxError
+	switch {
+	case len(body) == 0:
+		return "an empty body where JSON is wanted"
+	case errors.As(err, &se):
+		return fmt.Sprintf("the body of %d bytes is not JSON: %v at byte %d", len(body), se, se.Offset)
+	case err != nil:
+		return fmt.Sprintf("the body of %d bytes is not JSON: %v", len(body), err)
+	}
+	return fmt.Sprintf("the body of %d bytes is not JSON", len(body))
 }

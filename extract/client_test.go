@@ -307,21 +307,28 @@ func TestClientRetries(t *testing.T) {
 			t.Fatal("the fault never fired: the test proves nothing")
 		}
 	})
-	t.Run("a truncated body is charged and not retried", func(t *testing.T) {
-		r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", nil)
+	t.Run("a truncated body is no answer: retried, each attempt possibly charged, the last one returned broken", func(t *testing.T) {
+		var seen []*extract.Raw
+		r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", func(c *extract.Config) {
+			c.Retry.MaxAttempts = 3
+			c.Observe = func(raw *extract.Raw) error { seen = append(seen, raw); return nil }
+		})
 		port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
 		_, raw, err := r.client.PortSchedule(ctx, port)
-		if !errors.Is(err, extract.ErrDecode) {
-			t.Fatalf("err = %v, want ErrDecode", err)
+		if !errors.Is(err, extract.ErrBroken) || !strings.Contains(err.Error(), "is not JSON") {
+			t.Fatalf("err = %v, want ErrBroken saying the body is not JSON", err)
 		}
-		if raw == nil || raw.Status != 200 || json.Valid(raw.Body) {
-			t.Errorf("raw = %+v, want the cut 200 body for the dead letters", raw)
+		if raw == nil || raw.Status != 200 || json.Valid(raw.Body) || raw.Broken == "" || raw.Retried {
+			t.Errorf("raw = %+v, want the last cut 200 body, broken, not retried", raw)
 		}
-		if n := len(r.ledger()); n != 1 {
-			t.Errorf("server saw %d requests, want 1", n)
+		if len(seen) != 3 || !seen[0].Retried || !seen[1].Retried || seen[2].Retried {
+			t.Errorf("observed %d attempts, want 3, the first two retried", len(seen))
 		}
-		if st := r.client.Budget(wire.ProductSchedule).State(); st.Spent != 1 {
-			t.Errorf("budget = %+v, want the credit counted", st)
+		if n := len(r.ledger()); n != 3 {
+			t.Errorf("server saw %d requests, want 3", n)
+		}
+		if st := r.client.Budget(wire.ProductSchedule).State(); st.Spent+st.Uncertain != 3 || st.Uncertain != 3 {
+			t.Errorf("budget = %+v, want the 3 credits counted as possibly charged", st)
 		}
 	})
 }

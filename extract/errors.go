@@ -43,6 +43,9 @@ var (
 	// ErrTransport: the request failed without an HTTP response (timeout,
 	// connection reset) after every retry.
 	ErrTransport = errors.New("transport failure")
+	// ErrBroken: a 2xx answer did not arrive whole (Raw.Broken) on any
+	// attempt. The last one was observed; it is not an answer.
+	ErrBroken = errors.New("answer broken in transfer")
 )
 
 // APIError is a non-2xx answer of the service.

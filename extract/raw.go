@@ -26,6 +26,13 @@ type Raw struct {
 	// answer names one (Next-Page-Cursor, Link rel="next", or a next link
 	// or cursor in the body); "" on the last page.
 	Next string
+	// Broken, when set, says why a 2xx answer did not arrive whole: a
+	// body shorter than its Content-Length, a connection broken in the
+	// body, or JSON that does not parse. Body is what arrived. Such an
+	// answer is retried like a failure (its credit counted as possibly
+	// charged); Retried says whether another attempt follows this one.
+	Broken  string
+	Retried bool
 }
 
 // ObservedAt is when the answer was true: the server's Date header when it

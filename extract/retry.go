@@ -121,7 +121,7 @@ func Retryable(err error) bool {
 	if errors.As(err, &apiErr) {
 		return apiErr.Status == http.StatusTooManyRequests || apiErr.Status >= 500
 	}
-	if errors.Is(err, ErrRateLimited) || errors.Is(err, ErrServer) || errors.Is(err, ErrTransport) {
+	if errors.Is(err, ErrRateLimited) || errors.Is(err, ErrServer) || errors.Is(err, ErrTransport) || errors.Is(err, ErrBroken) {
 		return true
 	}
 	// context.DeadlineExceeded is itself a net.Error with Timeout() true:

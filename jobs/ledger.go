@@ -40,6 +40,36 @@ func DeadLetters(dead, quarantined int) string {
 	return s
 }
 
+// Shortfall reasons: the keys of etl_runs.shortfalls, each a count of
+// what a job did not get. Any of them makes the job partial.
+const (
+	ShortDeadLetters   = "dead_letters"          // dead_letters rows loaded
+	ShortNotDerived    = "responses_not_derived" // of them, whole responses kept but not derived
+	ShortFailed        = "failed_after_retries"  // requests that failed after retries
+	ShortBroken        = "broken_answers"        // answers that stayed broken in transfer: asked again next time
+	ShortNotAskedAgain = "not_asked_again"       // resources not asked again: broken in MaxReasks jobs
+	ShortUnasked       = "stopped_unasked"       // requests not sent: their product stopped (cap, quota)
+	ShortSkippedInput  = "skipped_input_rows"    // input rows skipped as malformed
+)
+
+// shortfalls adds the positive counts of by to the run's shortfalls.
+func addShortfalls(r *load.Run, by map[string]int) {
+	for k, n := range by {
+		if n <= 0 {
+			continue
+		}
+		if r.Shortfalls == nil {
+			r.Shortfalls = map[string]int64{}
+		}
+		r.Shortfalls[k] += int64(n)
+	}
+}
+
+// deadLetterShortfalls are the shortfalls of dead letters c.
+func deadLetterShortfalls(c counts) map[string]int {
+	return map[string]int{ShortDeadLetters: c.dead, ShortNotDerived: c.quarantined}
+}
+
 // deadLetterReason is the reason dead letters make a job partial, none
 // when there are none.
 func deadLetterReason(c counts) []string {
@@ -112,6 +142,7 @@ type Outcome struct {
 // run is returned when err is nil.
 func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, exitCode func(string, error) int) (Outcome, error) {
 	run.Rows = s.loaded
+	addShortfalls(run, deadLetterShortfalls(s.counts))
 	settle(run, s.now(), err, append(why, deadLetterReason(s.counts)...), exitCode)
 	ctx = context.WithoutCancel(ctx)
 	if serr := recordEnd(ctx, wh, run, true); err == nil {

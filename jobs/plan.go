@@ -59,6 +59,11 @@ type Plan struct {
 	// tracked shipments no longer refreshed; Resumed are among the requests
 	// and start at the page after those landed earlier for this date.
 	AlreadyLanded, Finished, Resumed int
+	// Reasked are among the requests and ask again for what an earlier
+	// job got broken in transfer; GivenUp are not asked again, their
+	// answer for this date having stayed broken in MaxReasks jobs.
+	Reasked int
+	GivenUp []string
 	// ScheduleAPI is the schedule product's profile. Schedule requests are
 	// priced at one page each: an answer that comes in more pages costs a
 	// credit a page, up to the caps.

@@ -44,6 +44,10 @@ type RunOptions struct {
 	// MaxBody is the largest body derived; a larger one is landed and
 	// dead-lettered (0: DefaultMaxBody).
 	MaxBody int64
+	// MaxReasks is how many jobs ask a resource whose answer for the date
+	// stayed broken (a 2xx that did not arrive whole) before the next ones
+	// stop asking it (0: DefaultMaxReasks).
+	MaxReasks int
 	// Confirm, when set, is asked with the plan before anything is spent;
 	// false declines.
 	Confirm func(Plan) bool
@@ -66,8 +70,13 @@ type RunResult struct {
 	Run  load.Run
 	Plan Plan
 	// NotFound lists resources the service has no data for (404): recorded,
-	// not fatal. Failed lists those that failed after retries.
-	NotFound, Failed []string
+	// not fatal. Failed lists those that failed after retries; Broken
+	// those whose answer stayed broken in transfer (extract.ErrBroken):
+	// landed and dead-lettered, and asked again by the next job.
+	NotFound, Failed, Broken []string
+	// Unasked counts, per product, the requests not sent because the
+	// product had stopped (cap, quota).
+	Unasked map[wire.Product]int
 	// Stopped says, per product, why it stopped early.
 	Stopped map[wire.Product]string
 	// DeadLetters counts the dead_letters rows the run loaded; Quarantined,
@@ -89,7 +98,7 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
-	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}}}
+	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}}, retried: map[int]int64{}}
 	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}
 	r.log = opt.Log.With("run", r.run.ID)
@@ -110,6 +119,9 @@ func withRunDefaults(o RunOptions) RunOptions {
 	if o.Job == "" {
 		o.Job = "run"
 	}
+	if o.MaxReasks == 0 {
+		o.MaxReasks = DefaultMaxReasks
+	}
 	return o
 }
 
@@ -129,9 +141,16 @@ type runner struct {
 	sink    *sink
 	writer  *writer
 	wg      sync.WaitGroup
-	mu      sync.Mutex // res.NotFound, res.Failed, res.Stopped
+	mu      sync.Mutex // res.NotFound, res.Failed, res.Broken, res.Stopped, res.Unasked, retried
 	noResp  atomic.Int64
+	// retried counts, by status, the broken answers asked again and not
+	// landed (only the last attempt of an answer that stays broken is).
+	retried map[int]int64
 }
+
+// DefaultMaxReasks is how many jobs ask a resource whose answer for the
+// date stays broken: the first and two more.
+const DefaultMaxReasks = 3
 
 func (r *runner) execute(ctx context.Context) error {
 	if !r.opt.DryRun {
@@ -248,11 +267,21 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	broken, err := r.wh.BrokenAsks(ctx, r.logical)
+	if err != nil {
+		return nil, err
+	}
 	var out []workItem
 	for _, it := range all {
 		if answered[it.resource.String()] {
 			r.res.Plan.AlreadyLanded++
 			continue
+		}
+		if n := broken[it.resource.String()]; n >= r.opt.MaxReasks {
+			r.res.Plan.GivenUp = append(r.res.Plan.GivenUp, it.resource.String())
+			continue
+		} else if n > 0 {
+			r.res.Plan.Reasked++
 		}
 		if next, ok := pending[it.resource.String()]; ok {
 			it.resume = next
@@ -260,6 +289,7 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 		}
 		out = append(out, it)
 	}
+	sort.Strings(r.res.Plan.GivenUp)
 	return out, nil
 }
 
@@ -346,6 +376,13 @@ func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
 // res, before the client decodes it.
 func (r *runner) observer(res Resource) func(*extract.Raw) error {
 	return func(raw *extract.Raw) error {
+		if raw.Broken != "" && raw.Retried {
+			r.mu.Lock()
+			r.retried[raw.Status]++
+			r.mu.Unlock()
+			r.log.Warn("run: answer broken in transfer: asking again", "resource", res.String(), "attempt", raw.Attempt, "reason", raw.Broken)
+			return nil
+		}
 		return r.writer.land(r.landed(raw, res))
 	}
 }
@@ -361,7 +398,7 @@ func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
 		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: res.String(),
 		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
 		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
-		NextPage: raw.Next,
+		NextPage: raw.Next, Broken: raw.Broken,
 	}
 }
 
@@ -416,6 +453,9 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 	case errors.Is(err, extract.ErrNotFound):
 		r.res.NotFound = append(r.res.NotFound, it.resource.String())
 	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrForbidden):
+		if !errors.Is(err, extract.ErrForbidden) {
+			r.res.Unasked[it.product]++
+		}
 		if _, ok := r.res.Stopped[it.product]; !ok {
 			r.res.Stopped[it.product] = err.Error()
 			r.log.Warn("run: product stopped", "product", it.product, "reason", err)
@@ -425,6 +465,11 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 	case errors.Is(err, extract.ErrTooLarge):
 		// Landed; the sink dead-letters it undecoded, counts it and says
 		// so: the run goes on.
+	case errors.Is(err, extract.ErrBroken):
+		// Landed and dead-lettered by the sink; not an answer, so the
+		// next job asks again (up to MaxReasks jobs).
+		r.res.Broken = append(r.res.Broken, it.resource.String())
+		r.log.Warn("run: answer stayed broken in transfer: landed and dead-lettered, the next job asks again", "resource", it.resource.String(), "error", err)
 	case errors.Is(err, extract.ErrDecode):
 		// Landed, and dead-lettered by the sink, which counts it: the
 		// run goes on.
@@ -466,12 +511,22 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		r.run.Requests += n
 	}
 	r.run.Requests += r.noResp.Load()
+	for status, n := range r.retried {
+		if r.run.ByStatus == nil {
+			r.run.ByStatus = map[int]int64{}
+		}
+		r.run.ByStatus[status] += n
+		r.run.Requests += n
+	}
 	sort.Strings(r.res.NotFound)
 	sort.Strings(r.res.Failed)
+	sort.Strings(r.res.Broken)
 	if r.sink != nil {
 		r.res.DeadLetters, r.res.Quarantined = r.sink.dead, r.sink.quarantined
 	}
+	addShortfalls(&r.run, r.shortfalls())
 	settle(&r.run, r.opt.Now(), err, r.stopReasons(), r.opt.ExitCode)
+	r.logEnd()
 	if r.opt.DryRun {
 		r.res.Run = r.run
 		return r.res, err
@@ -501,10 +556,57 @@ func (r *runner) stopReasons() []string {
 	if n := len(r.res.Failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests failed after retries", n))
 	}
+	if n := len(r.res.Broken); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d answers stayed broken in transfer: the next job asks again", n))
+	}
+	if n := len(r.res.Plan.GivenUp); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d resources not asked again: their answer for the date stayed broken in %d jobs", n, r.opt.MaxReasks))
+	}
 	if r.sink != nil {
 		parts = append(parts, deadLetterReason(r.sink.counts)...)
 	}
 	return parts
+}
+
+// logEnd logs how the run ended, with its shortfalls by reason: the line
+// a log collector alerts on.
+func (r *runner) logEnd() {
+	level := slog.LevelInfo
+	if r.run.Status != load.StatusOK {
+		level = slog.LevelWarn
+	}
+	attrs := []any{"status", r.run.Status, "requests", r.run.Requests}
+	if r.run.ExitCode != nil {
+		attrs = append(attrs, "exit_code", *r.run.ExitCode)
+	}
+	if len(r.run.Shortfalls) > 0 {
+		attrs = append(attrs, "shortfalls", r.run.Shortfalls)
+	}
+	if r.run.StopReason != "" {
+		attrs = append(attrs, "stop_reason", r.run.StopReason)
+	}
+	if r.run.Error != "" {
+		attrs = append(attrs, "error", r.run.Error)
+	}
+	r.log.Log(context.Background(), level, "run: ended", attrs...)
+}
+
+// shortfalls counts by reason what the run did not get.
+func (r *runner) shortfalls() map[string]int {
+	by := map[string]int{
+		ShortFailed:        len(r.res.Failed),
+		ShortBroken:        len(r.res.Broken),
+		ShortNotAskedAgain: len(r.res.Plan.GivenUp),
+	}
+	for _, n := range r.res.Unasked {
+		by[ShortUnasked] += n
+	}
+	if r.sink != nil {
+		for k, n := range deadLetterShortfalls(r.sink.counts) {
+			by[k] += n
+		}
+	}
+	return by
 }
 
 // selectionArgs is the selection as recorded in etl_runs.args.

@@ -35,6 +35,8 @@ type bench struct {
 	front *httptest.Server
 	// api is the schedule profile the simulator serves and the client asks.
 	api wire.ScheduleAPI
+	// retry, when set, is the client's retry policy (else the default).
+	retry extract.RetryPolicy
 }
 
 // wrap puts a handler made by mw in front of the simulator.
@@ -81,6 +83,7 @@ func (b *bench) client(t *testing.T, capS, capT, maxDecode int64) *extract.Clien
 	}
 	cfg.Limiter = lim
 	cfg.MaxDecode = maxDecode
+	cfg.Retry = b.retry
 	cfg.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, capS)
 	cfg.TrackingBudget = extract.NewBudget(wire.ProductTracking, capT)
 	c, err := extract.NewClient(cfg)

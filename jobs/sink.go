@@ -95,6 +95,11 @@ func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error 
 // is larger than maxBody, and says what it added.
 func (s *sink) add(b *transform.Batch, r load.RawResponse, id string) counts {
 	resp := transformResponse(r, id)
+	if r.Broken != "" {
+		resp.Body = nil
+		res := b.Quarantine(resp, "answer broken in transfer, not derived: "+r.Broken+"; not an answer: the next job asks for it again")
+		return counts{dead: res.DeadLetters, quarantined: 1}
+	}
 	if n := int64(len(r.Body)); n > s.maxBody && r.Status >= 200 && r.Status <= 299 {
 		s.log.Warn("quarantined: body too large to decode", "response_id", id, "resource", r.Resource, "bytes", n, "max_body", s.maxBody)
 		resp.Body = nil

@@ -31,11 +31,11 @@ WHERE NOT EXISTS (SELECT 1 FROM pending p WHERE p.resource = l.resource)`,
 }
 
 // landedPages is the common part of Answered and PendingPages: the
-// answers (2xx or 404) landed by fetches for a logical date, and the next
-// pages they name that have not landed.
+// answers (2xx or 404, not broken) landed by fetches for a logical date,
+// and the next pages they name that have not landed.
 const landedPages = `WITH landed AS (
     SELECT resource, request, next_page FROM raw_responses
-    WHERE logical_date = ? AND source = ? AND (status BETWEEN 200 AND 299 OR status = 404)),
+    WHERE logical_date = ? AND source = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND broken IS NULL),
 pending AS (
     SELECT l.resource, l.next_page FROM landed l
     WHERE l.next_page IS NOT NULL
@@ -63,6 +63,36 @@ SELECT resource, min(next_page) FROM pending GROUP BY resource`,
 			return nil, err
 		}
 		out[res] = next
+	}
+	return out, rows.Err()
+}
+
+// BrokenAsks counts, by resource not answered for a logical date, the jobs
+// (runs) whose answer to it for that date stayed broken (RawResponse.Broken):
+// how often it was asked in vain, for a cap on asking again.
+func (w *Warehouse) BrokenAsks(ctx context.Context, logical time.Time) (map[string]int, error) {
+	if w.db == nil {
+		return nil, errClosed
+	}
+	rows, err := w.db.QueryContext(ctx, landedPages+`
+SELECT b.resource, count(DISTINCT b.run_id) FROM raw_responses b
+WHERE b.logical_date = ? AND b.source = ? AND b.broken IS NOT NULL
+  AND (NOT EXISTS (SELECT 1 FROM landed l WHERE l.resource = b.resource)
+       OR EXISTS (SELECT 1 FROM pending p WHERE p.resource = b.resource))
+GROUP BY b.resource`,
+		logical.Format(time.DateOnly), SourceFetch, logical.Format(time.DateOnly), SourceFetch)
+	if err != nil {
+		return nil, fmt.Errorf("reading the broken answers: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var res string
+		var n int
+		if err := rows.Scan(&res, &n); err != nil {
+			return nil, err
+		}
+		out[res] = n
 	}
 	return out, rows.Err()
 }

@@ -50,6 +50,11 @@ type RawResponse struct {
 	// answer is a page that names one; "" otherwise. A resource is answered
 	// for a date once a page without one has landed (see Answered).
 	NextPage string
+	// Broken, when set, says why a 2xx did not arrive whole (a body
+	// shorter than its Content-Length, a broken connection, JSON that
+	// does not parse): it is not an answer (see Answered), and derives
+	// nothing but its dead letter.
+	Broken string
 }
 
 // ResponseID is the content-derived id of a response: the first 32 hex
@@ -60,6 +65,7 @@ type RawResponse struct {
 // length and its bytes; status as decimal digits; observed_at as decimal
 // Unix nanoseconds of its value truncated to the microsecond (as stored),
 // so the id of a response read back by Raw is the id it was landed with.
+// A broken answer (Broken) also hashes its fetched_at, likewise.
 func ResponseID(r RawResponse) string {
 	h := sha256.New()
 	field := func(b []byte) {
@@ -74,6 +80,11 @@ func ResponseID(r RawResponse) string {
 	field([]byte(strconv.Itoa(r.Status)))
 	field([]byte(strconv.FormatInt(r.ObservedAt.Truncate(time.Microsecond).UnixNano(), 10)))
 	field(r.Body)
+	if r.Broken != "" {
+		// Two transfers that broke alike are two failed asks, not one
+		// answer landed twice: the cap on asking again counts them.
+		field([]byte(strconv.FormatInt(r.FetchedAt.Truncate(time.Microsecond).UnixNano(), 10)))
+	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
@@ -175,6 +186,7 @@ func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
 		observed := r.ObservedAt.UTC()
 		rb.date("observed_date", &observed)
 		rb.optStr("next_page", r.NextPage)
+		rb.optStr("broken", r.Broken)
 	}
 	return rb.b.NewRecordBatch(), ids
 }
@@ -391,7 +403,7 @@ type rawRow struct {
 }
 
 const rawColumns = `response_id, run_id, product, endpoint, resource, request, status, fetched_at, observed_at,
-date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page`
+date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken`
 
 // rawPage reads the next page of responses.
 func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
@@ -407,13 +419,13 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var p rawRow
 		var dateHeader, logical sql.NullTime
 		var status, attempt int32
-		var next sql.NullString
+		var next, broken sql.NullString
 		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
-			&p.size, &p.sum, &p.blob, &next); err != nil {
+			&p.size, &p.sum, &p.blob, &next, &broken); err != nil {
 			return nil, err
 		}
-		p.r.NextPage = next.String
+		p.r.NextPage, p.r.Broken = next.String, broken.String
 		p.r.Status, p.r.Attempt = int(status), int(attempt)
 		p.r.FetchedAt, p.r.ObservedAt = p.r.FetchedAt.UTC(), p.r.ObservedAt.UTC()
 		if dateHeader.Valid {

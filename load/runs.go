@@ -41,8 +41,11 @@ type Run struct {
 	BalanceScheduleBefore, BalanceScheduleAfter *int64
 	BalanceTrackingBefore, BalanceTrackingAfter *int64
 	Rows                                        map[string]int64
-	Args                                        map[string]any
-	Version                                     string
+	// Shortfalls counts, by reason, what the run did not get
+	// (etl_runs.shortfalls): any count makes it partial.
+	Shortfalls map[string]int64
+	Args       map[string]any
+	Version    string
 }
 
 // DriftSchedule is what the server charged beyond our count of schedule
@@ -130,6 +133,9 @@ func (r *Run) values() map[string]any {
 	}
 	if len(r.Args) > 0 {
 		v["args"] = jsonText(r.Args)
+	}
+	if len(r.Shortfalls) > 0 {
+		v["shortfalls"] = jsonText(r.Shortfalls)
 	}
 	return v
 }

@@ -88,6 +88,9 @@ var (
 			colObservedDate,
 			{Name: "next_page", Type: Varchar, Nullable: true, Since: 3, Doc: "path and query of the page after this one, when a paged answer names one " +
 				"(Next-Page-Cursor, Link rel=next, or a next link or cursor in the body); NULL on the last page or an answer that is not paged"},
+			{Name: "broken", Type: Varchar, Nullable: true, Since: 3, Doc: "NULL for a whole answer; else why a 2xx did not arrive whole " +
+				"(a body shorter than its Content-Length, a connection broken in the body, JSON that does not parse): landed as the last of its " +
+				"attempts, dead-lettered, and not an answer: the next job asks again, up to --max-reasks jobs per resource and date"},
 		},
 	}
 	DeadLetters = &Table{
@@ -134,6 +137,9 @@ var (
 			opt("error", Varchar, "the error that ended the run, if any"),
 			req("version", Varchar, "etalake version"),
 			req("started_date", Date, "UTC date of started_at (partition)"),
+			{Name: "shortfalls", Type: JSON, Nullable: true, Since: 3, Doc: `what the run did not get, by reason, when anything: ` +
+				`{"dead_letters": n, "responses_not_derived": n, "failed_after_retries": n, "broken_answers": n, "not_asked_again": n, ` +
+				`"stopped_unasked": n, "skipped_input_rows": n}; any of them makes the run partial (status, exit_code 3)`},
 		},
 	}
 	TrackedShipments = &Table{

@@ -3,6 +3,10 @@
 
 ALTER TABLE raw_responses ADD COLUMN "next_page" VARCHAR;
 COMMENT ON COLUMN raw_responses."next_page" IS 'path and query of the page after this one, when a paged answer names one (Next-Page-Cursor, Link rel=next, or a next link or cursor in the body); NULL on the last page or an answer that is not paged';
+ALTER TABLE raw_responses ADD COLUMN "broken" VARCHAR;
+COMMENT ON COLUMN raw_responses."broken" IS 'NULL for a whole answer; else why a 2xx did not arrive whole (a body shorter than its Content-Length, a connection broken in the body, JSON that does not parse): landed as the last of its attempts, dead-lettered, and not an answer: the next job asks again, up to --max-reasks jobs per resource and date';
+ALTER TABLE etl_runs ADD COLUMN "shortfalls" JSON;
+COMMENT ON COLUMN etl_runs."shortfalls" IS 'what the run did not get, by reason, when anything: {"dead_letters": n, "responses_not_derived": n, "failed_after_retries": n, "broken_answers": n, "not_asked_again": n, "stopped_unasked": n, "skipped_input_rows": n}; any of them makes the run partial (status, exit_code 3)';
 ALTER TABLE locations ADD COLUMN "name_kept" STRUCT(seen_at TIMESTAMPTZ, response_id VARCHAR);
 COMMENT ON COLUMN locations."name_kept" IS 'null when the latest response naming it (last_seen_at, response_id) gave name, or none did; else the earlier response name is kept from, later ones having left it out: when it was observed (seen_at) and its id (response_id)';
 ALTER TABLE locations ADD COLUMN "state_kept" STRUCT(seen_at TIMESTAMPTZ, response_id VARCHAR);

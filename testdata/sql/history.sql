@@ -103,13 +103,13 @@ INSERT INTO tracked_shipments VALUES
 -- The newest response in the warehouse: 2026-03-12 02:00.
 INSERT INTO raw_responses VALUES
   ('x1', 'run-2', 'tracking', 'shipment', 'shipment:BL:S2', '/container-tracking/api/v2/shipment?shipmentNumber=S2', 200,
-   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12', NULL);
+   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12', NULL, NULL);
 
 -- Runs: two on 2026-03-11 (one partial), one on 2026-03-12 with drift.
 INSERT INTO etl_runs VALUES
   ('run-1', 'run', DATE '2026-03-11', TIMESTAMPTZ '2026-03-11 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:10:00+00', 'partial', 3, 'cap',
-   120, '{"200": 118, "404": 2}', 20, 1, 90, 0, 500, 480, 300, 210, -1, 0, NULL, 600, NULL, NULL, 'test', DATE '2026-03-11'),
+   120, '{"200": 118, "404": 2}', 20, 1, 90, 0, 500, 480, 300, 210, -1, 0, NULL, 600, NULL, NULL, 'test', DATE '2026-03-11', NULL),
   ('run-1b', 'run', DATE '2026-03-11', TIMESTAMPTZ '2026-03-11 03:00:00+00', TIMESTAMPTZ '2026-03-11 03:01:00+00', 'ok', 0, NULL,
-   10, '{"200": 10}', 2, 0, 6, 0, 480, 478, 210, 204, 0, 0, NULL, 60, NULL, NULL, 'test', DATE '2026-03-11'),
+   10, '{"200": 10}', 2, 0, 6, 0, 480, 478, 210, 204, 0, 0, NULL, 60, NULL, NULL, 'test', DATE '2026-03-11', NULL),
   ('run-2', 'run', DATE '2026-03-12', TIMESTAMPTZ '2026-03-12 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:05:00+00', 'ok', 0, NULL,
-   50, '{"200": 50}', 10, 0, 30, 0, 478, 466, 204, 174, 2, 0, NULL, 300, NULL, NULL, 'test', DATE '2026-03-12');
+   50, '{"200": 50}', 10, 0, 30, 0, 478, 466, 204, 174, 2, 0, NULL, 300, NULL, NULL, 'test', DATE '2026-03-12', NULL);
