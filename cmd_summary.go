@@ -85,7 +85,7 @@ func uncertain(n int64) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (+%d possibly charged: timed out)", n)
+	return fmt.Sprintf(" (+%d possibly charged: timed out or broken in transfer)", n)
 }
 
 func balanceText(before, after *int64, ours int64) string {

@@ -7,6 +7,8 @@ ALTER TABLE raw_responses ADD COLUMN "broken" VARCHAR;
 COMMENT ON COLUMN raw_responses."broken" IS 'NULL for a whole answer; else why a 2xx did not arrive whole (a body shorter than its Content-Length, a connection broken in the body, JSON that does not parse): landed as the last of its attempts, dead-lettered, and not an answer: the next job asks again, up to --max-reasks jobs per resource and date';
 ALTER TABLE etl_runs ADD COLUMN "shortfalls" JSON;
 COMMENT ON COLUMN etl_runs."shortfalls" IS 'what the run did not get, by reason, when anything: {"dead_letters": n, "responses_not_derived": n, "failed_after_retries": n, "broken_answers": n, "not_asked_again": n, "stopped_unasked": n, "skipped_input_rows": n}; any of them makes the run partial (status, exit_code 3)';
+COMMENT ON COLUMN etl_runs."credits_uncertain_schedule" IS 'schedule requests that timed out or whose 2xx answer broke in transfer: possibly charged';
+COMMENT ON COLUMN etl_runs."calls_uncertain_tracking" IS 'tracking calls that timed out or whose 2xx answer broke in transfer: possibly charged';
 ALTER TABLE locations ADD COLUMN "name_kept" STRUCT(seen_at TIMESTAMPTZ, response_id VARCHAR);
 COMMENT ON COLUMN locations."name_kept" IS 'null when the latest response naming it (last_seen_at, response_id) gave name, or none did; else the earlier response name is kept from, later ones having left it out: when it was observed (seen_at) and its id (response_id)';
 ALTER TABLE locations ADD COLUMN "state_kept" STRUCT(seen_at TIMESTAMPTZ, response_id VARCHAR);
