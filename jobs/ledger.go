@@ -98,6 +98,35 @@ func settle(r *load.Run, now time.Time, err error, why []string, exitCode func(s
 	}
 }
 
+// logEnd logs how a job ended ("run: ended", "import: ended", …), with
+// its shortfalls by reason: the line a log collector alerts on, at warn
+// level unless the job was ok.
+func logEnd(log *slog.Logger, r *load.Run) {
+	level := slog.LevelInfo
+	if r.Status != load.StatusOK {
+		level = slog.LevelWarn
+	}
+	attrs := []any{"status", r.Status, "requests", r.Requests}
+	if r.ExitCode != nil {
+		attrs = append(attrs, "exit_code", *r.ExitCode)
+	}
+	if len(r.Shortfalls) > 0 {
+		attrs = append(attrs, "shortfalls", r.Shortfalls)
+	}
+	if r.StopReason != "" {
+		attrs = append(attrs, "stop_reason", r.StopReason)
+	}
+	if r.Error != "" {
+		attrs = append(attrs, "error", r.Error)
+	}
+	job := r.Job
+	if job == "backfill" || job == "demo" {
+		job = "run" // one message for every fetching job; job names it
+		attrs = append(attrs, "job", r.Job)
+	}
+	log.Log(context.Background(), level, job+": ended", attrs...)
+}
+
 // recordEnd saves how run ended and, with mirror, writes its row to the
 // Parquet mirror, so that the mirror shows every finished run's end (the
 // job's own mirror sync ran before its last row was known).
@@ -144,6 +173,7 @@ func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err
 	run.Rows = s.loaded
 	addShortfalls(run, deadLetterShortfalls(s.counts))
 	settle(run, s.now(), err, append(why, deadLetterReason(s.counts)...), exitCode)
+	logEnd(s.log, run)
 	ctx = context.WithoutCancel(ctx)
 	if serr := recordEnd(ctx, wh, run, true); err == nil {
 		err = serr

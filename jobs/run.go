@@ -526,7 +526,7 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	}
 	addShortfalls(&r.run, r.shortfalls())
 	settle(&r.run, r.opt.Now(), err, r.stopReasons(), r.opt.ExitCode)
-	r.logEnd()
+	logEnd(r.log, &r.run)
 	if r.opt.DryRun {
 		r.res.Run = r.run
 		return r.res, err
@@ -566,29 +566,6 @@ func (r *runner) stopReasons() []string {
 		parts = append(parts, deadLetterReason(r.sink.counts)...)
 	}
 	return parts
-}
-
-// logEnd logs how the run ended, with its shortfalls by reason: the line
-// a log collector alerts on.
-func (r *runner) logEnd() {
-	level := slog.LevelInfo
-	if r.run.Status != load.StatusOK {
-		level = slog.LevelWarn
-	}
-	attrs := []any{"status", r.run.Status, "requests", r.run.Requests}
-	if r.run.ExitCode != nil {
-		attrs = append(attrs, "exit_code", *r.run.ExitCode)
-	}
-	if len(r.run.Shortfalls) > 0 {
-		attrs = append(attrs, "shortfalls", r.run.Shortfalls)
-	}
-	if r.run.StopReason != "" {
-		attrs = append(attrs, "stop_reason", r.run.StopReason)
-	}
-	if r.run.Error != "" {
-		attrs = append(attrs, "error", r.run.Error)
-	}
-	r.log.Log(context.Background(), level, "run: ended", attrs...)
 }
 
 // shortfalls counts by reason what the run did not get.
