@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -65,35 +66,61 @@ func looksLikeValue(s string) bool {
 	return strings.ContainsAny(s, "0123456789") || s == strings.ToUpper(s)
 }
 
+// badRow is an input row that was skipped: where it was read (file:line,
+// or the flag) and why.
+type badRow struct{ where, reason string }
+
+func (b badRow) String() string { return b.where + ": " + b.reason }
+
+// badRows is the input rows a command skipped, every one of them.
+type badRows []badRow
+
+// Strings renders each row as "where: reason".
+func (bs badRows) Strings() []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.String()
+	}
+	return out
+}
+
+// strictError is the usage error of --strict: every bad row, one a line.
+func (bs badRows) strictError() error {
+	return usageErr{fmt.Errorf("%d bad input rows (--strict: nothing was asked):\n  %s", len(bs), strings.Join(bs.Strings(), "\n  "))}
+}
+
 // parseList reads list flag flag's value with parse, one item at a time,
-// dropping duplicates; an error names where the item was read.
-func parseList[T comparable](flag, value string, parse func(string) (T, error)) ([]T, error) {
+// dropping duplicates. A value parse refuses is a bad row, named by where
+// it was read, and skipped; an error is a list that cannot be read at all.
+func parseList[T comparable](flag, value string, parse func(string) (T, error)) ([]T, badRows, error) {
 	items, err := listItems(flag, value)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []T
+	var bad badRows
 	seen := map[T]bool{}
 	for _, it := range items {
 		v, err := parse(it.text)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", it.where, err)
+			bad = append(bad, badRow{it.where, err.Error()})
+			continue
 		}
 		if !seen[v] {
 			seen[v] = true
 			out = append(out, v)
 		}
 	}
-	return out, nil
+	return out, bad, nil
 }
 
 // parsePorts reads --ports: UN/LOCODEs, normalised, duplicates dropped.
-func parsePorts(value string) ([]string, error) {
+func parsePorts(value string) ([]string, badRows, error) {
 	return parseList("ports", value, extract.ParsePortCode)
 }
 
 // parseLanes reads --lanes: POL-POD pairs (CNSHA-NLRTM), duplicates dropped.
-func parseLanes(value string) ([]jobs.Lane, error) {
+func parseLanes(value string) ([]jobs.Lane, badRows, error) {
 	return parseList("lanes", value, parseLane)
 }
 
@@ -117,24 +144,26 @@ func parseLane(s string) (jobs.Lane, error) {
 }
 
 // parseVessels reads --vessels: IMO numbers, duplicates dropped.
-func parseVessels(value string) ([]int, error) {
+func parseVessels(value string) ([]int, badRows, error) {
 	return parseList("vessels", value, extract.ParseIMO)
 }
 
 // readShipments reads a shipments CSV: a header naming shipment_number and,
 // optionally, shipment_type and sealine (any order, other columns
-// ignored), then one shipment per row. Errors name the file and line.
-func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, error) {
+// ignored), then one shipment per row. A row that is not a shipment is a
+// bad row, named by file and line, and skipped; an error is a file that
+// cannot be read as such a CSV at all (no header, an unreadable file).
+func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: empty file: want a header shipment_number,shipment_type,sealine", name)
+		return nil, nil, fmt.Errorf("%s: empty file: want a header shipment_number,shipment_type,sealine", name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -142,7 +171,7 @@ func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, error) {
 	}
 	num, ok := col["shipment_number"]
 	if !ok {
-		return nil, fmt.Errorf("%s:1: header %q has no shipment_number column: want shipment_number,shipment_type,sealine", name, strings.Join(header, ","))
+		return nil, nil, fmt.Errorf("%s:1: header %q has no shipment_number column: want shipment_number,shipment_type,sealine", name, strings.Join(header, ","))
 	}
 	field := func(rec []string, c string) string {
 		if i, ok := col[c]; ok && i < len(rec) {
@@ -151,27 +180,51 @@ func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, error) {
 		return ""
 	}
 	var out []extract.ShipmentRef
+	var bad badRows
 	seen := map[extract.ShipmentRef]bool{}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			// The reader goes on at the next line.
+			bad = append(bad, badRow{fmt.Sprintf("%s:%d", name, pe.StartLine), pe.Err.Error()})
+			continue
 		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		where := fmt.Sprintf("%s:%d", name, line)
 		if num >= len(rec) || strings.TrimSpace(rec[num]) == "" {
-			return nil, fmt.Errorf("%s:%d: no shipment_number", name, line)
+			bad = append(bad, badRow{where, "no shipment_number"})
+			continue
 		}
 		ref, err := extract.ParseShipmentRef(rec[num], field(rec, "shipment_type"), field(rec, "sealine"))
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			bad = append(bad, badRow{where, err.Error()})
+			continue
 		}
 		if !seen[ref] {
 			seen[ref] = true
 			out = append(out, ref)
 		}
 	}
-	return out, nil
+	return out, bad, nil
+}
+
+// checkDigitWarnings logs, once per number, the container numbers of refs
+// whose ISO 6346 check digit fails (they are asked all the same), and
+// returns the warnings.
+func checkDigitWarnings(log *slog.Logger, refs []extract.ShipmentRef) []string {
+	var out []string
+	for _, ref := range refs {
+		if w := extract.CheckDigitWarning(ref); w != "" {
+			log.Warn("input: " + w)
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -10,75 +10,106 @@ import (
 )
 
 func TestParseSelectionFlags(t *testing.T) {
-	ports, err := parsePorts("nlrtm, DEHAM,NLRTM")
-	if err != nil || strings.Join(ports, ",") != "NLRTM,DEHAM" {
-		t.Fatalf("ports = %v, %v", ports, err)
+	ports, bad, err := parsePorts("nlrtm, DEHAM,NLRTM")
+	if err != nil || len(bad) != 0 || strings.Join(ports, ",") != "NLRTM,DEHAM" {
+		t.Fatalf("ports = %v, %v, %v", ports, bad, err)
 	}
-	lanes, err := parseLanes("CNSHA-NLRTM,cnsha-uslax")
+	lanes, _, err := parseLanes("CNSHA-NLRTM,cnsha-uslax")
 	if err != nil || len(lanes) != 2 || lanes[1].String() != "CNSHA-USLAX" {
 		t.Fatalf("lanes = %v, %v", lanes, err)
 	}
-	vessels, err := parseVessels("9321483,IMO 9074729")
+	vessels, _, err := parseVessels("9321483,IMO 9074729")
 	if err != nil || len(vessels) != 2 || vessels[1] != 9074729 {
 		t.Fatalf("vessels = %v, %v", vessels, err)
 	}
-	bad := []struct {
-		err     error
+	for _, b := range []struct {
+		bad     badRows
 		mention string
 	}{
-		{second(parsePorts("NLRTM,NLRT")), "--ports"},
+		{second(parsePorts("NLRTM,NLRT")), "--ports: "},
 		{second(parseLanes("CNSHA")), "POL-POD"},
 		{second(parseLanes("CNSHA-CNSHA")), "two different ports"},
 		{second(parseLanes("CNSHA-NL")), "port code"},
 		{second(parseVessels("9074728")), "check digit"},
-		{second(parsePorts("@/nonexistent/ports.txt")), "no such file"},
-	}
-	for _, b := range bad {
-		if b.err == nil || !strings.Contains(b.err.Error(), b.mention) {
-			t.Errorf("err = %v, want mention of %q", b.err, b.mention)
+	} {
+		if len(b.bad) != 1 || !strings.Contains(b.bad[0].String(), b.mention) {
+			t.Errorf("bad rows %v, want one mentioning %q", b.bad, b.mention)
 		}
+	}
+	if _, _, err := parsePorts("@/nonexistent/ports.txt"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("a missing list file: %v, want an error naming it", err)
 	}
 }
 
-func second[T any](_ T, err error) error { return err }
+func second[T any](_ T, bad badRows, _ error) badRows { return bad }
 
-func TestListFromFileNamesTheLine(t *testing.T) {
+// Every bad line of a list file is reported with its file and line, and
+// the good ones are kept.
+func TestEveryBadLineOfAListFileIsReportedAndTheRestKept(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "ports.csv")
-	if err := os.WriteFile(f, []byte("locode,name\n# hubs\nNLRTM,Rotterdam\n\nDEHAM,Hamburg\nBAD,x\n"), 0o644); err != nil {
+	if err := os.WriteFile(f, []byte("locode,name\n# hubs\nNLRTM,Rotterdam\n\nDEHAM,Hamburg\nBAD,x\nNLRT,y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := parsePorts("@" + f)
-	if err == nil || !strings.Contains(err.Error(), f+":6") {
-		t.Fatalf("err = %v, want the file and line 6", err)
-	}
-	if err := os.WriteFile(f, []byte("locode,name\nNLRTM,Rotterdam\nDEHAM,Hamburg\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ports, err := parsePorts("@" + f)
+	ports, bad, err := parsePorts("@" + f)
 	if err != nil || strings.Join(ports, ",") != "NLRTM,DEHAM" {
-		t.Fatalf("ports = %v, %v", ports, err)
+		t.Fatalf("ports = %v, %v: want the two good ones", ports, err)
+	}
+	if len(bad) != 2 || !strings.HasPrefix(bad[0].String(), f+":6: ") || !strings.HasPrefix(bad[1].String(), f+":7: ") {
+		t.Fatalf("bad rows %v, want lines 6 and 7", bad)
 	}
 }
 
 func TestReadShipmentsCSV(t *testing.T) {
 	in := "sealine,shipment_number,shipment_type,note\nMSCU,mscu1234566,,first\n,MAEU123456789,BL,\nMSCU,MSCU1234566,CT,dup\n"
-	refs, err := readShipments(strings.NewReader(in), "s.csv")
-	if err != nil {
-		t.Fatal(err)
+	refs, bad, err := readShipments(strings.NewReader(in), "s.csv")
+	if err != nil || len(bad) != 0 {
+		t.Fatal(err, bad)
 	}
 	want := []extract.ShipmentRef{{Number: "MSCU1234566", Type: "CT", Sealine: "MSCU"}, {Number: "MAEU123456789", Type: "BL"}}
 	if len(refs) != 2 || refs[0] != want[0] || refs[1] != want[1] {
 		t.Fatalf("refs = %+v", refs)
 	}
 	for in, mention := range map[string]string{
-		"":                               "empty file",
-		"number\nX\n":                    "no shipment_number column",
-		"shipment_number\nMSCU1234567\n": "s.csv:2",
-		"shipment_number,shipment_type\nMAEU1,XX\n": "s.csv:2",
+		"":              "empty file",
+		"number\nX\n":   "no shipment_number column",
+		"\"a,b\n\"c,d\n": "s.csv",
 	} {
-		if _, err := readShipments(strings.NewReader(in), "s.csv"); err == nil || !strings.Contains(err.Error(), mention) {
+		if _, _, err := readShipments(strings.NewReader(in), "s.csv"); err == nil || !strings.Contains(err.Error(), mention) {
 			t.Errorf("%q: err = %v, want mention of %q", in, err, mention)
 		}
+	}
+}
+
+// One malformed row among good ones costs only itself: every bad row is
+// reported by file and line, and the good ones — a container number whose
+// check digit fails among them, the service may know it — are kept.
+func TestBadShipmentRowsAreEachReportedAndSkipped(t *testing.T) {
+	in := "shipment_number,shipment_type,sealine\n" +
+		"MSCU1234566,CT,MSCU\n" + // 2 good
+		"MAEU1,XX,\n" + // 3 bad type
+		",CT,\n" + // 4 no number
+		"TEMU1234567,CT,\n" + // 5 check digit fails: kept, warned
+		"MAEU123456789,BL,MAERSK\n" + // 6 bad SCAC
+		"\"broken,CT\n" + // 7 a bare quote: the rest of the file is one field
+		""
+	refs, bad, err := readShipments(strings.NewReader(in), "s.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 2 || refs[1].Number != "TEMU1234567" {
+		t.Fatalf("refs = %+v, want MSCU1234566 and TEMU1234567", refs)
+	}
+	got := strings.Join(bad.Strings(), "\n")
+	for _, want := range []string{"s.csv:3: ", "s.csv:4: no shipment_number", "s.csv:6: ", "s.csv:7: "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bad rows lack %q:\n%s", want, got)
+		}
+	}
+	if len(bad) != 4 {
+		t.Errorf("%d bad rows, want 4:\n%s", len(bad), got)
+	}
+	if w := extract.CheckDigitWarning(refs[1]); w == "" {
+		t.Error("no warning for TEMU1234567")
 	}
 }

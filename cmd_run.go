@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -28,6 +29,7 @@ func selectionFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-tracking-calls", EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, Value: extract.Unlimited, Usage: "make at most N paid tracking calls"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call"},
 		maxBodyFlag(),
+		strictFlag(),
 		&cli.IntFlag{Name: "max-reasks", EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
 			Usage: "a 2xx answer that does not arrive whole (cut short, broken, not JSON) is retried, then kept and dead-lettered, and asked again by the next job of the date: by at most N jobs, after which it is left (the plan lists it)"},
 	}
@@ -38,39 +40,67 @@ func runFlags() []cli.Flag {
 	return append(append(sourceFlags(), writerFlags()...), selectionFlags()...)
 }
 
-// selection reads the selection flags.
-func selection(c *cli.Context) (jobs.Selection, error) {
+// strictFlag makes any bad input row an error before anything is asked.
+func strictFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "strict", EnvVars: []string{"ETALAKE_STRICT"},
+		Usage: "refuse the whole input, before any request (exit 2), when any row of --ports, --lanes, --vessels, --shipments or the arguments is bad; without it, every bad row is reported (file:line: reason), skipped, and the job ends partial (exit 3)"}
+}
+
+// selection reads the selection flags. A bad row of a list or of the
+// shipments file is skipped and returned in bad; an error is input that
+// cannot be read at all.
+func selection(c *cli.Context) (jobs.Selection, badRows, error) {
 	var sel jobs.Selection
+	var bad, more badRows
 	var err error
-	if sel.Ports, err = parsePorts(c.String("ports")); err != nil {
-		return sel, usageErr{err}
+	if sel.Ports, more, err = parsePorts(c.String("ports")); err != nil {
+		return sel, nil, configError("%v", err)
 	}
-	if sel.Lanes, err = parseLanes(c.String("lanes")); err != nil {
-		return sel, usageErr{err}
+	bad = append(bad, more...)
+	if sel.Lanes, more, err = parseLanes(c.String("lanes")); err != nil {
+		return sel, nil, configError("%v", err)
 	}
-	if sel.Vessels, err = parseVessels(c.String("vessels")); err != nil {
-		return sel, usageErr{err}
+	bad = append(bad, more...)
+	if sel.Vessels, more, err = parseVessels(c.String("vessels")); err != nil {
+		return sel, nil, configError("%v", err)
 	}
-	sel.Shipments, err = shipmentsFile(c.String("shipments"))
-	return sel, err
+	bad = append(bad, more...)
+	sel.Shipments, more, err = shipmentsFile(c.String("shipments"))
+	return sel, append(bad, more...), err
 }
 
 // shipmentsFile reads the shipments CSV of --shipments; none when the path
 // is empty.
-func shipmentsFile(path string) ([]extract.ShipmentRef, error) {
+func shipmentsFile(path string) ([]extract.ShipmentRef, badRows, error) {
 	if path == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, configError("--shipments: %v", err)
+		return nil, nil, configError("--shipments: %v", err)
 	}
 	defer f.Close()
-	refs, err := readShipments(f, path)
+	refs, bad, err := readShipments(f, path)
 	if err != nil {
-		return nil, usageErr{err}
+		return nil, nil, usageErr{err}
 	}
-	return refs, nil
+	return refs, bad, nil
+}
+
+// skipBadRows applies --strict to the bad rows of a command's input: an
+// error listing them all with it, else each one logged and the list
+// returned, for the job to end partial.
+func skipBadRows(c *cli.Context, log *slog.Logger, bad badRows) ([]string, error) {
+	if len(bad) == 0 {
+		return nil, nil
+	}
+	if c.Bool("strict") {
+		return nil, bad.strictError()
+	}
+	for _, b := range bad {
+		log.Warn("input: bad row skipped", "where", b.where, "reason", b.reason)
+	}
+	return bad.Strings(), nil
 }
 
 func logicalDate(c *cli.Context) (time.Time, error) {
@@ -176,13 +206,25 @@ func isTerminal(f *os.File) bool {
 // runJob runs the nightly job or a backfill and maps its end to an exit
 // code.
 func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool) error {
-	sel, err := selection(c)
+	sel, bad, err := selection(c)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	skipped, err := skipBadRows(c, log, bad)
 	if err != nil {
 		return err
 	}
 	if !track && sel.Empty() {
+		if len(bad) > 0 {
+			return usageErr{fmt.Errorf("backfill: every row of the selection is bad, nothing to ask:\n  %s", strings.Join(skipped, "\n  "))}
+		}
 		return configError("backfill wants a selection: --ports, --lanes, --vessels or --shipments")
 	}
+	warnings := checkDigitWarnings(log, sel.Shipments)
 	logical, err := logicalDate(c)
 	if err != nil {
 		return err
@@ -192,10 +234,6 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return err
 	}
 	limit, err := maxBody(c)
-	if err != nil {
-		return err
-	}
-	log, err := newLogger(c)
 	if err != nil {
 		return err
 	}
@@ -211,7 +249,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
 		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
-		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
+		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
 		Progress: c.App.ErrWriter, ProgressOn: isTerminal(os.Stderr) && c.String(flagLogFormat) != "json",
 	})
 	if cerr := wh.Close(); err == nil {

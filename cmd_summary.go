@@ -63,6 +63,12 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	listLine(w, "not found", res.NotFound)
 	listLine(w, "failed", res.Failed)
 	listLine(w, "broken", res.Broken)
+	for _, b := range res.Skipped {
+		fmt.Fprintf(w, "  skipped    %s\n", b)
+	}
+	for _, warning := range res.Warnings {
+		fmt.Fprintf(w, "  warning    %s\n", warning)
+	}
 	if len(r.Shortfalls) > 0 {
 		fmt.Fprintf(w, "  shortfalls %s\n", shortfallText(r.Shortfalls))
 	}

@@ -76,22 +76,27 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 		Name:         name,
 		Usage:        usage,
 		ArgsUsage:    argsUsage,
-		Flags:        append(writerFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}),
+		Flags:        append(writerFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}, strictFlag()),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			refs, err := trackRefs(c)
+			refs, bad, err := trackRefs(c)
 			if err != nil {
 				return err
 			}
+			log, err := newLogger(c)
+			if err != nil {
+				return err
+			}
+			skipped, err := skipBadRows(c, log, bad)
+			if err != nil {
+				return err
+			}
+			checkDigitWarnings(log, refs)
 			wh, err := openWarehouse(c)
 			if err != nil {
 				return err
 			}
 			defer wh.Close()
-			log, err := newLogger(c)
-			if err != nil {
-				return err
-			}
 			// What readers are published must be whole, even when a
 			// migration handed responses back to be derived again.
 			if n, err := jobs.CatchUp(c.Context, wh, log); err != nil {
@@ -107,37 +112,46 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, summary, n, len(refs)-n)
+			if len(skipped) > 0 {
+				for _, b := range skipped {
+					fmt.Fprintf(c.App.Writer, "  skipped %s\n", b)
+				}
+				return cli.Exit(fmt.Sprintf("track %s: %d bad input rows skipped", name, len(skipped)), exitPartial)
+			}
 			return nil
 		},
 	}
 }
 
-// trackRefs reads shipments from arguments and --shipments.
-func trackRefs(c *cli.Context) ([]extract.ShipmentRef, error) {
+// trackRefs reads shipments from arguments and --shipments. Bad ones are
+// returned apart (each reported, see skipBadRows): the good ones go ahead.
+func trackRefs(c *cli.Context) ([]extract.ShipmentRef, badRows, error) {
 	if err := flagsFirst(c); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var refs []extract.ShipmentRef
-	for _, a := range c.Args().Slice() {
+	var bad badRows
+	for i, a := range c.Args().Slice() {
 		parts := strings.SplitN(a, ":", 3)
 		for len(parts) < 3 {
 			parts = append(parts, "")
 		}
 		ref, err := extract.ParseShipmentRef(parts[0], parts[1], parts[2])
 		if err != nil {
-			return nil, usageErr{fmt.Errorf("%s: %w", a, err)}
+			bad = append(bad, badRow{fmt.Sprintf("argument %d (%s)", i+1, a), err.Error()})
+			continue
 		}
 		refs = append(refs, ref)
 	}
-	more, err := shipmentsFile(c.String("shipments"))
+	more, badMore, err := shipmentsFile(c.String("shipments"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	refs = append(refs, more...)
-	if len(refs) == 0 {
-		return nil, configError("no shipment given: want NUMBER[:TYPE[:SEALINE]] arguments or --shipments FILE.csv")
+	refs, bad = append(refs, more...), append(bad, badMore...)
+	if len(refs) == 0 && len(bad) == 0 {
+		return nil, nil, configError("no shipment given: want NUMBER[:TYPE[:SEALINE]] arguments or --shipments FILE.csv")
 	}
-	return refs, nil
+	return refs, bad, nil
 }
 
 func dash(s string) string {

@@ -141,10 +141,14 @@ func TestCLITrack(t *testing.T) {
 		{[]string{"track", "add", "CSQU3054383", "--shipments", csv}, 2, "flags go first"},
 		{[]string{"track", "add", "--shipments", csv, "CSQU3054383", "MSCU1234566:CT:MSCU"}, 0, "3 added, 0 already tracked"},
 		{[]string{"track", "add", "csqu3054383"}, 0, "0 added, 1 already tracked"},
-		{[]string{"track", "add", "CSQU3054384"}, 2, "check digit"},
+		// A check digit that fails is a warning: the service may know it.
+		{[]string{"track", "add", "CSQU3054384"}, 0, "check digit should be 3, not 4"},
+		// A bad argument costs only itself: reported, skipped, exit 3.
+		{[]string{"track", "add", "MAEU1:XX", "TEMU1234565"}, 3, "skipped argument 1 (MAEU1:XX): "},
+		{[]string{"track", "add", "--strict", "MAEU1:XX", "TGHU1234560"}, 2, "argument 1 (MAEU1:XX)"},
 		{[]string{"track", "add"}, 2, "no shipment given"},
 		{[]string{"track", "rm", "MSCU1234566", "CSQU3054383:BL"}, 0, "1 removed, 1 were not tracked"},
-		{[]string{"track", "list"}, 0, "(2 shipments)"},
+		{[]string{"track", "list"}, 0, "(4 shipments)"},
 		{[]string{"track", "list", "--all"}, 0, "removed"},
 	}
 	for _, s := range steps {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -73,8 +74,9 @@ func (r ShipmentRef) String() string {
 }
 
 // ParseShipmentRef validates and normalises a shipment reference. The type
-// defaults to CT. A container number must follow ISO 6346 (4 letters, 6
-// digits, check digit); bill of lading and booking numbers are 3 to 35
+// defaults to CT. A container number must have the shape of ISO 6346 (4
+// letters, 7 digits; a failing check digit is only a warning, see
+// CheckDigitWarning); bill of lading and booking numbers are 3 to 35
 // letters, digits or dashes; the sealine, when given, is a 2 to 4 letter
 // SCAC.
 func ParseShipmentRef(number, typ, sealine string) (ShipmentRef, error) {
@@ -88,8 +90,11 @@ func ParseShipmentRef(number, typ, sealine string) (ShipmentRef, error) {
 	}
 	switch ref.Type {
 	case ShipmentContainer:
-		if !ValidContainerNumber(ref.Number) {
-			return ShipmentRef{}, &InputError{Field: "container number", Value: number, Want: "ISO 6346: 4 letters, 6 digits and a valid check digit (e.g. MSCU1234566)"}
+		// The shape, not the check digit: a number whose digit fails may
+		// still be the carrier's (a typo on their side, a leased box), and
+		// the service may know it. CheckDigitWarning says so.
+		if !containerShape(ref.Number) {
+			return ShipmentRef{}, &InputError{Field: "container number", Value: number, Want: "ISO 6346: 4 letters and 7 digits (e.g. MSCU1234566)"}
 		}
 	case ShipmentBillOfLading, ShipmentBookingNumber:
 		if len(ref.Number) < 3 || len(ref.Number) > 35 || !isAlnumDash(ref.Number) {
@@ -107,6 +112,12 @@ func ParseShipmentRef(number, typ, sealine string) (ShipmentRef, error) {
 // ValidContainerNumber checks an ISO 6346 container number: owner code and
 // category (4 letters), serial (6 digits), check digit.
 func ValidContainerNumber(s string) bool {
+	return containerShape(s) && ContainerCheckDigit(s[:10]) == int(s[10]-'0')
+}
+
+// containerShape reports whether s has the shape of an ISO 6346 container
+// number: 4 upper-case letters and 7 digits.
+func containerShape(s string) bool {
 	if len(s) != 11 || !isUpperAlpha(s[:4]) {
 		return false
 	}
@@ -115,7 +126,18 @@ func ValidContainerNumber(s string) bool {
 			return false
 		}
 	}
-	return ContainerCheckDigit(s[:10]) == int(s[10]-'0')
+	return true
+}
+
+// CheckDigitWarning is, for a container reference whose ISO 6346 check
+// digit fails, what to warn of; "" otherwise. Such a number is still
+// tracked and asked: the service may know it.
+func CheckDigitWarning(ref ShipmentRef) string {
+	if ref.Type != ShipmentContainer || !containerShape(ref.Number) || ValidContainerNumber(ref.Number) {
+		return ""
+	}
+	return fmt.Sprintf("container number %s: its ISO 6346 check digit should be %d, not %c; asked anyway, the service may know it",
+		ref.Number, ContainerCheckDigit(ref.Number[:10]), ref.Number[10])
 }
 
 // ContainerCheckDigit computes the ISO 6346 check digit of the first 10

@@ -74,8 +74,21 @@ func TestParseShipmentRef(t *testing.T) {
 	if ref, err := extract.ParseShipmentRef("MAEU123456789", "bl", ""); err != nil || ref.Type != extract.ShipmentBillOfLading {
 		t.Fatalf("BL ref = %+v, %v", ref, err)
 	}
+	// A check digit that fails is a warning: the number is tracked and
+	// asked, the service may know it.
+	ref, err = extract.ParseShipmentRef("TEMU1234567", "CT", "")
+	if err != nil {
+		t.Fatalf("TEMU1234567 refused: %v; want it accepted with a warning", err)
+	}
+	if w := extract.CheckDigitWarning(ref); !strings.Contains(w, "check digit should be 5, not 7") || !strings.Contains(w, "asked anyway") {
+		t.Errorf("warning for TEMU1234567: %q", w)
+	}
+	if w := extract.CheckDigitWarning(extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer}); w != "" {
+		t.Errorf("a valid number warns: %q", w)
+	}
 	bad := []struct{ number, typ, sealine, mentions string }{
-		{"CSQU3054384", "CT", "", "check digit"},
+		{"CSQU305438", "CT", "", "4 letters and 7 digits"},
+		{"CSQ13054383", "CT", "", "4 letters and 7 digits"},
 		{"X", "BK", "", "3 to 35"},
 		{"MAEU123", "XX", "", "CT (container)"},
 		{"MAEU123456789", "BL", "MAERSK", "SCAC"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,6 +49,11 @@ type RunOptions struct {
 	// stayed broken (a 2xx that did not arrive whole) before the next ones
 	// stop asking it (0: DefaultMaxReasks).
 	MaxReasks int
+	// Skipped are the input rows the command skipped as bad ("file:line:
+	// reason"), already reported: the run is partial for them. Warnings
+	// are said of the input and change nothing (a container number whose
+	// check digit fails is asked all the same).
+	Skipped, Warnings []string
 	// Confirm, when set, is asked with the plan before anything is spent;
 	// false declines.
 	Confirm func(Plan) bool
@@ -77,6 +83,8 @@ type RunResult struct {
 	// Unasked counts, per product, the requests not sent because the
 	// product had stopped (cap, quota).
 	Unasked map[wire.Product]int
+	// Skipped and Warnings are RunOptions'.
+	Skipped, Warnings []string
 	// Stopped says, per product, why it stopped early.
 	Stopped map[wire.Product]string
 	// DeadLetters counts the dead_letters rows the run loaded; Quarantined,
@@ -98,7 +106,7 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
-	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}}, retried: map[int]int64{}}
+	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}, Skipped: opt.Skipped, Warnings: opt.Warnings}, retried: map[int]int64{}}
 	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}
 	r.log = opt.Log.With("run", r.run.ID)
@@ -559,6 +567,9 @@ func (r *runner) stopReasons() []string {
 	if n := len(r.res.Broken); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d answers stayed broken in transfer: the next job asks again", n))
 	}
+	if n := len(r.res.Skipped); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d bad input rows skipped (%s)", n, firstOf(r.res.Skipped, 3)))
+	}
 	if n := len(r.res.Plan.GivenUp); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d resources not asked again: their answer for the date stayed broken in %d jobs", n, r.opt.MaxReasks))
 	}
@@ -574,6 +585,7 @@ func (r *runner) shortfalls() map[string]int {
 		ShortFailed:        len(r.res.Failed),
 		ShortBroken:        len(r.res.Broken),
 		ShortNotAskedAgain: len(r.res.Plan.GivenUp),
+		ShortSkippedInput:  len(r.res.Skipped),
 	}
 	for _, n := range r.res.Unasked {
 		by[ShortUnasked] += n
@@ -594,4 +606,12 @@ func selectionArgs(o RunOptions) map[string]any {
 		"max_credits": o.CapSchedule, "max_tracking_calls": o.CapTracking,
 	}
 	return args
+}
+
+// firstOf renders the first n of items, and how many more.
+func firstOf(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(items[:n], "; "), len(items)-n)
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+)
+
+// Bad rows in a nightly run's --shipments cost only themselves: each one
+// is reported with its file and line, the good rows are asked (a container
+// number whose check digit fails among them, with a warning), and the run
+// ends partial, etl_runs saying how many rows were skipped. With --strict,
+// the same file is refused whole before any request, every bad row listed.
+func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
+		Rate: extract.Rate{N: 1000, Window: time.Second},
+	})
+	w := env.Service.World()
+	var good []extract.ShipmentRef
+	for _, ref := range w.Shipments() {
+		if ref.Type == extract.ShipmentContainer {
+			good = append(good, ref)
+		}
+		if len(good) == 3 {
+			break
+		}
+	}
+	csv := "shipment_number,shipment_type,sealine\n" +
+		fmt.Sprintf("%s,CT,%s\n", good[0].Number, good[0].Sealine) + // 2
+		"MAEU1,XX,\n" + // 3: no such type
+		fmt.Sprintf("%s,CT,%s\n", good[1].Number, good[1].Sealine) + // 4
+		",CT,\n" + // 5: no number
+		"TEMU1234567,CT,\n" + // 6: check digit fails: asked, warned
+		"MAEU123456789,BL,MAERSK\n" + // 7: not a SCAC
+		fmt.Sprintf("%s,CT,%s\n", good[2].Number, good[2].Sealine) // 8
+	file := filepath.Join(t.TempDir(), "shipments.csv")
+	if err := os.WriteFile(file, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wh := t.TempDir()
+	e := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey,
+		"ETALAKE_RATE": "1000/1s", "ETALAKE_WAREHOUSE": wh}
+	date := w.Config().Start.Format(time.DateOnly)
+
+	code, out, stderr := run(t, e, "run", "--strict", "--date", date, "--shipments", file)
+	if code != 2 || len(env.Service.Ledger()) != 0 {
+		t.Fatalf("--strict: exit %d, %d requests sent: want 2 and none\n%s%s", code, len(env.Service.Ledger()), out, stderr)
+	}
+	for _, line := range []int{3, 5, 7} {
+		if !strings.Contains(stderr, fmt.Sprintf("%s:%d: ", file, line)) {
+			t.Errorf("--strict does not list line %d:\n%s", line, stderr)
+		}
+	}
+
+	code, out, stderr = run(t, e, "run", "--date", date, "--shipments", file)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (partial)\n%s%s", code, out, stderr)
+	}
+	for _, line := range []int{3, 5, 7} {
+		if !strings.Contains(out, fmt.Sprintf("skipped    %s:%d: ", file, line)) {
+			t.Errorf("the summary does not list line %d:\n%s", line, out)
+		}
+	}
+	if !strings.Contains(out, "warning    container number TEMU1234567: its ISO 6346 check digit should be 5, not 7") {
+		t.Errorf("the summary does not warn of TEMU1234567:\n%s", out)
+	}
+	paths := fmt.Sprint(env.Service.Ledger())
+	for _, n := range []string{good[0].Number, good[1].Number, good[2].Number, "TEMU1234567"} {
+		if !strings.Contains(paths, n) {
+			t.Errorf("%s was not asked", n)
+		}
+	}
+	code, out, _ = run(t, e, "sql", "SELECT status, exit_code, CAST(shortfalls AS VARCHAR) FROM etl_runs")
+	if code != 0 || !strings.Contains(out, "partial") || !strings.Contains(out, `"skipped_input_rows":3`) {
+		t.Errorf("etl_runs:\n%s", out)
+	}
+}
