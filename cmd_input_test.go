@@ -71,8 +71,8 @@ func TestReadShipmentsCSV(t *testing.T) {
 		t.Fatalf("refs = %+v", refs)
 	}
 	for in, mention := range map[string]string{
-		"":              "empty file",
-		"number\nX\n":   "no shipment_number column",
+		"":               "empty file",
+		"number\nX\n":    "no shipment_number column",
 		"\"a,b\n\"c,d\n": "s.csv",
 	} {
 		if _, _, err := readShipments(strings.NewReader(in), "s.csv"); err == nil || !strings.Contains(err.Error(), mention) {
