@@ -246,6 +246,11 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return err
 	}
 	defer wh.Close()
+	if track && sel.Empty() && len(bad) == 0 {
+		if err := somethingTracked(c, wh); err != nil {
+			return err
+		}
+	}
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
 		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
@@ -271,4 +276,21 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return cli.Exit(fmt.Sprintf("%s ended partial: %s", job, res.Run.StopReason), exitPartial)
 	}
 	return nil
+}
+
+// somethingTracked refuses a nightly run given no selection when no
+// shipment is tracked either: it would do nothing and say ok, and a
+// scheduled job with a wrong ExecStart would look fine.
+func somethingTracked(c *cli.Context, wh *load.Warehouse) error {
+	ts, err := wh.Tracked(c.Context)
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if t.RemovedAt == nil {
+			return nil
+		}
+	}
+	return configError("run: nothing to do: no --ports, --lanes, --vessels or --shipments given, and no shipment is tracked in %s; " +
+		"select schedules (etalake run --ports NLRTM,DEHAM) or track shipments (etalake track add MSCU1234566, or --shipments FILE.csv)", c.String(flagWarehouse))
 }

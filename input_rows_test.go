@@ -83,3 +83,25 @@ func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
 		t.Errorf("etl_runs:\n%s", out)
 	}
 }
+
+// A nightly run given nothing to ask — no selection, nothing tracked —
+// exits 2 with a hint before any request, instead of an ok that did
+// nothing (a scheduled job with a wrong ExecStart would look fine).
+func TestARunWithNothingToDoIsAUsageError(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(10)}},
+		Rate: extract.Rate{N: 1000, Window: time.Second},
+	})
+	e := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey,
+		"ETALAKE_RATE": "1000/1s", "ETALAKE_WAREHOUSE": t.TempDir()}
+	code, out, stderr := run(t, e, "run")
+	if code != 2 || !strings.Contains(stderr, "nothing to do") || !strings.Contains(stderr, "etalake track add") || len(env.Service.Ledger()) != 0 {
+		t.Fatalf("run with nothing to do: exit %d, %d requests:\n%s%s", code, len(env.Service.Ledger()), out, stderr)
+	}
+	if code, out, stderr := run(t, e, "track", "add", "MSCU1234566"); code != 0 {
+		t.Fatalf("track add: %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := run(t, e, "run", "--date", env.Service.World().Config().Start.Format(time.DateOnly)); code != 0 && code != 3 {
+		t.Fatalf("run with a tracked shipment: exit %d\n%s%s", code, out, stderr)
+	}
+}
