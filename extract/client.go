@@ -264,8 +264,16 @@ func (c *Client) date() time.Time {
 }
 
 // do sends r with the limiter, the budget and the retry policy, and returns
-// the final response. A non-2xx final response comes back with its *APIError.
+// the final response. A non-2xx final response comes back with its
+// *APIError. No form of the key is left in the error's text (a server may
+// echo it into a message, a link, a cursor).
 func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
+	raw, err := c.attempts(ctx, r)
+	return raw, c.cfg.Key.scrub(err)
+}
+
+// attempts is do without the scrubbing of its error.
+func (c *Client) attempts(ctx context.Context, r *request) (*Raw, error) {
 	var budget *Budget
 	if r.endpoint.Paid() {
 		budget = c.Budget(r.product)
@@ -416,9 +424,12 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 	req.Header["API_KEY"] = []string{c.cfg.Key.secret}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	// The request as landed and named in errors: a next page's link may
+	// carry whatever the server put in it, the key included.
+	uri := c.cfg.Key.RedactString(r.url.RequestURI())
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: stripURL(err)}
+		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
 	limit := max(maxRead, c.cfg.MaxDecode)
@@ -430,16 +441,16 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		// Kept as the answer that broke, should it stay broken.
 		broken = brokenBody(len(body), resp.ContentLength, err)
 	case err != nil:
-		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: err, Sent: true}
+		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: err, Sent: true}
 	}
 	if int64(len(body)) > limit {
-		return nil, &TransportError{Endpoint: r.endpoint, Request: r.url.RequestURI(), Err: fmt.Errorf("body larger than %d bytes refused", limit), Sent: true}
+		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: fmt.Errorf("body larger than %d bytes refused", limit), Sent: true}
 	}
 	now := c.clock.Now()
 	raw := &rawResponse{Raw: Raw{
 		Product:    r.product,
 		Endpoint:   r.endpoint,
-		Request:    r.url.RequestURI(),
+		Request:    uri,
 		Status:     resp.StatusCode,
 		ReceivedAt: now,
 		Body:       c.cfg.Key.redact(body),

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,7 +12,10 @@ import (
 // encodings all yield "[REDACTED]", so a Key inside a config struct, an error
 // or a log attribute cannot leak. Only the client reads the secret, to set
 // the API_KEY header.
-type Key struct{ secret string }
+type Key struct {
+	secret string
+	red    *redactor // every form of the key (see redactor)
+}
 
 const redacted = "[REDACTED]"
 
@@ -30,7 +32,7 @@ func NewKey(s string) (Key, error) {
 			return Key{}, errors.New("API key contains white space or control characters")
 		}
 	}
-	return Key{secret: s}, nil
+	return Key{secret: s, red: newRedactor(s)}, nil
 }
 
 // IsZero reports whether no key is set.
@@ -52,11 +54,15 @@ func (k Key) Fingerprint() string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// redact replaces every occurrence of the key in b, for bodies of servers
+// redact replaces every form of the key in b — as sent, JSON-escaped,
+// percent-encoded, base64 — for bodies, links and messages of servers
 // that echo request headers.
-func (k Key) redact(b []byte) []byte {
-	if k.secret == "" || !bytes.Contains(b, []byte(k.secret)) {
-		return b
+func (k Key) redact(b []byte) []byte { return k.red.redact(b) }
+
+// RedactString is redact for a string.
+func (k Key) RedactString(s string) string {
+	if k.red == nil {
+		return s
 	}
-	return bytes.ReplaceAll(b, []byte(k.secret), []byte(redacted))
+	return string(k.red.redact([]byte(s)))
 }

@@ -1,0 +1,236 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// echoKey has the characters that escape: "/" (JSON's \/), "+" and "="
+// (percent-encoding, base64's alphabets).
+const echoKey = "Sk/LIVE+key=7q-ECHO-5d"
+
+// keyForms are the forms of echoKey a server may echo: as sent,
+// JSON-escaped, percent-encoded, base64 at each byte offset. Each is safe
+// inside a JSON string as it stands.
+func keyForms() map[string]string {
+	var uAll strings.Builder
+	for _, r := range echoKey {
+		fmt.Fprintf(&uAll, `\u%04X`, r)
+	}
+	var pAll strings.Builder
+	for _, c := range []byte(echoKey) {
+		fmt.Fprintf(&pAll, "%%%02x", c)
+	}
+	basic := func(prefix string) string { return base64.StdEncoding.EncodeToString([]byte(prefix + echoKey)) }
+	return map[string]string{
+		"as sent":                  echoKey,
+		`JSON "\/"`:                strings.ReplaceAll(echoKey, "/", `\/`),
+		`JSON \u for one char`:     strings.Replace(echoKey, "+", `\u002b`, 1),
+		`JSON \u for every char`:   uAll.String(),
+		"percent-encoded":          url.QueryEscape(echoKey),
+		"percent, every byte":      pAll.String(),
+		"base64":                   base64.StdEncoding.EncodeToString([]byte(echoKey)),
+		"base64 URL":               base64.URLEncoding.EncodeToString([]byte(echoKey)),
+		"Basic, offset 0":          "Basic " + basic("ab:"),
+		"Basic, offset 1":          "Basic " + basic("abc:"),
+		"Basic, offset 2":          "Basic " + basic("user:"),
+		`base64 with "\/" escaped`: strings.ReplaceAll(base64.StdEncoding.EncodeToString([]byte("??>"+echoKey)), "/", `\/`),
+	}
+}
+
+// leaks lists the forms of the key found in text, by name; decoded, the
+// text must not hold the key either.
+func leaks(text string) []string {
+	var out []string
+	for name, form := range keyForms() {
+		if strings.Contains(text, form) {
+			out = append(out, name)
+		}
+	}
+	if strings.Contains(text, echoKey) {
+		out = append(out, "the key itself")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// echoing is a server in front of the simulator that echoes the key in
+// every form: into the names its 2xx answers carry (a shipment's sealine
+// name, every place name of a schedule), into the message of the 500s it
+// answers to every third request and to every one for ZZZU0000000, into
+// the messages of its 404s, and into response headers.
+func echoing(next http.Handler) http.Handler {
+	var all []string
+	for _, f := range keyForms() {
+		all = append(all, f)
+	}
+	echo := strings.Join(all, " | ")
+	var n atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Echo", echo)
+		w.Header().Set("Warning", `199 - "`+echo+`"`)
+		if strings.Contains(r.URL.Path, "/consumption/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		// Every third request, and every one for ZZZU0000000 (it fails
+		// after its retries, and the run logs why): a 500 that echoes.
+		if n.Add(1)%3 == 1 || strings.Contains(r.URL.RawQuery, "ZZZU0000000") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintf(w, `{"errorCode":500,"message":"upstream said %s","details":[],"time":"2026-01-05T00:00:00Z"}`, echo)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		body := rec.Body.String()
+		switch {
+		case rec.Code == http.StatusOK:
+			body = strings.ReplaceAll(body, `"sealineName":"`, `"sealineName":"`+echo+` `)
+			body = strings.ReplaceAll(body, `"name":"`, `"name":"`+echo+` `)
+		case rec.Code >= 400:
+			body = strings.Replace(body, `"message":"`, `"message":"`+echo+` `, 1)
+		}
+		for k, v := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write([]byte(body))
+	})
+}
+
+// A server that echoes the API key — as sent, JSON-escaped, percent-
+// encoded, base64 — in 2xx, 4xx and 5xx bodies and in headers gets no
+// form of it into anything etalake writes: not the logs, not a table, not
+// the Parquet mirror, not the raw bodies once decoded, not an error.
+// Where a field held the key, the warehouse holds [REDACTED].
+func TestAnEchoedKeyLeavesNoTraceInAnyForm(t *testing.T) {
+	ctx := context.Background()
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: echoKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
+		Rate: extract.Rate{N: 1000, Window: time.Second},
+	})
+	front := httptest.NewServer(echoing(env.Service))
+	t.Cleanup(front.Close)
+	dir := t.TempDir()
+	wh, err := load.Open(ctx, dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	cfg := env.Config(t, echoKey)
+	cfg.ScheduleURL, cfg.TrackingURL = front.URL+sim.SchedulePrefix, front.URL+sim.TrackingPrefix
+	cfg.Limiter, _ = extract.NewLimiter(extract.LimiterConfig{Rate: extract.Rate{N: 1000, Window: time.Second}})
+	cfg.Retry = extract.RetryPolicy{MaxAttempts: 3, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
+	client, err := extract.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	w := env.Service.World()
+	sel := jobs.Selection{Ports: portsOf(t, w, 3), Shipments: append(visible(t, w, 6), extract.ShipmentRef{Number: "ZZZU0000000", Type: extract.ShipmentContainer})}
+	res, err := jobs.RunJob(ctx, client, wh, jobs.RunOptions{Job: "run", Track: true, LogicalDate: w.Config().Start, Selection: sel,
+		CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited,
+		Log: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Run.Rows["shipments"] == 0 || res.Run.Rows["locations"] == 0 {
+		t.Fatalf("nothing loaded: %v", res.Run.Rows)
+	}
+
+	var texts []string
+	texts = append(texts, logs.String(), fmt.Sprint(res))
+	// Every table, every column, as text.
+	for _, tbl := range schema.Tables {
+		texts = append(texts, tableText(t, wh.DB(), "SELECT * FROM "+tbl.Name)...)
+	}
+	// The raw bodies, decompressed.
+	if err := wh.Raw(ctx, load.RawFilter{}, func(r load.RawResponse, _ string) error {
+		texts = append(texts, string(r.Body), r.Request, r.NextPage)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The Parquet mirror, read back, and every file's bytes.
+	parquet := filepath.Join(dir, "parquet")
+	for _, tbl := range schema.Tables {
+		if files, _ := filepath.Glob(filepath.Join(parquet, tbl.Name, "*", "*.parquet")); len(files) > 0 {
+			texts = append(texts, tableText(t, wh.DB(), fmt.Sprintf("SELECT * FROM read_parquet('%s/*/*.parquet', union_by_name = true)", filepath.Join(parquet, tbl.Name)))...)
+		}
+	}
+	if err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		texts = append(texts, string(b))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range texts {
+		if found := leaks(text); len(found) > 0 {
+			t.Errorf("text %d holds the key as %v:\n%.600s", i, found, text)
+		}
+	}
+	// The names that held the key hold the marker instead.
+	if n := count(t, wh, "SELECT count(*) FROM shipments WHERE sealine_name LIKE '%[REDACTED]%'"); n == 0 {
+		t.Errorf("no shipments.sealine_name holds [REDACTED]: the echo did not reach the tables, the test proves nothing")
+	}
+	if !strings.Contains(logs.String(), "[REDACTED]") {
+		t.Errorf("no log line holds [REDACTED]: the echoed errors did not reach the log, the test proves nothing:\n%s", logs.String())
+	}
+}
+
+// tableText renders every row of query q as text, a line per row.
+func tableText(t *testing.T, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				vals[i] = string(b)
+			}
+		}
+		out = append(out, fmt.Sprint(vals...))
+	}
+	return out
+}
