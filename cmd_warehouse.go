@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"runtime"
@@ -178,7 +179,10 @@ func importCommand() *cli.Command {
 			"Imported bodies land in the raw landing like fetched ones; importing twice changes nothing.\n" +
 			"A body larger than --max-body is landed and dead-lettered, not decoded. An interrupted or failed\n" +
 			"import keeps every load it committed; importing again lands only what is new.\n\n" +
-			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies refused or dead-lettered), 75 busy.",
+			"Every body read is landed: one that no shape identifies is kept as endpoint \"unidentified\" under\n" +
+			"its file and line, and dead-lettered with the reason; one whose identifiers look odd (a container\n" +
+			"number whose check digit fails) is derived like any other.\n\n" +
+			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies or records dead-lettered), 75 busy.",
 		Flags: append(writerFlags(),
 			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
@@ -200,6 +204,9 @@ func importCommand() *cli.Command {
 			if c.NArg() == 0 {
 				return configError("import wants files or directories of JSON responses")
 			}
+			if err := jobs.CheckImportIdentity(opt.Endpoint, opt.Request); err != nil {
+				return configError("%v", err)
+			}
 			for _, p := range c.Args().Slice() {
 				if _, err := os.Stat(p); err != nil {
 					return configError("%v", err)
@@ -219,16 +226,14 @@ func importCommand() *cli.Command {
 			}
 			defer wh.Close()
 			st, err := jobs.Import(c.Context, wh, c.Args().Slice(), opt)
-			if cerr := wh.Close(); err == nil || errors.Is(err, jobs.ErrSomeRefused) {
-				err = errors.Join(err, cerr)
+			if cerr := wh.Close(); err == nil {
+				err = cerr
 			}
-			fmt.Fprintf(c.App.Writer, "imported %d bodies from %d files (%d new, run %s, %s): %s; %s\n",
-				st.Bodies, st.Files, st.Landed, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
-			for _, r := range st.Refused {
-				fmt.Fprintln(c.App.ErrWriter, "refused:", r)
+			if st.Run != "" {
+				writeImportSummary(c.App.Writer, st)
 			}
 			if err == nil && st.Status == load.StatusPartial {
-				return cli.Exit("import ended partial: responses were dead-lettered (see dead_letters)", exitPartial)
+				return cli.Exit("import ended partial: bodies or records in them were dead-lettered (see dead_letters)", exitPartial)
 			}
 			return err
 		},
@@ -272,4 +277,19 @@ func sortedByValue(m map[string]int64) []string {
 		return keys[i] < keys[j]
 	})
 	return keys
+}
+
+// writeImportSummary says what an import did, in counts that add up:
+// bodies read = landed new + already there; of them, some dead-lettered.
+func writeImportSummary(w io.Writer, st jobs.ImportStats) {
+	fmt.Fprintf(w, "import %s: %s\n", st.Run, st.Status)
+	fmt.Fprintf(w, "  bodies     %d read from %d files: %d landed new, %d already there\n", st.Bodies, st.Files, st.Landed, st.AlreadyThere)
+	fmt.Fprintf(w, "  rows       %s\n", rowsSummary(st.Rows))
+	if st.DeadLetters > 0 {
+		fmt.Fprintf(w, "  dead       %s", jobs.DeadLetters(st.DeadLetters, st.Quarantined))
+		if st.Unidentified > 0 {
+			fmt.Fprintf(w, ", %d of them identified as no known answer", st.Unidentified)
+		}
+		fmt.Fprintln(w, ": kept in raw_responses, the reasons in dead_letters")
+	}
 }

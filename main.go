@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
 
@@ -167,7 +166,7 @@ func exitCode(err error) int {
 		return exitBusy
 	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput):
 		return exitUsage
-	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, jobs.ErrSomeRefused):
+	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted):
 		return exitPartial
 	case errors.As(err, &ec):
 		return ec.ExitCode()

@@ -31,7 +31,7 @@ func TestImportOfADCSAPortScheduleLoadsItsPortCalls(t *testing.T) {
 	}
 	defer wh.Close()
 	st, err := jobs.Import(ctx, wh, []string{file}, jobs.ImportOptions{ObservedAt: time.Date(2025, 1, 13, 6, 0, 0, 0, time.UTC)})
-	if len(st.Refused) != 0 || st.Landed != 1 {
+	if st.Unidentified != 0 || st.Landed != 1 {
 		t.Fatalf("import: %+v, %v: want the array identified and landed", st, err)
 	}
 	var calls, vessels, carriers int

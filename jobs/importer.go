@@ -41,17 +41,21 @@ type ImportOptions struct {
 	Now      func() time.Time
 }
 
-// ImportStats says what an import did.
+// ImportStats says what an import did. Bodies = Landed + AlreadyThere +
+// Unreadable; Outcome.DeadLetters counts the dead_letters rows, of whole
+// bodies (Outcome.Quarantined, Unidentified among them) or of records in
+// them.
 type ImportStats struct {
 	Outcome
-	Files   int
-	Bodies  int
-	Landed  int // new in the raw landing (the rest were there already)
-	Refused []string
+	Files  int
+	Bodies int
+	// Landed are new in the raw landing; AlreadyThere were landed before
+	// (by a fetch or an earlier import) and change nothing.
+	Landed, AlreadyThere int
+	// Unidentified were landed though no shape identifies them (as
+	// endpoint "unidentified"), and dead-lettered with the reason.
+	Unidentified int
 }
-
-// ErrSomeRefused: some bodies could not be placed; the rest were imported.
-var ErrSomeRefused = errors.New("some bodies were not imported")
 
 // importBatch is how many bodies are landed per transaction.
 const importBatch = 512
@@ -64,10 +68,11 @@ const importProgressEvery = 10_000
 // are files or directories (walked for *.json, *.ndjson, *.jsonl); a .json
 // file holds one response, an .ndjson or .jsonl file one per line, read a
 // line at a time. Which request a body answers is inferred from its shape
-// (transform.Identify) unless opt names it. Bodies that cannot be placed
-// are reported in Refused, with where they were, and the import goes on
-// (the returned error then matches ErrSomeRefused). An import that stops
-// keeps every load it committed; importing again lands only what is new.
+// (transform.Identify) unless opt names it. Every body read is landed: one
+// no shape identifies as endpoint "unidentified", under its file and line,
+// and dead-lettered with the reason, which makes the import partial, as
+// any dead letter does. An import that stops keeps every load it
+// committed; importing again lands only what is new.
 func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -108,15 +113,16 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 		err = im.sink.close(ctx, true)
 	}
 	st := &im.stats
-	var why []string
-	if len(st.Refused) > 0 {
-		why = append(why, fmt.Sprintf("%d bodies refused", len(st.Refused)))
-	}
-	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, why, opt.ExitCode)
-	if err == nil && len(st.Refused) > 0 {
-		err = fmt.Errorf("%w: %d of %d bodies (first: %s)", ErrSomeRefused, len(st.Refused), st.Bodies, st.Refused[0])
-	}
+	st.AlreadyThere = st.Bodies - st.Landed
+	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, nil, opt.ExitCode)
 	return *st, err
+}
+
+// CheckImportIdentity checks --endpoint and --request as Import would:
+// both or neither, an endpoint etalake knows, a request naming a resource.
+func CheckImportIdentity(e wire.Endpoint, request string) error {
+	_, err := ImportOptions{Endpoint: e, Request: request}.identity()
+	return err
 }
 
 // identity is the identity the options name for every body, or nil when
@@ -193,35 +199,45 @@ func (im *importer) body(ctx context.Context, where string, body []byte, observe
 	if im.stats.Bodies%importProgressEvery == 0 {
 		im.opt.Log.Info("import: progress", "bodies", im.stats.Bodies, "at", where)
 	}
+	r := load.RawResponse{RunID: im.run.ID, Status: 200, FetchedAt: im.opt.Now(), ObservedAt: observed.UTC(),
+		Attempt: 1, Source: load.SourceImport, Body: body}
 	id := im.fixed
 	if id == nil {
 		got, err := transform.Identify(body)
 		if err != nil {
-			im.refuse(where, err)
-			return nil
+			// Kept as it came, where it came from, and dead-lettered
+			// with why (the transform says it again on a replay): an
+			// import loses nothing it could read.
+			im.stats.Unidentified++
+			im.opt.Log.Warn("import: body not identified: landed and dead-lettered", "where", where, "error", err)
+			r.Product, r.Endpoint = string(wire.ProductUnknown), string(wire.EndpointUnidentified)
+			r.Resource, r.Request = "import:"+where, "import:"+where
+			return im.queue(ctx, r)
 		}
 		id = &got
 	}
-	res, err := resourceOfRequest(id.Endpoint, id.Request)
-	if err != nil {
-		im.refuse(where, err)
-		return nil
+	r.Product, r.Endpoint, r.Request = string(id.Product), string(id.Endpoint), id.Request
+	if res, err := resourceOfRequest(id.Endpoint, id.Request); err == nil {
+		r.Resource = res.String()
+	} else {
+		// What the server answered is derived whatever its identifiers
+		// look like (an odd shipment number, a sealine that is no SCAC);
+		// only no job will ask for it by that resource.
+		im.opt.Log.Warn("import: body names no resource a job could ask for: landed under its place", "where", where, "error", err)
+		r.Resource = "import:" + where
 	}
-	im.pending = append(im.pending, load.RawResponse{
-		RunID: im.run.ID, Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(),
-		Request: id.Request, Status: 200, FetchedAt: im.opt.Now(), ObservedAt: observed.UTC(),
-		Attempt: 1, Source: load.SourceImport, Body: body,
-	})
+	return im.queue(ctx, r)
+}
+
+// queue queues r for landing, and lands the queue when it is full.
+func (im *importer) queue(ctx context.Context, r load.RawResponse) error {
+	im.pending = append(im.pending, r)
 	if len(im.pending) >= importBatch {
 		return im.flush(ctx)
 	}
 	return nil
 }
 
-func (im *importer) refuse(where string, err error) {
-	im.stats.Refused = append(im.stats.Refused, fmt.Sprintf("%s: %v", where, err))
-	im.opt.Log.Warn("import: body refused", "where", where, "error", err)
-}
 
 // flush lands the queued bodies, then derives them.
 func (im *importer) flush(ctx context.Context) error {

@@ -107,7 +107,11 @@ func (s *sink) add(b *transform.Batch, r load.RawResponse, id string) counts {
 			n, bytesize.Format(s.maxBody)))
 		return counts{dead: res.DeadLetters, quarantined: 1}
 	}
-	return counts{dead: b.Add(resp).DeadLetters}
+	c := counts{dead: b.Add(resp).DeadLetters}
+	if wire.Endpoint(r.Endpoint) == wire.EndpointUnidentified {
+		c.quarantined = 1 // an imported body that is no known answer
+	}
+	return c
 }
 
 func transformResponse(r load.RawResponse, id string) transform.Response {

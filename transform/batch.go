@@ -127,6 +127,12 @@ func (b *Batch) Add(r Response) Result {
 		b.addSchedule(a)
 	case wire.EndpointCurrentPeriod, wire.EndpointPeriods:
 		b.addConsumption(a)
+	case wire.EndpointUnidentified:
+		reason := "an imported body that is no known answer"
+		if _, err := Identify(r.Body); err != nil {
+			reason = err.Error()
+		}
+		b.deadLetter(a, "", reason)
 	default:
 		b.deadLetter(a, "", fmt.Sprintf("unknown endpoint %q: no transform derives rows from it", string(r.Endpoint)))
 	}

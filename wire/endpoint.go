@@ -10,6 +10,10 @@ const (
 	ProductTracking Product = "tracking"
 )
 
+// ProductUnknown is the product of an imported body no shape identifies:
+// it is landed, to be dead-lettered, and no request is ever made for it.
+const ProductUnknown Product = "unknown"
+
 // Products lists every product in a stable order.
 var Products = []Product{ProductSchedule, ProductTracking}
 
@@ -24,6 +28,10 @@ const (
 	EndpointCurrentPeriod  Endpoint = "consumption_current_period"
 	EndpointPeriods        Endpoint = "consumption_periods"
 	EndpointShipment       Endpoint = "shipment"
+	// EndpointUnidentified is an imported body no shape identifies
+	// (transform.Identify): landed as it came, and dead-lettered with the
+	// reason.
+	EndpointUnidentified Endpoint = "unidentified"
 )
 
 // Paid reports whether a successful call to e costs a credit.
