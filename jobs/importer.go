@@ -238,7 +238,6 @@ func (im *importer) queue(ctx context.Context, r load.RawResponse) error {
 	return nil
 }
 
-
 // flush lands the queued bodies, then derives them.
 func (im *importer) flush(ctx context.Context) error {
 	if len(im.pending) == 0 {
