@@ -27,7 +27,7 @@ func selectionFlags() []cli.Flag {
 		&cli.StringFlag{Name: "date", EnvVars: []string{"ETALAKE_DATE"}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
 		&cli.Int64Flag{Name: "max-credits", EnvVars: []string{"ETALAKE_MAX_CREDITS"}, Value: extract.Unlimited, Usage: "spend at most N schedule credits (default: no cap but the balance)"},
 		&cli.Int64Flag{Name: "max-tracking-calls", EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, Value: extract.Unlimited, Usage: "make at most N paid tracking calls"},
-		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call, and without writing anything: a missing warehouse is not created, an existing one is read as last published"},
 		maxBodyFlag(),
 		strictFlag(),
 		&cli.IntFlag{Name: "max-reasks", EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
@@ -241,7 +241,12 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
-	wh, err := openWarehouse(c)
+	var wh *load.Warehouse
+	if c.Bool("dry-run") {
+		wh, err = openPlanning(c)
+	} else {
+		wh, err = openWarehouse(c)
+	}
 	if err != nil {
 		return err
 	}
@@ -293,4 +298,14 @@ func somethingTracked(c *cli.Context, wh *load.Warehouse) error {
 	}
 	return configError("run: nothing to do: no --ports, --lanes, --vessels or --shipments given, and no shipment is tracked in %s; "+
 		"select schedules (etalake run --ports NLRTM,DEHAM) or track shipments (etalake track add MSCU1234566, or --shipments FILE.csv)", c.String(flagWarehouse))
+}
+
+// openPlanning opens the warehouse for a dry run, which writes nothing:
+// not even a missing warehouse is created (see load.OpenPlanning).
+func openPlanning(c *cli.Context) (*load.Warehouse, error) {
+	opt, err := warehouseOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	return load.OpenPlanning(c.Context, c.String(flagWarehouse), opt)
 }

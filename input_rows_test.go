@@ -105,3 +105,56 @@ func TestARunWithNothingToDoIsAUsageError(t *testing.T) {
 		t.Fatalf("run with a tracked shipment: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// A dry run writes nothing: on a missing warehouse it plans as for an
+// empty one and creates no file or directory; on an existing one every
+// file is left as it was (no lock file, no run recorded, no migration).
+func TestADryRunWritesNothing(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(10)}},
+		Rate: extract.Rate{N: 1000, Window: time.Second},
+	})
+	w := env.Service.World()
+	port := simtest.Port(t, w, w.Config().Start)
+	date := w.Config().Start.Format(time.DateOnly)
+	missing := filepath.Join(t.TempDir(), "wh")
+	e := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey,
+		"ETALAKE_RATE": "1000/1s", "ETALAKE_WAREHOUSE": missing}
+	code, out, stderr := run(t, e, "run", "--dry-run", "--date", date, "--ports", port)
+	if code != 0 || !strings.Contains(out, "plan of run") {
+		t.Fatalf("dry run on a missing warehouse: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatalf("the dry run created %s (%v)", missing, err)
+	}
+
+	if code, out, stderr := run(t, e, "run", "--date", date, "--ports", port); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+	}
+	before := listing(t, missing)
+	code, out, stderr = run(t, e, "run", "--dry-run", "--date", date, "--ports", port)
+	if code != 0 || !strings.Contains(out, "already landed") {
+		t.Fatalf("dry run on the warehouse: exit %d, want the port already landed\n%s%s", code, out, stderr)
+	}
+	if after := listing(t, missing); after != before {
+		t.Fatalf("the dry run changed the warehouse:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// listing renders every file under dir with its size and modification
+// time.
+func listing(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %s\n", path, info.Size(), info.ModTime().Format(time.RFC3339Nano))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}

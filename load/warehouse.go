@@ -105,6 +105,9 @@ type Warehouse struct {
 	// opened is set when Open succeeded: only then does Close publish.
 	opened    bool
 	recovered Recovery
+	// scratch, when set, is a temporary directory Close removes (a dry
+	// run's migrated copy, see OpenPlanning).
+	scratch string
 }
 
 // Open opens the warehouse in dir, creating it if needed. It takes the
@@ -253,6 +256,10 @@ func (w *Warehouse) Close() error {
 	if w.lock != nil {
 		err = errors.Join(err, w.lock.release())
 		w.lock = nil
+	}
+	if w.scratch != "" {
+		err = errors.Join(err, os.RemoveAll(w.scratch))
+		w.scratch = ""
 	}
 	return err
 }
