@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/termline"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
@@ -210,7 +211,15 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(c)
+	// On a terminal, the progress line and the log share stderr through
+	// one writer, which keeps them apart.
+	var status *termline.Line
+	errw := c.App.ErrWriter
+	if f, ok := errw.(*os.File); ok && isTerminal(f) && c.String(flagLogFormat) != "json" {
+		status = termline.New(f, termline.Width(f))
+		errw = status
+	}
+	log, err := newLoggerTo(c, errw, slog.LevelInfo)
 	if err != nil {
 		return err
 	}
@@ -260,7 +269,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
 		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
 		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
-		Progress: c.App.ErrWriter, ProgressOn: isTerminal(os.Stderr) && c.String(flagLogFormat) != "json",
+		Progress: progressOf(status),
 	})
 	if cerr := wh.Close(); err == nil {
 		err = cerr
@@ -308,4 +317,12 @@ func openPlanning(c *cli.Context) (*load.Warehouse, error) {
 		return nil, err
 	}
 	return load.OpenPlanning(c.Context, c.String(flagWarehouse), opt)
+}
+
+// progressOf is the run's status line: none without a terminal.
+func progressOf(l *termline.Line) jobs.Status {
+	if l == nil {
+		return nil
+	}
+	return l
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strconv"
@@ -158,12 +159,17 @@ func newLogger(c *cli.Context) (*slog.Logger, error) { return newLoggerAt(c, slo
 
 // newLoggerAt builds the stderr logger of --log-format at a level.
 func newLoggerAt(c *cli.Context, level slog.Level) (*slog.Logger, error) {
+	return newLoggerTo(c, c.App.ErrWriter, level)
+}
+
+// newLoggerTo builds the logger of --log-format writing to w.
+func newLoggerTo(c *cli.Context, w io.Writer, level slog.Level) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: level}
 	switch f := c.String(flagLogFormat); f {
 	case "text", "":
-		return slog.New(slog.NewTextHandler(c.App.ErrWriter, opts)), nil
+		return slog.New(slog.NewTextHandler(w, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(c.App.ErrWriter, opts)), nil
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	default:
 		return nil, configError("--log-format %q: want text or json", f)
 	}

@@ -2,37 +2,43 @@ package jobs
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"time"
 )
 
+// Status is a terminal's status line (termline.Line): Show draws a status
+// in place of the last, fitted to the terminal; Done leaves it and ends
+// its line.
+type Status interface {
+	Show(status string)
+	Done()
+}
+
 // progress draws one status line on a terminal: requests done of planned,
 // credits spent, time left. It redraws at most every redrawEvery, and
-// draws nothing when the writer is not a terminal (logs say it instead).
+// draws nothing without a terminal (logs say it instead).
 type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	on       bool
-	now      func() time.Time
-	start    time.Time
-	last     time.Time
-	total    int
-	perSlot  time.Duration // the rate limit's pace: window / N
-	drawnLen int
+	mu      sync.Mutex
+	s       Status
+	now     func() time.Time
+	start   time.Time
+	last    time.Time
+	total   int
+	perSlot time.Duration // the rate limit's pace: window / N
+	drawn   bool
 }
 
 const redrawEvery = 200 * time.Millisecond
 
-func newProgress(w io.Writer, on bool, total int, perSlot time.Duration, now func() time.Time) *progress {
+func newProgress(s Status, total int, perSlot time.Duration, now func() time.Time) *progress {
 	t := now()
-	return &progress{w: w, on: on, now: now, start: t, total: total, perSlot: perSlot}
+	return &progress{s: s, now: now, start: t, total: total, perSlot: perSlot}
 }
 
 // update redraws the line if it is due (or force is set).
 func (p *progress) update(done int, credits, calls int64, force bool) {
-	if p == nil || !p.on {
+	if p == nil || p.s == nil {
 		return
 	}
 	p.mu.Lock()
@@ -42,13 +48,8 @@ func (p *progress) update(done int, credits, calls int64, force bool) {
 		return
 	}
 	p.last = now
-	line := p.line(done, credits, calls, now)
-	pad := ""
-	if n := p.drawnLen - len(line); n > 0 {
-		pad = strings.Repeat(" ", n)
-	}
-	p.drawnLen = len(line)
-	fmt.Fprintf(p.w, "\r%s%s", line, pad)
+	p.s.Show(p.line(done, credits, calls, now))
+	p.drawn = true
 }
 
 // line renders the status: a bar, counts, and the time left, estimated
@@ -71,12 +72,12 @@ func (p *progress) line(done int, credits, calls int64, now time.Time) string {
 
 // finish ends the line so that what follows starts on a fresh one.
 func (p *progress) finish() {
-	if p == nil || !p.on {
+	if p == nil || p.s == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.drawnLen > 0 {
-		fmt.Fprintln(p.w)
+	if p.drawn {
+		p.s.Done()
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sort"
 	"strings"
@@ -62,10 +61,9 @@ type RunOptions struct {
 	ExitCode func(status string, err error) int
 	Version  string
 	Log      *slog.Logger
-	// Progress receives a status line when ProgressOn (a terminal).
-	Progress   io.Writer
-	ProgressOn bool
-	Now        func() time.Time
+	// Progress, when set (a terminal), shows the run's status line.
+	Progress Status
+	Now      func() time.Time
 }
 
 // RunResult is what a run did. Run.Status says how it ended: ok only when
@@ -416,7 +414,7 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 	defer cancel(nil)
 	rate := r.client.Limiter().Rate()
 	workers := min(max(rate.N, 2), 32, max(len(work), 1))
-	prog := newProgress(r.opt.Progress, r.opt.ProgressOn, len(work), rate.Window/time.Duration(rate.N), r.opt.Now)
+	prog := newProgress(r.opt.Progress, len(work), rate.Window/time.Duration(rate.N), r.opt.Now)
 	defer prog.finish()
 	var done atomic.Int64
 	p := pool.New().WithMaxGoroutines(workers)
