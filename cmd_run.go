@@ -141,7 +141,7 @@ dead-lettered, and asked again by the next job of the same date (by --max-reasks
 The run is ok (exit 0) only when everything asked was answered and loaded; otherwise it is
 partial (exit 3) and etl_runs.shortfalls counts why, by reason: dead_letters,
 responses_not_derived, failed_after_retries, broken_answers, not_asked_again, stopped_unasked,
-skipped_input_rows. The summary and the log's last line say the same.`
+skipped_input_rows. The summary and the log's "run: ended" line say the same.`
 
 func runCommand() *cli.Command {
 	return &cli.Command{

@@ -68,8 +68,9 @@ type RunOptions struct {
 
 // RunResult is what a run did. Run.Status says how it ended: ok only when
 // everything asked was answered and loaded; partial when a product
-// stopped early, requests failed after retries or responses were
-// dead-lettered; failed with an error.
+// stopped early, requests failed after retries, answers stayed broken in
+// transfer, responses or records were dead-lettered or input rows were
+// skipped (Run.Shortfalls counts each); failed with an error.
 type RunResult struct {
 	Run  load.Run
 	Plan Plan
