@@ -37,7 +37,11 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if n := r.Requests - sumStatuses(r.ByStatus); n > 0 {
 		statuses = append(statuses, fmt.Sprintf("no response: %d", n))
 	}
-	fmt.Fprintf(w, "  requests   %d (%s), %d skipped as already landed\n", r.Requests, strings.Join(statuses, ", "), res.Plan.AlreadyLanded)
+	byStatus := ""
+	if len(statuses) > 0 {
+		byStatus = " (" + strings.Join(statuses, ", ") + ")"
+	}
+	fmt.Fprintf(w, "  requests   %d%s, %d skipped as already landed\n", r.Requests, byStatus, res.Plan.AlreadyLanded)
 	fmt.Fprintf(w, "  schedule   %d credits%s%s\n", r.SpentSchedule, uncertain(r.UncertainSchedule), balanceText(r.BalanceScheduleBefore, r.BalanceScheduleAfter, r.SpentSchedule+r.UncertainSchedule))
 	fmt.Fprintf(w, "  tracking   %d calls%s%s\n", r.CallsTracking, uncertain(r.UncertainTracking), balanceText(r.BalanceTrackingBefore, r.BalanceTrackingAfter, r.CallsTracking+r.UncertainTracking))
 	if len(r.Rows) > 0 {
