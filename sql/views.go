@@ -14,18 +14,25 @@ import (
 //go:embed views/*.sql
 var files embed.FS
 
-// View is one analytic view, or a table materialised for them.
+// View is one analytic view, a table materialised for them, or the macros
+// they share (000_statistics: View and Table both empty).
 type View struct {
 	Name string // file name without extension, e.g. 002_eta_accuracy
 	SQL  string
+	// View is the name of the view the file creates, if it creates one.
+	View string
 	// Table is set for a CREATE OR REPLACE TABLE: a view materialised
 	// because computing it on every query would be too slow. Its SQL is run
 	// again by every refresh (see package load).
 	Table string
 }
 
-// tablePattern finds the table a file materialises.
-var tablePattern = regexp.MustCompile(`(?m)^CREATE OR REPLACE TABLE (\w+) AS`)
+// tablePattern finds the table a file materialises, viewPattern the view
+// it creates.
+var (
+	tablePattern = regexp.MustCompile(`(?m)^CREATE OR REPLACE TABLE (\w+) AS`)
+	viewPattern  = regexp.MustCompile(`(?m)^CREATE OR REPLACE VIEW (\w+) AS`)
+)
 
 // Checksum identifies the view's SQL: a warehouse re-creates a view whose
 // checksum changed.
@@ -49,6 +56,9 @@ func Views() ([]View, error) {
 		v := View{Name: strings.TrimSuffix(e.Name(), ".sql"), SQL: string(b)}
 		if m := tablePattern.FindStringSubmatch(v.SQL); m != nil {
 			v.Table = m[1]
+		}
+		if m := viewPattern.FindStringSubmatch(v.SQL); m != nil {
+			v.View = m[1]
 		}
 		out = append(out, v)
 	}

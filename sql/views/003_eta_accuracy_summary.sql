@@ -1,29 +1,130 @@
--- eta_accuracy_summary: whose ETAs were good, and how early?
+-- eta_accuracy_summary: whose ETAs were good, how early, and how sure is
+-- that?
 --
--- The POD rows of eta_accuracy summed up by carrier, pod_locode, source and
--- horizon_days, carrier and predictive ETAs side by side: n (shipments
--- with an ETA at that horizon), bias_hours (mean error: positive = later
--- than promised), mae_hours, p50_abs_hours and p90_abs_hours (of the
--- absolute error), within_1d_share (share within ±24 h), and shipments
--- (arrived shipments, known at that horizon or not). A row with pod_locode
--- NULL sums all ports of the carrier; carrier NULL as well sums everything.
+-- The POD rows of eta_accuracy summed up by source and horizon_days at
+-- each level of the level column, which names the columns a row is grouped
+-- by (the others are NULL because the row covers all of them, never
+-- because a value is unknown):
+--   carrier_port   carrier × pod_locode        port          pod_locode (all carriers)
+--   carrier        carrier (all ports)         all           every shipment
+--   carrier_lane   carrier × lane              lane          lane
+--   carrier_transhipment  carrier × transhipped   transhipment  transhipped
+--   carrier_month  carrier × arrival_month     month         arrival_month
+--
+-- shipments counts the arrived shipments, n those with a usable ETA at that
+-- horizon, n_calls the distinct vessel calls they arrived on — the
+-- independent draws, since the boxes of one call share its delay — and
+-- n_stale those whose ETA was too old to use. bias (mean error, positive:
+-- later than promised) and MAE come with a standard error clustered by
+-- vessel call and a 95 % interval (t with n_calls − 1 degrees of freedom;
+-- NULL with fewer than 2 calls). enough: n_calls reaches etalake_min_n()
+-- (5), the rule the report ranks by. selective: the source is biased by
+-- construction at this horizon (see eta_accuracy): not a finding.
 CREATE OR REPLACE VIEW eta_accuracy_summary AS
-WITH summary AS (
-SELECT carrier,
-       pod_locode,
-       source,
-       horizon_days,
-       count(error_hours) AS n,
-       avg(error_hours) AS bias_hours,
-       avg(abs(error_hours)) AS mae_hours,
-       quantile_cont(abs(error_hours), [0.5, 0.9]) AS q,
-       avg(CASE WHEN error_hours IS NULL THEN NULL WHEN abs(error_hours) <= 24 THEN 1.0 ELSE 0.0 END) AS within_1d_share,
-       count(*) AS shipments
-FROM eta_accuracy
-WHERE target = 'POD'
-GROUP BY GROUPING SETS ((carrier, pod_locode, source, horizon_days), (carrier, source, horizon_days), (source, horizon_days))
+WITH levels(level, by_carrier, by_port, by_lane, by_transhipment, by_month) AS (VALUES
+    ('carrier_port', true, true, false, false, false),
+    ('carrier', true, false, false, false, false),
+    ('port', false, true, false, false, false),
+    ('all', false, false, false, false, false),
+    ('carrier_lane', true, false, true, false, false),
+    ('lane', false, false, true, false, false),
+    ('carrier_transhipment', true, false, false, true, false),
+    ('transhipment', false, false, false, true, false),
+    ('carrier_month', true, false, false, false, true),
+    ('month', false, false, false, false, true)
+),
+base AS (
+    SELECT l.level,
+           CASE WHEN l.by_carrier THEN a.carrier END AS carrier,
+           CASE WHEN l.by_port THEN a.pod_locode END AS pod_locode,
+           CASE WHEN l.by_lane THEN a.lane END AS lane,
+           CASE WHEN l.by_transhipment THEN a.transhipped END AS transhipped,
+           CASE WHEN l.by_month THEN a.arrival_month END AS arrival_month,
+           a.source, a.horizon_days, a.selective, a.vessel_call, a.error_hours, a.stale, a.observed_lead_hours
+    FROM eta_accuracy AS a
+    CROSS JOIN levels AS l
+    WHERE a.target = 'POD'
+),
+-- Per vessel call within each group: the sums the clustered errors need.
+calls AS (
+    SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
+           count(*) AS n_g, sum(error_hours) AS s_g, sum(abs(error_hours)) AS a_g
+    FROM base
+    WHERE error_hours IS NOT NULL
+    GROUP BY level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days, vessel_call
+),
+clustered AS (
+    SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
+           count(*) AS n_calls,
+           sum(s_g * s_g) AS s2, sum(s_g * n_g) AS sn, sum(a_g * a_g) AS a2, sum(a_g * n_g) AS an, sum(n_g * n_g) AS n2
+    FROM calls
+    GROUP BY level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days
+),
+plain AS (
+    SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
+           bool_or(selective) AS selective,
+           count(*) AS shipments,
+           count(error_hours) AS n,
+           count(*) FILTER (WHERE stale) AS n_stale,
+           avg(error_hours) AS bias_hours,
+           avg(abs(error_hours)) AS mae_hours,
+           quantile_cont(abs(error_hours), [0.5, 0.9]) AS q,
+           avg(CASE WHEN error_hours IS NULL THEN NULL WHEN abs(error_hours) <= 24 THEN 1.0 ELSE 0.0 END) AS within_1d_share,
+           avg(observed_lead_hours) FILTER (WHERE error_hours IS NOT NULL) AS mean_lead_hours
+    FROM base
+    GROUP BY level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days
+),
+stats AS (
+    SELECT p.*,
+           coalesce(c.n_calls, 0) AS n_calls,
+           etalake_cluster_se(c.n_calls, p.n, c.s2, c.sn, c.n2, p.bias_hours) AS bias_se_hours,
+           etalake_cluster_se(c.n_calls, p.n, c.a2, c.an, c.n2, p.mae_hours) AS mae_se_hours,
+           etalake_t975(c.n_calls - 1) AS t
+    FROM plain AS p
+    LEFT JOIN clustered AS c
+      ON c.level = p.level AND c.source = p.source AND c.horizon_days = p.horizon_days
+     AND c.carrier IS NOT DISTINCT FROM p.carrier AND c.pod_locode IS NOT DISTINCT FROM p.pod_locode
+     AND c.lane IS NOT DISTINCT FROM p.lane AND c.transhipped IS NOT DISTINCT FROM p.transhipped
+     AND c.arrival_month IS NOT DISTINCT FROM p.arrival_month
 )
--- Both quantiles come from one sort of each group.
-SELECT carrier, pod_locode, source, horizon_days, n, bias_hours, mae_hours,
-       q[1] AS p50_abs_hours, q[2] AS p90_abs_hours, within_1d_share, shipments
-FROM summary;
+SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days, selective,
+       shipments, n, n_calls, n_stale,
+       n_calls >= etalake_min_n() AS enough,
+       bias_hours, bias_se_hours,
+       bias_hours - t * bias_se_hours AS bias_lo_hours,
+       bias_hours + t * bias_se_hours AS bias_hi_hours,
+       mae_hours, mae_se_hours,
+       -- An absolute error is never negative.
+       CASE WHEN mae_se_hours IS NOT NULL THEN greatest(0.0, mae_hours - t * mae_se_hours) END AS mae_lo_hours,
+       mae_hours + t * mae_se_hours AS mae_hi_hours,
+       q[1] AS p50_abs_hours, q[2] AS p90_abs_hours,
+       within_1d_share,
+       mean_lead_hours
+FROM stats;
+COMMENT ON VIEW eta_accuracy_summary IS 'Whose ETAs were good, how early, and how sure: the POD rows of eta_accuracy by level (carrier_port, carrier, port, all, carrier_lane, lane, carrier_transhipment, transhipment, carrier_month, month) × source × horizon, with n, distinct vessel calls and 95 % intervals clustered by vessel call.';
+COMMENT ON COLUMN eta_accuracy_summary.level IS 'what the row is grouped by: carrier_port, carrier, port, all, carrier_lane, lane, carrier_transhipment, transhipment, carrier_month or month; a grouping column the level does not name is NULL and means all';
+COMMENT ON COLUMN eta_accuracy_summary.carrier IS 'SCAC of the shipping line (levels carrier*)';
+COMMENT ON COLUMN eta_accuracy_summary.pod_locode IS 'port of discharge (levels carrier_port, port)';
+COMMENT ON COLUMN eta_accuracy_summary.lane IS 'trade lane POL-POD (levels carrier_lane, lane)';
+COMMENT ON COLUMN eta_accuracy_summary.transhipped IS 'transhipped (true) or direct (false) (levels carrier_transhipment, transhipment; NULL there: not known)';
+COMMENT ON COLUMN eta_accuracy_summary.arrival_month IS 'UTC month of the actual arrival (levels carrier_month, month)';
+COMMENT ON COLUMN eta_accuracy_summary.source IS 'CARRIER or PREDICTIVE';
+COMMENT ON COLUMN eta_accuracy_summary.horizon_days IS 'days before the actual arrival: 1, 3, 7 or 14';
+COMMENT ON COLUMN eta_accuracy_summary.selective IS 'biased by construction at this horizon (PREDICTIVE at 3 days or more): not a finding, not compared';
+COMMENT ON COLUMN eta_accuracy_summary.shipments IS 'arrived shipments, with a usable ETA at this horizon or not';
+COMMENT ON COLUMN eta_accuracy_summary.n IS 'shipments with a usable ETA at this horizon';
+COMMENT ON COLUMN eta_accuracy_summary.n_calls IS 'distinct vessel calls those shipments arrived on: the independent draws';
+COMMENT ON COLUMN eta_accuracy_summary.n_stale IS 'shipments whose ETA at this horizon was older than the staleness limit, not used';
+COMMENT ON COLUMN eta_accuracy_summary.enough IS 'n_calls reaches etalake_min_n() (5): enough to rank or compare';
+COMMENT ON COLUMN eta_accuracy_summary.bias_hours IS 'mean error (actual − eta), hours: positive, later than promised';
+COMMENT ON COLUMN eta_accuracy_summary.bias_se_hours IS 'standard error of bias_hours clustered by vessel call (NULL below 2 calls)';
+COMMENT ON COLUMN eta_accuracy_summary.bias_lo_hours IS 'lower bound of the 95 % interval of the bias';
+COMMENT ON COLUMN eta_accuracy_summary.bias_hi_hours IS 'upper bound of the 95 % interval of the bias';
+COMMENT ON COLUMN eta_accuracy_summary.mae_hours IS 'mean absolute error, hours';
+COMMENT ON COLUMN eta_accuracy_summary.mae_se_hours IS 'standard error of mae_hours clustered by vessel call (NULL below 2 calls)';
+COMMENT ON COLUMN eta_accuracy_summary.mae_lo_hours IS 'lower bound of the 95 % interval of the MAE';
+COMMENT ON COLUMN eta_accuracy_summary.mae_hi_hours IS 'upper bound of the 95 % interval of the MAE';
+COMMENT ON COLUMN eta_accuracy_summary.p50_abs_hours IS 'median absolute error, hours';
+COMMENT ON COLUMN eta_accuracy_summary.p90_abs_hours IS '90th percentile of the absolute error, hours';
+COMMENT ON COLUMN eta_accuracy_summary.within_1d_share IS 'share of the n within ±24 h, 0 to 1';
+COMMENT ON COLUMN eta_accuracy_summary.mean_lead_hours IS 'mean observed_lead_hours of the ETAs used: how long before the arrival they were really seen';

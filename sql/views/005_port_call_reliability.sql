@@ -1,18 +1,33 @@
 -- port_call_reliability: did each vessel arrive when the schedule said?
 --
--- One row per port call (port_locode, vessel_imo, voyage) whose planned and
--- actual arrivals were both observed, whatever the number of observations
--- and of queries (by port, port to port, by vessel) that showed it:
--- planned_at is the first planned arrival observed (the baseline),
--- actual_at the last actual arrival reported; delay_hours = actual −
--- planned; on_time when |delay| ≤ 24 h (Sea-Intelligence's definition).
+-- One row per port call (port_locode, vessel_imo, voyage) with a planned
+-- arrival, whatever the number of observations and of queries (by port,
+-- port to port, by vessel) that showed it: planned_at is the first planned
+-- arrival observed (the baseline), actual_at the last actual arrival
+-- reported, delay_hours = actual − planned.
+--
+-- outcome (Sea-Intelligence's ±24 h):
+--   on_time, late, early   arrived within 24 h of plan, later, earlier
+--   late_not_arrived       not arrived, but already more than 24 h past the
+--                          plan when a query that reports actual arrivals
+--                          (by port, by vessel) last showed it: late, whatever
+--                          comes next (a call dropped from the count until it
+--                          arrives would flatter the latest month)
+--   unknown                due (planned before the newest schedule observed)
+--                          but neither arrived nor yet provably late
+--   not_due                planned after the newest schedule observed
+-- on_time is true or false for the first four, NULL for the last two.
 CREATE OR REPLACE VIEW port_call_reliability AS
-WITH arrivals AS (
+WITH newest AS (
+    SELECT max(observed_at) AS as_of FROM port_calls
+),
+arrivals AS (
     SELECT port_locode,
            vessel_imo,
            voyage,
            arg_min(event_at, observed_at) FILTER (WHERE classifier = 'PLN') AS planned_at,
            arg_max(event_at, observed_at) FILTER (WHERE classifier = 'ACT') AS actual_at,
+           max(observed_at) FILTER (WHERE query IN ('PORT', 'VESSEL')) AS last_seen_at,
            arg_max(carrier, observed_at) AS carrier,
            arg_max(service_code, observed_at) AS service_code,
            arg_max(vessel_name, observed_at) AS vessel_name,
@@ -20,6 +35,22 @@ WITH arrivals AS (
     FROM port_calls
     WHERE event_type_code = 'ARRI'
     GROUP BY port_locode, vessel_imo, voyage
+),
+judged AS (
+    SELECT a.*,
+           (epoch_us(a.actual_at) - epoch_us(a.planned_at)) / 3600e6 AS delay_hours,
+           CASE
+               WHEN a.actual_at IS NOT NULL THEN
+                   CASE WHEN abs(epoch_us(a.actual_at) - epoch_us(a.planned_at)) <= 24 * 3600e6 THEN 'on_time'
+                        WHEN a.actual_at > a.planned_at THEN 'late'
+                        ELSE 'early' END
+               WHEN epoch_us(a.last_seen_at) - epoch_us(a.planned_at) > 24 * 3600e6 THEN 'late_not_arrived'
+               WHEN a.planned_at <= n.as_of THEN 'unknown'
+               ELSE 'not_due'
+           END AS outcome
+    FROM arrivals AS a
+    CROSS JOIN newest AS n
+    WHERE a.planned_at IS NOT NULL
 )
 SELECT carrier,
        service_code,
@@ -28,9 +59,28 @@ SELECT carrier,
        vessel_name,
        voyage,
        planned_at,
+       etalake_utc_month(planned_at) AS month,
        actual_at,
-       (epoch_us(actual_at) - epoch_us(planned_at)) / 3600e6 AS delay_hours,
-       abs(epoch_us(actual_at) - epoch_us(planned_at)) <= 24 * 3600e6 AS on_time,
+       last_seen_at,
+       delay_hours,
+       CASE WHEN outcome = 'late_not_arrived' THEN (epoch_us(last_seen_at) - epoch_us(planned_at)) / 3600e6 END AS late_at_least_hours,
+       outcome,
+       CASE WHEN outcome IN ('unknown', 'not_due') THEN NULL ELSE outcome = 'on_time' END AS on_time,
        observations
-FROM arrivals
-WHERE planned_at IS NOT NULL AND actual_at IS NOT NULL;
+FROM judged;
+COMMENT ON VIEW port_call_reliability IS 'Did each vessel arrive when the schedule said? One row per port call with a planned arrival: the first plan seen, the last actual, and the outcome (on_time, late, early, late_not_arrived, unknown, not_due) by Sea-Intelligence''s ±24 h.';
+COMMENT ON COLUMN port_call_reliability.carrier IS 'SCAC of the carrier (the latest observation''s)';
+COMMENT ON COLUMN port_call_reliability.service_code IS 'carrier service code';
+COMMENT ON COLUMN port_call_reliability.port_locode IS 'the port called';
+COMMENT ON COLUMN port_call_reliability.vessel_imo IS 'the vessel';
+COMMENT ON COLUMN port_call_reliability.vessel_name IS 'vessel name as given';
+COMMENT ON COLUMN port_call_reliability.voyage IS 'the import voyage of the arrival';
+COMMENT ON COLUMN port_call_reliability.planned_at IS 'the first planned arrival observed: the baseline';
+COMMENT ON COLUMN port_call_reliability.month IS 'the UTC month of planned_at (its first day)';
+COMMENT ON COLUMN port_call_reliability.actual_at IS 'the last actual arrival reported (NULL: not arrived as far as we know)';
+COMMENT ON COLUMN port_call_reliability.last_seen_at IS 'the last observation of the call by a query that reports actual arrivals (by port, by vessel)';
+COMMENT ON COLUMN port_call_reliability.delay_hours IS 'actual − planned, hours (NULL: not arrived)';
+COMMENT ON COLUMN port_call_reliability.late_at_least_hours IS 'late_not_arrived: how late the call already was when last seen, hours';
+COMMENT ON COLUMN port_call_reliability.outcome IS 'on_time, late or early (arrived; ±24 h), late_not_arrived (more than 24 h past plan when last seen, not arrived), unknown (due, not yet judged), not_due (planned after the newest observation)';
+COMMENT ON COLUMN port_call_reliability.on_time IS 'true for on_time; false for late, early and late_not_arrived; NULL for unknown and not_due';
+COMMENT ON COLUMN port_call_reliability.observations IS 'distinct observation instants of the arrival';

@@ -40,3 +40,15 @@ LEFT JOIN shipments AS s
   ON s.shipment_number = e.shipment_number AND s.shipment_type = e.shipment_type
 WHERE p.actual_at IS NOT NULL
 GROUP BY ALL;
+COMMENT ON VIEW event_timeliness IS 'How good were the estimated dates of container events, and how late were actual events reported? By carrier, event type and code, route type.';
+COMMENT ON COLUMN event_timeliness.carrier IS 'SCAC of the shipping line (shipments.sealine)';
+COMMENT ON COLUMN event_timeliness.event_type IS 'EQUIPMENT, TRANSPORT, …';
+COMMENT ON COLUMN event_timeliness.event_code IS 'DCSA code: GTOT, GTIN, LOAD, DEPA, ARRI, DISC, …';
+COMMENT ON COLUMN event_timeliness.route_type IS 'LAND or SEA';
+COMMENT ON COLUMN event_timeliness.n_events IS 'events that became actual';
+COMMENT ON COLUMN event_timeliness.n_with_estimate IS 'of those, events with an estimate observed first';
+COMMENT ON COLUMN event_timeliness.bias_hours IS 'mean of actual − last estimate, hours: positive, later than estimated';
+COMMENT ON COLUMN event_timeliness.mae_hours IS 'mean absolute error of the last estimate, hours';
+COMMENT ON COLUMN event_timeliness.p90_abs_hours IS '90th percentile of that absolute error, hours';
+COMMENT ON COLUMN event_timeliness.avg_lead_hours IS 'mean time from when that estimate was seen to the event, hours';
+COMMENT ON COLUMN event_timeliness.avg_report_delay_hours IS 'mean time from the event to the first observation showing it actual, hours (bounded below by how often we look)';

@@ -14,7 +14,7 @@ WITH newest AS (
 tracked AS (
     SELECT t.shipment_number,
            t.shipment_type,
-           coalesce(s.sealine, t.sealine) AS sealine,
+           coalesce(s.sealine, t.sealine) AS carrier,
            t.added_at,
            s.last_observed_at,
            CASE
@@ -28,7 +28,7 @@ tracked AS (
 )
 SELECT t.shipment_number,
        t.shipment_type,
-       t.sealine,
+       t.carrier,
        t.state,
        t.added_at,
        t.last_observed_at,
@@ -37,3 +37,13 @@ SELECT t.shipment_number,
        t.state = 'active' AND (t.last_observed_at IS NULL OR epoch_us(n.newest_at) - epoch_us(t.last_observed_at) > 36 * 3600e6) AS is_stale
 FROM tracked AS t
 CROSS JOIN newest AS n;
+COMMENT ON VIEW data_freshness IS 'Is the tracked set being refreshed? One row per tracked shipment: its state, when it was last observed, and whether it is stale.';
+COMMENT ON COLUMN data_freshness.shipment_number IS 'the tracked shipment';
+COMMENT ON COLUMN data_freshness.shipment_type IS 'CT, BL or BK';
+COMMENT ON COLUMN data_freshness.carrier IS 'SCAC of the shipping line: as the service reports it, else as given when tracked';
+COMMENT ON COLUMN data_freshness.state IS 'active, arrived (at its final place) or removed (from the tracked set)';
+COMMENT ON COLUMN data_freshness.added_at IS 'when it was added to the tracked set';
+COMMENT ON COLUMN data_freshness.last_observed_at IS 'the last successful observation (NULL: never)';
+COMMENT ON COLUMN data_freshness.hours_since_observed IS 'hours from last_observed_at to now (the wall clock)';
+COMMENT ON COLUMN data_freshness.hours_behind_newest IS 'hours from last_observed_at to the newest successful response in the warehouse';
+COMMENT ON COLUMN data_freshness.is_stale IS 'active and never observed, or more than 36 h behind the newest response';

@@ -23,3 +23,19 @@ SELECT logical_date,
        sum(drift_tracking) AS drift_tracking
 FROM etl_runs
 GROUP BY logical_date, job;
+COMMENT ON VIEW credit_usage IS 'What did the runs spend per logical date and job, and does the server agree?';
+COMMENT ON COLUMN credit_usage.logical_date IS 'the logical date of the runs';
+COMMENT ON COLUMN credit_usage.job IS 'run, backfill, demo, …';
+COMMENT ON COLUMN credit_usage.runs IS 'runs';
+COMMENT ON COLUMN credit_usage.runs_not_ok IS 'runs that did not end ok';
+COMMENT ON COLUMN credit_usage.requests IS 'HTTP requests sent';
+COMMENT ON COLUMN credit_usage.credits_schedule IS 'schedule credits spent, by our count';
+COMMENT ON COLUMN credit_usage.credits_uncertain_schedule IS 'schedule requests possibly charged (timed out, or broken in transfer)';
+COMMENT ON COLUMN credit_usage.calls_tracking IS 'paid tracking calls, by our count';
+COMMENT ON COLUMN credit_usage.calls_uncertain_tracking IS 'tracking calls possibly charged';
+COMMENT ON COLUMN credit_usage.balance_schedule_before IS 'schedule balance reported before the first run of the day';
+COMMENT ON COLUMN credit_usage.balance_schedule_after IS 'schedule balance reported after the last run of the day';
+COMMENT ON COLUMN credit_usage.balance_tracking_before IS 'tracking balance reported before the first run of the day';
+COMMENT ON COLUMN credit_usage.balance_tracking_after IS 'tracking balance reported after the last run of the day';
+COMMENT ON COLUMN credit_usage.drift_schedule IS 'schedule credits the server counted that we did not (0: our count is right)';
+COMMENT ON COLUMN credit_usage.drift_tracking IS 'tracking calls the server counted that we did not';

@@ -113,3 +113,66 @@ INSERT INTO etl_runs VALUES
    10, '{"200": 10}', 2, 0, 6, 0, 480, 478, 210, 204, 0, 0, NULL, 60, NULL, NULL, 'test', DATE '2026-03-11', NULL),
   ('run-2', 'run', DATE '2026-03-12', TIMESTAMPTZ '2026-03-12 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:05:00+00', 'ok', 0, NULL,
    50, '{"200": 50}', 10, 0, 30, 0, 478, 466, 204, 174, 2, 0, NULL, 300, NULL, NULL, 'test', DATE '2026-03-12', NULL);
+
+-- The cases of issue 22: staleness, selectively published ETAs, clusters,
+-- transhipment, revisions, censored calls and months in UTC.
+--
+--   S7 MSCU CNSHA→DEHAM, arrived 2026-03-09 00:00 on vessel 9074729 voyage
+--      6E (its events say), transhipped at SGSIN (discharged and loaded
+--      there). Carrier ETAs seen only 6 and 5 days out (03-08 14:00, then
+--      revised +6 h to 03-08 20:00): at 1 day the latest is 118 h old, stale
+--      (limit 24 + 48 h): no error; at 3 days it stands (+4 h). A
+--      predictive ETA seen 03-05 02:00 promising 03-07 12:00 — published
+--      because it promised arrival within 72 h: at 3 days it is there only
+--      for that reason (selective, +36 h); at 1 day it is stale.
+--   S8 MAEU CNSHA→NLRTM on S1's vessel call (the same arrival at NLRTM,
+--      2026-03-10 12:00): its carrier ETA 4 h early every night from 10 days
+--      out. S1 and S8 are two shipments but one independent draw.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S7', 'CT', 'MSCU', 'MSC', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-01 00:00:00+00', true,
+   'DEHAM', TIMESTAMPTZ '2026-03-09 00:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-03-03 02:00:00+00', TIMESTAMPTZ '2026-03-09 02:00:00+00', 'r7', DATE '2026-03-03', NULL),
+  ('S8', 'CT', 'MAEU', 'Maersk', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-05 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-10 12:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-02-28 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r8', DATE '2026-02-28', NULL)
+) AS v;
+INSERT INTO eta_observations VALUES
+  ('S7', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-03 02:00:00+00', 'DEHAM', TIMESTAMPTZ '2026-03-08 14:00:00+00', false, 'r7', DATE '2026-03-03', NULL),
+  ('S7', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-04 02:00:00+00', 'DEHAM', TIMESTAMPTZ '2026-03-08 20:00:00+00', false, 'r7', DATE '2026-03-04', NULL),
+  ('S7', 'CT', 'POD', 'PREDICTIVE', TIMESTAMPTZ '2026-03-05 02:00:00+00', 'DEHAM', TIMESTAMPTZ '2026-03-07 12:00:00+00', false, 'r7', DATE '2026-03-05', NULL),
+  ('S7', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-09 02:00:00+00', 'DEHAM', TIMESTAMPTZ '2026-03-09 00:00:00+00', true, 'r7', DATE '2026-03-09', NULL),
+  ('S8', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-10 12:00:00+00', true, 'r8', DATE '2026-03-11', NULL);
+INSERT INTO eta_observations
+SELECT 'S8', 'CT', 'POD', 'CARRIER', d, 'NLRTM', TIMESTAMPTZ '2026-03-10 08:00:00+00', false, 'r8', CAST(d AS DATE), NULL
+FROM generate_series(TIMESTAMPTZ '2026-02-28 02:00:00+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO container_events VALUES
+  ('S7', 'MSMU0000007', 'k7-disc', 'CT', 'EQUIPMENT', 'DISC', 'CDT', 'Discharge at transhipment', 'SGSIN', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', true, false, 'SEA', 'VESSEL', 9300001, 'FEEDER', '1W', 0,
+   TIMESTAMPTZ '2026-03-03 02:00:00+00', TIMESTAMPTZ '2026-03-09 02:00:00+00', 'r7', DATE '2026-03-03', NULL),
+  ('S7', 'MSMU0000007', 'k7-load', 'CT', 'EQUIPMENT', 'LOAD', 'CLT', 'Load at transhipment', 'SGSIN', NULL, TIMESTAMPTZ '2026-02-22 00:00:00+00', true, false, 'SEA', 'VESSEL', 9074729, 'MSC B', '6E', 0,
+   TIMESTAMPTZ '2026-03-03 02:00:00+00', TIMESTAMPTZ '2026-03-09 02:00:00+00', 'r7', DATE '2026-03-03', NULL),
+  ('S7', 'MSMU0000007', 'k7-arri', 'CT', 'TRANSPORT', 'ARRI', 'VAD', 'Arrival', 'DEHAM', NULL, TIMESTAMPTZ '2026-03-09 00:00:00+00', true, false, 'SEA', 'VESSEL', 9074729, 'MSC B', '6E', 0,
+   TIMESTAMPTZ '2026-03-03 02:00:00+00', TIMESTAMPTZ '2026-03-09 02:00:00+00', 'r7', DATE '2026-03-03', NULL);
+
+-- Port calls (ARRI):
+--   E MAEU at NLRTM, 9321483 voyage 103W: planned 03-10 06:00, still not
+--     arrived when a by-port query last showed it on 03-12 02:00 (44 h past
+--     the plan): late, not arrived.
+--   F MSCU at DEHAM, 9074729 voyage 9E: planned 03-11 12:00, last seen
+--     03-10 02:00 before it was due: unknown, counted apart.
+--   G MAEU at NLRTM, 9321483 voyage 100W: planned 2026-02-28 23:30 UTC
+--     (already March 1 in Shanghai), arrived 03-01 01:00: on time, in
+--     February (UTC) for every reader.
+--   H MSCU at DEHAM, 9074729 voyage 5E: planned 2026-03-01 03:00 UTC (still
+--     February 28 in New York), arrived 03-01 10:00: on time, in March.
+--   I CMDU at NLRTM, 9400000 voyage P1: planned 03-02 00:00, seen only by a
+--     port-to-port query (which shows no actual arrivals): unknown, not late.
+INSERT INTO port_calls VALUES
+  ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-08 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-10 06:00:00+00', 'p10', DATE '2026-03-08'),
+  ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-10 06:00:00+00', 'p11', DATE '2026-03-12'),
+  ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'EST', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-13 00:00:00+00', 'p11', DATE '2026-03-12'),
+  ('PORT', 'DEHAM', 9074729, '9E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-10 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '9E', '9W', NULL, TIMESTAMPTZ '2026-03-11 12:00:00+00', 'p12', DATE '2026-03-10'),
+  ('PORT', 'NLRTM', 9321483, '100W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-26 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '100W', '100E', NULL, TIMESTAMPTZ '2026-02-28 23:30:00+00', 'p13', DATE '2026-02-26'),
+  ('PORT', 'NLRTM', 9321483, '100W', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '100W', '100E', NULL, TIMESTAMPTZ '2026-03-01 01:00:00+00', 'p3', DATE '2026-03-02'),
+  ('VESSEL', 'DEHAM', 9074729, '5E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '5E', '5W', NULL, TIMESTAMPTZ '2026-03-01 03:00:00+00', 'p14', DATE '2026-02-25'),
+  ('VESSEL', 'DEHAM', 9074729, '5E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '5E', '5W', NULL, TIMESTAMPTZ '2026-03-01 10:00:00+00', 'p15', DATE '2026-03-02'),
+  ('P2P', 'NLRTM', 9400000, 'P1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-05 02:00:00+00', 'CMDU', 'FAL1', NULL, 'CMA CGM C', 'P1', 'P1', NULL, TIMESTAMPTZ '2026-03-02 00:00:00+00', 'p16', DATE '2026-03-05');

@@ -1,0 +1,303 @@
+package sql_test
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A call already more than 24 h past its plan when a by-port query last
+// showed it, not arrived, is late, not left out; a call due but not yet
+// judged is counted apart; a call seen only by a query that never reports
+// actual arrivals (port to port) is never taken for late.
+func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
+	db := history(t)
+	var outcome string
+	var atLeast float64
+	one(t, db, "SELECT outcome, late_at_least_hours FROM port_call_reliability WHERE voyage = '103W'", &outcome, &atLeast)
+	if outcome != "late_not_arrived" || atLeast != 44 {
+		t.Errorf("call E: %s, at least %.0f h late; want late_not_arrived, 44 h", outcome, atLeast)
+	}
+	for voyage, want := range map[string]string{"9E": "unknown", "P1": "unknown", "8E": "not_due"} {
+		one(t, db, "SELECT outcome FROM port_call_reliability WHERE voyage = '"+voyage+"'", &outcome)
+		if outcome != want {
+			t.Errorf("call %s: %s, want %s", voyage, outcome, want)
+		}
+	}
+	// March at NLRTM for MAEU: A on time, B late, E late and not arrived.
+	var calls, late, notArrived, unknown int
+	var share float64
+	var complete bool
+	one(t, db, `SELECT n_calls, on_time_share, n_late, n_late_not_arrived, n_unknown, month_complete FROM schedule_reliability
+		WHERE level = 'carrier_port_month' AND carrier = 'MAEU' AND month = DATE '2026-03-01'`, &calls, &share, &late, &notArrived, &unknown, &complete)
+	if calls != 3 || math.Abs(share-1.0/3) > 1e-9 || late != 2 || notArrived != 1 || unknown != 0 || complete {
+		t.Errorf("MAEU March: %d calls, %.3f on time, %d late (%d not arrived), %d unknown, complete %v; want 3, 1/3, 2 (1), 0, false",
+			calls, share, late, notArrived, unknown, complete)
+	}
+	// February is over, and the 24 h after it: complete.
+	one(t, db, "SELECT month_complete FROM schedule_reliability WHERE level = 'month' AND month = DATE '2026-02-01'", &complete)
+	if !complete {
+		t.Error("February is not complete by 2026-03-12")
+	}
+	// CMDU has only a call not yet judged: a row that says so, no share.
+	var shareNull sql.NullFloat64
+	one(t, db, "SELECT n_calls, n_unknown, on_time_share FROM schedule_reliability WHERE level = 'carrier' AND carrier = 'CMDU'", &calls, &unknown, &shareNull)
+	if calls != 0 || unknown != 1 || shareNull.Valid {
+		t.Errorf("CMDU: %d calls, %d unknown, share %v; want 0, 1, NULL", calls, unknown, shareNull)
+	}
+}
+
+// The predictive ETA is published only while it promises arrival within
+// 72 hours: at 3 days its rows exist only for shipments it expected early,
+// so they are flagged selective, carried as such by the summary, and left
+// out of the comparison with the carrier's ETA.
+func TestAPredictiveETAPublishedOnlyNearArrivalIsNotCompared(t *testing.T) {
+	db := history(t)
+	var errH float64
+	var selective bool
+	one(t, db, "SELECT error_hours, selective FROM eta_accuracy WHERE shipment_number = 'S7' AND source = 'PREDICTIVE' AND horizon_days = 3", &errH, &selective)
+	if errH != 36 || !selective {
+		t.Errorf("S7 predictive at 3 days: error %.0f h, selective %v; want +36 h, flagged", errH, selective)
+	}
+	var n int
+	one(t, db, "SELECT count(*) FROM eta_accuracy_summary WHERE source = 'PREDICTIVE' AND horizon_days >= 3 AND NOT selective", &n)
+	if n != 0 {
+		t.Errorf("%d summary rows of the predictive ETA at 3 days or more are not flagged selective", n)
+	}
+	one(t, db, "SELECT count(*) FROM eta_accuracy_summary WHERE source = 'CARRIER' AND selective", &n)
+	if n != 0 {
+		t.Errorf("%d summary rows of the carrier's ETA flagged selective", n)
+	}
+	one(t, db, "SELECT count(*) FROM eta_accuracy_comparison WHERE horizon_days >= 3", &n)
+	if n != 0 {
+		t.Errorf("the comparison has %d rows at 3 days or more, where the predictive ETA is selective", n)
+	}
+}
+
+// An ETA seen long before a horizon's cut does not stand for it: S7's last
+// carrier ETA was seen 118 h before the arrival, too old for "1 day" (24 +
+// 48 h), fine for "3 days" (72 + 48 h).
+func TestAStaleETAIsNotUsedForAHorizon(t *testing.T) {
+	db := history(t)
+	var lead float64
+	var errH sql.NullFloat64
+	var stale bool
+	one(t, db, "SELECT observed_lead_hours, error_hours, stale FROM eta_accuracy WHERE shipment_number = 'S7' AND source = 'CARRIER' AND horizon_days = 1", &lead, &errH, &stale)
+	if lead != 118 || errH.Valid || !stale {
+		t.Errorf("S7 at 1 day: lead %.0f h, error %v, stale %v; want 118 h, no error, stale", lead, errH, stale)
+	}
+	one(t, db, "SELECT error_hours, stale FROM eta_accuracy WHERE shipment_number = 'S7' AND source = 'CARRIER' AND horizon_days = 3", &errH, &stale)
+	if !errH.Valid || errH.Float64 != 4 || stale {
+		t.Errorf("S7 at 3 days: error %v, stale %v; want +4 h, not stale", errH, stale)
+	}
+	var nStale int
+	one(t, db, "SELECT n_stale FROM eta_accuracy_summary WHERE level = 'carrier' AND carrier = 'MSCU' AND source = 'CARRIER' AND horizon_days = 1", &nStale)
+	if nStale != 1 {
+		t.Errorf("MSCU at 1 day: %d stale, want S7's", nStale)
+	}
+}
+
+// Shipments on one vessel call are one draw: MAEU's 3-day row counts 3
+// shipments on 2 calls (S1 and S8 arrived together), and its standard
+// error is the one clustered by call, computed by hand here.
+func TestIntervalsClusterShipmentsByVesselCall(t *testing.T) {
+	db := history(t)
+	var n, calls int
+	var enough bool
+	var bias, se, lo, hi float64
+	one(t, db, `SELECT n, n_calls, enough, bias_hours, bias_se_hours, bias_lo_hours, bias_hi_hours FROM eta_accuracy_summary
+		WHERE level = 'carrier' AND carrier = 'MAEU' AND source = 'CARRIER' AND horizon_days = 3`, &n, &calls, &enough, &bias, &se, &lo, &hi)
+	// Errors +10 and +4 (one call), 0 (another): mean 14/3; clusters' sums
+	// 14 over 2 and 0 over 1; CR1 variance 2/1 · ((14 − 2m)² + (0 − m)²) / 3².
+	m := 14.0 / 3
+	wantSE := math.Sqrt(2*((14-2*m)*(14-2*m)+m*m)) / 3
+	if n != 3 || calls != 2 || enough || math.Abs(bias-m) > 1e-9 || math.Abs(se-wantSE) > 1e-9 ||
+		math.Abs(lo-(m-12.7062*wantSE)) > 1e-6 || math.Abs(hi-(m+12.7062*wantSE)) > 1e-6 {
+		t.Errorf("MAEU at 3 days: n %d on %d calls (enough %v), bias %.4f ± se %.4f [%.3f, %.3f]; want 3 on 2 (not enough), %.4f ± %.4f, t(1) = 12.7062",
+			n, calls, enough, bias, se, lo, hi, m, wantSE)
+	}
+	var call string
+	var transhipped bool
+	var revisions int
+	var meanRevision float64
+	one(t, db, "SELECT vessel_call, transhipped, revisions, mean_abs_revision_hours FROM eta_accuracy WHERE shipment_number = 'S7' AND source = 'CARRIER' AND horizon_days = 3",
+		&call, &transhipped, &revisions, &meanRevision)
+	if call != "DEHAM 9074729 6E" || !transhipped || revisions != 1 || meanRevision != 6 {
+		t.Errorf("S7: call %q, transhipped %v, %d revisions of %.0f h; want DEHAM 9074729 6E, transhipped, 1 of 6 h", call, transhipped, revisions, meanRevision)
+	}
+	var direct bool
+	one(t, db, "SELECT transhipped FROM eta_accuracy WHERE shipment_number = 'S1' AND source = 'CARRIER' AND horizon_days = 3", &direct)
+	if direct {
+		t.Error("S1, loaded at its POL and never discharged elsewhere, is called transhipped")
+	}
+}
+
+// Every summary row says what it sums: its level names exactly the
+// grouping columns it is grouped by, and the rollups an analyst asks for
+// exist — per port over every carrier, every carrier together, carrier ×
+// port over every month.
+func TestRollupsSayWhatTheyAre(t *testing.T) {
+	db := history(t)
+	groups := map[string]map[string][]string{
+		"eta_accuracy_summary": {
+			"carrier_port": {"carrier", "pod_locode"}, "carrier": {"carrier"}, "port": {"pod_locode"}, "all": nil,
+			"carrier_lane": {"carrier", "lane"}, "lane": {"lane"}, "carrier_transhipment": {"carrier", "transhipped"},
+			"transhipment": {"transhipped"}, "carrier_month": {"carrier", "arrival_month"}, "month": {"arrival_month"},
+		},
+		"schedule_reliability": {
+			"carrier_port_month": {"carrier", "port_locode", "month"}, "carrier_port": {"carrier", "port_locode"},
+			"carrier_month": {"carrier", "month"}, "carrier": {"carrier"}, "port_month": {"port_locode", "month"},
+			"port": {"port_locode"}, "month": {"month"}, "all": nil,
+		},
+	}
+	for view, levels := range groups {
+		all := map[string]bool{}
+		for _, cols := range levels {
+			for _, c := range cols {
+				all[c] = true
+			}
+		}
+		for level, cols := range levels {
+			var rows int
+			one(t, db, "SELECT count(*) FROM "+view+" WHERE level = '"+level+"'", &rows)
+			if rows == 0 {
+				t.Errorf("%s has no %s row", view, level)
+			}
+			for c := range all {
+				grouped := strings.Contains(" "+strings.Join(cols, " ")+" ", " "+c+" ")
+				if grouped {
+					continue
+				}
+				var set int
+				one(t, db, "SELECT count(*) FROM "+view+" WHERE level = '"+level+"' AND "+c+" IS NOT NULL", &set)
+				if set != 0 {
+					t.Errorf("%s: %d %s rows set %s, which that level does not group by", view, set, level, c)
+				}
+			}
+		}
+		var other int
+		one(t, db, "SELECT count(*) FROM "+view+" WHERE level NOT IN ('"+strings.Join(keys(levels), "', '")+"')", &other)
+		if other != 0 {
+			t.Errorf("%s has %d rows of an undocumented level", view, other)
+		}
+	}
+	// The all-carrier total of schedules equals the sum over carriers.
+	var total, sum int
+	one(t, db, "SELECT n_calls FROM schedule_reliability WHERE level = 'all'", &total)
+	one(t, db, "SELECT sum(n_calls) FROM schedule_reliability WHERE level = 'carrier'", &sum)
+	if total != sum || total == 0 {
+		t.Errorf("all carriers: %d calls, the carriers' sum %d", total, sum)
+	}
+	// One name for the carrier: no view has a column named sealine.
+	var sealine int
+	one(t, db, "SELECT count(*) FROM duckdb_columns() WHERE column_name = 'sealine' AND table_name IN (SELECT view_name FROM duckdb_views() WHERE NOT internal)", &sealine)
+	if sealine != 0 {
+		t.Errorf("%d view columns are named sealine; the views say carrier", sealine)
+	}
+}
+
+func keys(m map[string][]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// The warehouse documents what it answers: every view, the table they
+// read (eta_accuracy_known), and every column of them carry a comment a
+// notebook can read.
+func TestEveryViewAndColumnIsDocumented(t *testing.T) {
+	db := history(t)
+	var views, undocumented int
+	one(t, db, "SELECT count(*), count(*) FILTER (WHERE coalesce(comment, '') = '') FROM duckdb_views() WHERE NOT internal", &views, &undocumented)
+	if views < 8 || undocumented != 0 {
+		t.Errorf("%d views, %d without a comment", views, undocumented)
+	}
+	rows, err := db.Query(`SELECT table_name || '.' || column_name FROM duckdb_columns()
+		WHERE (table_name IN (SELECT view_name FROM duckdb_views() WHERE NOT internal) OR table_name = 'eta_accuracy_known')
+		  AND coalesce(comment, '') = ''`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var col string
+		if err := rows.Scan(&col); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("%s has no comment", col)
+	}
+	var macros int
+	one(t, db, "SELECT count(DISTINCT function_name) FROM duckdb_functions() WHERE function_name LIKE 'etalake_%' AND coalesce(comment, '') <> ''", &macros)
+	if macros < 8 {
+		t.Errorf("%d documented etalake_ macros, want the 8 the views share", macros)
+	}
+}
+
+// The same warehouse gives the same answers to a reader in any time zone:
+// every view's rows, and schedule_reliability written out as CSV byte for
+// byte, under UTC, America/New_York and Asia/Shanghai. The history has
+// calls whose naive month differs in New York (H) and in Shanghai (G), so
+// the test would see a bucket that followed the session.
+func TestEveryAnswerIsTheSameInEveryTimeZone(t *testing.T) {
+	db := history(t)
+	ctx := context.Background()
+	zones := []string{"UTC", "America/New_York", "Asia/Shanghai"}
+	var base map[string]string
+	var baseCSV []byte
+	for _, zone := range zones {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.ExecContext(ctx, "SET TimeZone = '"+zone+"'"); err != nil {
+			t.Fatal(err)
+		}
+		// The fixture has teeth: in these zones a month taken naively moves.
+		var naiveG, naiveH string
+		if err := conn.QueryRowContext(ctx, `SELECT
+			CAST(CAST(date_trunc('month', TIMESTAMPTZ '2026-02-28 23:30:00+00') AS DATE) AS VARCHAR),
+			CAST(CAST(date_trunc('month', TIMESTAMPTZ '2026-03-01 03:00:00+00') AS DATE) AS VARCHAR)`).Scan(&naiveG, &naiveH); err != nil {
+			t.Fatal(err)
+		}
+		if (zone == "Asia/Shanghai" && naiveG != "2026-03-01") || (zone == "America/New_York" && naiveH != "2026-02-01") {
+			t.Fatalf("%s: naive months %s and %s: the fixture no longer tells the zones apart", zone, naiveG, naiveH)
+		}
+		got := map[string]string{}
+		for _, v := range []string{"eta_accuracy_known", "eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison",
+			"port_call_reliability", "schedule_reliability", "event_timeliness", "credit_usage"} {
+			got[v] = strings.Join(rows(t, conn, "SELECT * FROM "+v+" ORDER BY ALL"), "\n")
+		}
+		csv := filepath.Join(t.TempDir(), "schedule_reliability.csv")
+		if _, err := conn.ExecContext(ctx, "COPY (SELECT * FROM schedule_reliability ORDER BY ALL) TO '"+csv+"' (HEADER)"); err != nil {
+			t.Fatal(err)
+		}
+		bytes, err := os.ReadFile(csv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+		if base == nil {
+			base, baseCSV = got, bytes
+			continue
+		}
+		for v, rows := range base {
+			if got[v] != rows {
+				t.Errorf("%s under %s differs from UTC:\n%s\n--- UTC\n%s", v, zone, got[v], rows)
+			}
+		}
+		if string(bytes) != string(baseCSV) {
+			t.Errorf("schedule_reliability as CSV under %s differs from UTC:\n%s\n--- UTC\n%s", zone, bytes, baseCSV)
+		}
+	}
+	var month string
+	one(t, db, "SELECT CAST(month AS VARCHAR) FROM port_call_reliability WHERE voyage = '100W'", &month)
+	if month != "2026-02-01" {
+		t.Errorf("call G, planned 2026-02-28 23:30 UTC, is in month %s", month)
+	}
+}
