@@ -176,9 +176,18 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	return res, nil
 }
 
+// demoVesselsPerCarrier is how many vessels of each carrier the demo asks
+// by vessel each night: schedule reliability is clustered by vessel (a
+// vessel's delay carries over to its next calls), so a carrier needs
+// several vessels for an interval narrower than the whole scale.
+const demoVesselsPerCarrier = 4
+
 // demoSchedules picks the schedules the demo asks each night: the ports
-// with by-port data and the most lanes, the busiest lanes, and vessels
-// with a by-vessel schedule.
+// with by-port data and the most lanes, the busiest lanes, and up to
+// demoVesselsPerCarrier vessels of every carrier with by-vessel schedules,
+// so that the schedule reliability it reports covers every carrier whose
+// schedules show actual arrivals (by port or by vessel), not only the few
+// that answer by port.
 func demoSchedules(w *sim.World, at time.Time) Selection {
 	var sel Selection
 	for _, p := range w.Ports() {
@@ -191,9 +200,21 @@ func demoSchedules(w *sim.World, at time.Time) Selection {
 	for _, l := range lanes[:min(6, len(lanes))] {
 		sel.Lanes = append(sel.Lanes, Lane{POL: l.POL, POD: l.POD})
 	}
-	for _, v := range w.Vessels() {
-		if _, err := w.VesselSchedule(v.IMO, at); err == nil && len(sel.Vessels) < 6 {
-			sel.Vessels = append(sel.Vessels, v.IMO)
+	// One vessel of each of a carrier's services first, then a second, …:
+	// the services of a carrier differ in reliability.
+	perCarrier, perService := map[string]int{}, map[string]int{}
+	taken := map[int]bool{}
+	for round := 1; round <= demoVesselsPerCarrier; round++ {
+		for _, v := range w.Vessels() {
+			if taken[v.IMO] || perCarrier[v.Carrier] >= demoVesselsPerCarrier || perService[v.Service] >= round {
+				continue
+			}
+			if _, err := w.VesselSchedule(v.IMO, at); err == nil {
+				sel.Vessels = append(sel.Vessels, v.IMO)
+				taken[v.IMO] = true
+				perCarrier[v.Carrier]++
+				perService[v.Service]++
+			}
 		}
 	}
 	return sel

@@ -16,7 +16,9 @@
 --   unknown                due (planned before the newest schedule observed)
 --                          but neither arrived nor yet provably late
 --   not_due                planned after the newest schedule observed
--- on_time is true or false for the first four, NULL for the last two.
+--   unobservable           seen only by port-to-port queries, which show no
+--                          actual arrivals: its outcome cannot be known here
+-- on_time is true or false for the first four, NULL for the others.
 CREATE OR REPLACE VIEW port_call_reliability AS
 WITH newest AS (
     SELECT max(observed_at) AS as_of FROM port_calls
@@ -44,6 +46,7 @@ judged AS (
                    CASE WHEN abs(epoch_us(a.actual_at) - epoch_us(a.planned_at)) <= 24 * 3600e6 THEN 'on_time'
                         WHEN a.actual_at > a.planned_at THEN 'late'
                         ELSE 'early' END
+               WHEN a.last_seen_at IS NULL THEN 'unobservable'
                WHEN epoch_us(a.last_seen_at) - epoch_us(a.planned_at) > 24 * 3600e6 THEN 'late_not_arrived'
                WHEN a.planned_at <= n.as_of THEN 'unknown'
                ELSE 'not_due'
@@ -65,10 +68,10 @@ SELECT carrier,
        delay_hours,
        CASE WHEN outcome = 'late_not_arrived' THEN (epoch_us(last_seen_at) - epoch_us(planned_at)) / 3600e6 END AS late_at_least_hours,
        outcome,
-       CASE WHEN outcome IN ('unknown', 'not_due') THEN NULL ELSE outcome = 'on_time' END AS on_time,
+       CASE WHEN outcome IN ('unknown', 'not_due', 'unobservable') THEN NULL ELSE outcome = 'on_time' END AS on_time,
        observations
 FROM judged;
-COMMENT ON VIEW port_call_reliability IS 'Did each vessel arrive when the schedule said? One row per port call with a planned arrival: the first plan seen, the last actual, and the outcome (on_time, late, early, late_not_arrived, unknown, not_due) by Sea-Intelligence''s ±24 h.';
+COMMENT ON VIEW port_call_reliability IS 'Did each vessel arrive when the schedule said? One row per port call with a planned arrival: the first plan seen, the last actual, and the outcome (on_time, late, early, late_not_arrived, unknown, not_due, unobservable) by Sea-Intelligence''s ±24 h.';
 COMMENT ON COLUMN port_call_reliability.carrier IS 'SCAC of the carrier (the latest observation''s)';
 COMMENT ON COLUMN port_call_reliability.service_code IS 'carrier service code';
 COMMENT ON COLUMN port_call_reliability.port_locode IS 'the port called';
@@ -81,6 +84,6 @@ COMMENT ON COLUMN port_call_reliability.actual_at IS 'the last actual arrival re
 COMMENT ON COLUMN port_call_reliability.last_seen_at IS 'the last observation of the call by a query that reports actual arrivals (by port, by vessel)';
 COMMENT ON COLUMN port_call_reliability.delay_hours IS 'actual − planned, hours (NULL: not arrived)';
 COMMENT ON COLUMN port_call_reliability.late_at_least_hours IS 'late_not_arrived: how late the call already was when last seen, hours';
-COMMENT ON COLUMN port_call_reliability.outcome IS 'on_time, late or early (arrived; ±24 h), late_not_arrived (more than 24 h past plan when last seen, not arrived), unknown (due, not yet judged), not_due (planned after the newest observation)';
-COMMENT ON COLUMN port_call_reliability.on_time IS 'true for on_time; false for late, early and late_not_arrived; NULL for unknown and not_due';
+COMMENT ON COLUMN port_call_reliability.outcome IS 'on_time, late or early (arrived; ±24 h), late_not_arrived (more than 24 h past plan when last seen, not arrived), unknown (due, not yet judged), not_due (planned after the newest observation), unobservable (seen only by port-to-port queries, which show no actual arrivals)';
+COMMENT ON COLUMN port_call_reliability.on_time IS 'true for on_time; false for late, early and late_not_arrived; NULL for unknown, not_due and unobservable';
 COMMENT ON COLUMN port_call_reliability.observations IS 'distinct observation instants of the arrival';

@@ -10,7 +10,8 @@
 --
 -- n_calls counts the calls whose outcome is known: arrived, or already
 -- more than 24 h late (n_late_not_arrived, counted late). n_unknown counts
--- the calls due but not judged yet, apart. on_time_share is n_on_time /
+-- the calls due but not judged yet, apart; calls only port-to-port queries
+-- showed (no actual arrivals there) are not counted at all. on_time_share is n_on_time /
 -- n_calls with a 95 % Wilson interval; a vessel's delay carries over to
 -- its next calls, so the error is clustered by vessel (n_vessels) and the
 -- interval takes the effective n that clustering leaves. enough: n_calls
@@ -39,7 +40,7 @@ base AS (
            c.vessel_imo, c.outcome, c.on_time, c.delay_hours
     FROM port_call_reliability AS c
     CROSS JOIN levels AS l
-    WHERE c.outcome <> 'not_due'
+    WHERE c.outcome NOT IN ('not_due', 'unobservable')
 ),
 vessels AS (
     SELECT level, carrier, port_locode, month,
