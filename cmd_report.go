@@ -19,16 +19,22 @@ func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "report",
 		Usage: "print the ETA accuracy and schedule reliability report of the warehouse (--html: also as a web page)",
-		Description: "Reads the analytic views of <warehouse>/etalake.duckdb, read-only, and prints four tables:\n" +
+		Description: "Reads the analytic views of <warehouse>/etalake.duckdb, read-only, and prints five tables,\n" +
+			"each number with its 95 % interval (clustered by vessel call, or by vessel for schedules):\n" +
 			"   1. Carrier ranking: carriers by the mean absolute error (MAE) of the ETA they gave 3 days before\n" +
 			"      the box arrived at its port of discharge, with the bias (mean of actual − ETA: positive means\n" +
 			"      later than promised), the 90th percentile of the absolute error and the share within ±1 day.\n" +
-			"      Carriers with fewer than 5 such shipments are listed, unranked.\n" +
-			"   2. Error by horizon: the MAE of each carrier's ETA given 1, 3, 7 and 14 days before arrival.\n" +
+			"      A carrier ranks above another only when its MAE is lower by more than the margin of the\n" +
+			"      difference; carriers nothing separates share a rank (=2). Carriers with fewer than 5 distinct\n" +
+			"      vessel calls are listed, unranked.\n" +
+			"   2. Error by horizon: the MAE of each carrier's ETA given 1, 3, 7 and 14 days before arrival, and\n" +
+			"      how long before arrival the ETAs used were really seen (stale ones are not used).\n" +
 			"   3. Predictive vs carrier: the service's predictive ETA against the carrier's on the same\n" +
-			"      shipments, and the share where the predictive one was closer.\n" +
+			"      shipments, only where both exist by design (1 day: further out the predictive ETA exists only\n" +
+			"      for the shipments it expects early), with a verdict only when the difference is clear.\n" +
 			"   4. Schedule reliability: port calls on time (arrived within ±24 h of the first planned arrival\n" +
-			"      seen), the late ones and their mean delay, per carrier.\n" +
+			"      seen), late (calls already 24 h late counted, arrived or not), early, and pending, per carrier.\n" +
+			"   5. The same by month, a month not over yet flagged incomplete.\n" +
 			"Then what the runs spent. --html FILE also writes the report as one self-contained page (no\n" +
 			"network, no script) with charts of the error by horizon, its distribution and the on-time share.\n" +
 			"A section whose data does not exist yet (no arrival, no port call) says what is missing; with\n" +

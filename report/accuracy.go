@@ -12,13 +12,33 @@ import (
 // hours: a positive bias means later than promised. The statistics are
 // meaningless (zero) when N is 0.
 type Accuracy struct {
-	N             int // arrived shipments with an ETA known at the horizon
-	Shipments     int // arrived shipments, with an ETA known or not
-	BiasHours     float64
-	MAEHours      float64 // mean absolute error
-	P50AbsHours   float64
-	P90AbsHours   float64
-	Within1DShare float64 // share of the N within ±24 h, 0 to 1
+	N         int // arrived shipments with a usable ETA at the horizon
+	Shipments int // arrived shipments, with a usable ETA or not
+	// NCalls counts the distinct vessel calls the N shipments arrived on:
+	// the independent draws, since the boxes of one call share its delay.
+	NCalls int
+	// NStale counts the shipments whose latest ETA at the horizon was
+	// seen too long before it (Rules.MaxStalenessHours) to stand for it.
+	NStale int
+	// Enough: NCalls reaches Rules.MinN, the view's rule for ranking.
+	Enough bool
+	// Selective: the source exists at this horizon only for shipments it
+	// chose by its own value (the predictive ETA 3 days out or more):
+	// biased by construction, never a finding.
+	Selective   bool
+	BiasHours   float64
+	BiasSEHours float64 // standard error, clustered by vessel call
+	Bias        Interval
+	MAEHours    float64 // mean absolute error
+	MAESEHours  float64
+	MAE         Interval
+	P50AbsHours float64
+	P90AbsHours float64
+	// Within1DShare is the share of the N within ±24 h, 0 to 1.
+	Within1DShare float64
+	// MeanLeadHours is how long before the arrival the ETAs used were
+	// seen, on average: at 1 day, 24 h plus the age of the ETA at the cut.
+	MeanLeadHours float64
 }
 
 // CarrierAccuracy is the accuracy of one carrier's ETAs (Carrier: its SCAC
@@ -26,28 +46,13 @@ type Accuracy struct {
 // shipments, at each horizon.
 type CarrierAccuracy struct {
 	Carrier string
-	// Rank is the carrier's place by the MAE of its ETA at RankHorizon,
-	// from 1; 0 when it has fewer than MinRanked shipments there.
+	// Rank is the carrier's place by the MAE of its ETA at RankHorizon: 1
+	// plus the number of carriers clearly better (see rank); 0 when it is
+	// not Enough there. Tied: another carrier has the same rank.
 	Rank       int
+	Tied       bool
 	ETA        map[int]Accuracy // the carrier's ETA, by horizon in days
 	Predictive map[int]Accuracy // the service's predictive ETA, by horizon
-}
-
-// Comparison is one row of eta_accuracy_comparison: the predictive and
-// the carrier ETA compared on the same shipments, those with both known
-// HorizonDays before arrival.
-type Comparison struct {
-	HorizonDays         int
-	N                   int
-	CarrierBiasHours    float64
-	CarrierMAEHours     float64
-	PredictiveBiasHours float64
-	PredictiveMAEHours  float64
-	// PredictiveCloserShare is the share of the N shipments where the
-	// predictive ETA was strictly closer to the actual, 0 to 1.
-	PredictiveCloserShare float64
-	// PredictiveBetter: the predictive ETA had the smaller MAE.
-	PredictiveBetter bool
 }
 
 // ErrorSample is the individual errors (actual − ETA, hours, ascending)
@@ -67,16 +72,20 @@ var errorSamples = []struct {
 	horizon int
 }{{"CARRIER", RankHorizon}, {"CARRIER", PredictiveHorizon}, {"PREDICTIVE", PredictiveHorizon}}
 
-// readAccuracy reads the all-ports rows of eta_accuracy_summary: a carrier
-// per carrier, and the row of every carrier (carrier NULL too), then ranks
-// the carriers.
+// unknownCarrier names the rows of no carrier: a shipment or a port call
+// the service gave no SCAC for.
+const unknownCarrier = "(unknown)"
+
+// readAccuracy reads the rows of eta_accuracy_summary per carrier and of
+// every carrier together; rankCarriers ranks them.
 func readAccuracy(ctx context.Context, db *sql.DB, r *Report) error {
 	rows, err := db.QueryContext(ctx, `
-		SELECT carrier, source, horizon_days, n, shipments,
-		       bias_hours, mae_hours, p50_abs_hours, p90_abs_hours, within_1d_share
+		SELECT level, carrier, source, horizon_days, selective, n, shipments, n_calls, n_stale, enough,
+		       bias_hours, bias_se_hours, bias_lo_hours, bias_hi_hours,
+		       mae_hours, mae_se_hours, mae_lo_hours, mae_hi_hours,
+		       p50_abs_hours, p90_abs_hours, within_1d_share, mean_lead_hours
 		FROM eta_accuracy_summary
-		WHERE pod_locode IS NULL
-		ORDER BY horizon_days`)
+		WHERE level IN ('carrier', 'all')`)
 	if err != nil {
 		return err
 	}
@@ -84,22 +93,26 @@ func readAccuracy(ctx context.Context, db *sql.DB, r *Report) error {
 	byCarrier := map[string]*CarrierAccuracy{}
 	r.All = newCarrierAccuracy("")
 	for rows.Next() {
+		var level, source string
 		var carrier sql.NullString
-		var source string
 		var h int
 		var a Accuracy
-		var bias, mae, p50, p90, within sql.NullFloat64
-		if err := rows.Scan(&carrier, &source, &h, &a.N, &a.Shipments, &bias, &mae, &p50, &p90, &within); err != nil {
+		var bias, biasSE, biasLo, biasHi, mae, maeSE, maeLo, maeHi, p50, p90, within, lead sql.NullFloat64
+		if err := rows.Scan(&level, &carrier, &source, &h, &a.Selective, &a.N, &a.Shipments, &a.NCalls, &a.NStale, &a.Enough,
+			&bias, &biasSE, &biasLo, &biasHi, &mae, &maeSE, &maeLo, &maeHi, &p50, &p90, &within, &lead); err != nil {
 			return err
 		}
-		a.BiasHours, a.MAEHours, a.P50AbsHours, a.P90AbsHours, a.Within1DShare = bias.Float64, mae.Float64, p50.Float64, p90.Float64, within.Float64
+		a.BiasHours, a.BiasSEHours, a.Bias = bias.Float64, biasSE.Float64, newInterval(biasLo, biasHi)
+		a.MAEHours, a.MAESEHours, a.MAE = mae.Float64, maeSE.Float64, newInterval(maeLo, maeHi)
+		a.P50AbsHours, a.P90AbsHours, a.Within1DShare, a.MeanLeadHours = p50.Float64, p90.Float64, within.Float64, lead.Float64
 		c := &r.All
-		if carrier.Valid {
-			if byCarrier[carrier.String] == nil {
-				ca := newCarrierAccuracy(carrier.String)
-				byCarrier[carrier.String] = &ca
+		if level == "carrier" {
+			name := cmp.Or(carrier.String, unknownCarrier)
+			if byCarrier[name] == nil {
+				ca := newCarrierAccuracy(name)
+				byCarrier[name] = &ca
 			}
-			c = byCarrier[carrier.String]
+			c = byCarrier[name]
 		}
 		switch source {
 		case "CARRIER":
@@ -118,7 +131,6 @@ func readAccuracy(ctx context.Context, db *sql.DB, r *Report) error {
 	for _, c := range byCarrier {
 		r.Carriers = append(r.Carriers, *c)
 	}
-	rank(r.Carriers)
 	// Every arrived shipment has a row at every horizon, ETA known or not.
 	for _, a := range r.All.ETA {
 		r.Span.Arrived = max(r.Span.Arrived, a.Shipments)
@@ -128,66 +140,6 @@ func readAccuracy(ctx context.Context, db *sql.DB, r *Report) error {
 
 func newCarrierAccuracy(carrier string) CarrierAccuracy {
 	return CarrierAccuracy{Carrier: carrier, ETA: map[int]Accuracy{}, Predictive: map[int]Accuracy{}}
-}
-
-// rank orders the carriers by the MAE of their ETA at RankHorizon, those
-// with at least MinRanked shipments there first and numbered; then the
-// others, those without any ETA there last. Ties go to the carrier with
-// more shipments, then by name.
-func rank(cs []CarrierAccuracy) {
-	ranked := func(c CarrierAccuracy) bool { return c.ETA[RankHorizon].N >= MinRanked }
-	slices.SortFunc(cs, func(a, b CarrierAccuracy) int {
-		ea, eb := a.ETA[RankHorizon], b.ETA[RankHorizon]
-		if c := -cmp.Compare(b2i(ranked(a)), b2i(ranked(b))); c != 0 {
-			return c
-		}
-		if c := -cmp.Compare(b2i(ea.N > 0), b2i(eb.N > 0)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(ea.MAEHours, eb.MAEHours); c != 0 {
-			return c
-		}
-		if c := -cmp.Compare(ea.N, eb.N); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Carrier, b.Carrier)
-	})
-	for i := range cs {
-		cs[i].Rank = 0
-		if ranked(cs[i]) {
-			cs[i].Rank = i + 1
-		}
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// readComparison reads the every-carrier rows of eta_accuracy_comparison.
-func readComparison(ctx context.Context, db *sql.DB, r *Report) error {
-	rows, err := db.QueryContext(ctx, `
-		SELECT horizon_days, n, carrier_bias_hours, carrier_mae_hours,
-		       predictive_bias_hours, predictive_mae_hours, predictive_closer_share, better = 'PREDICTIVE'
-		FROM eta_accuracy_comparison
-		WHERE carrier IS NULL
-		ORDER BY horizon_days`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var c Comparison
-		if err := rows.Scan(&c.HorizonDays, &c.N, &c.CarrierBiasHours, &c.CarrierMAEHours,
-			&c.PredictiveBiasHours, &c.PredictiveMAEHours, &c.PredictiveCloserShare, &c.PredictiveBetter); err != nil {
-			return err
-		}
-		r.Comparison = append(r.Comparison, c)
-	}
-	return rows.Err()
 }
 
 // readErrors reads the errors behind the distribution chart from
@@ -203,10 +155,13 @@ func readErrors(ctx context.Context, db *sql.DB, r *Report) error {
 	return nil
 }
 
+// errorHours reads the usable errors of a source at a horizon, never
+// those of a selective one: a chart of them would show a bias the source
+// chose, not one it has.
 func errorHours(ctx context.Context, db *sql.DB, source string, horizon int) ([]float64, error) {
 	rows, err := db.QueryContext(ctx, `
 		SELECT error_hours FROM eta_accuracy
-		WHERE target = 'POD' AND source = ? AND horizon_days = ? AND error_hours IS NOT NULL
+		WHERE target = 'POD' AND source = ? AND horizon_days = ? AND error_hours IS NOT NULL AND NOT selective
 		ORDER BY error_hours`, source, horizon)
 	if err != nil {
 		return nil, err

@@ -48,27 +48,3 @@ func TestHistogramClipsTheTails(t *testing.T) {
 		t.Errorf("range [%v, %v), want [-6, 18)", lo, hi)
 	}
 }
-
-func TestRankPutsTooSmallSamplesLast(t *testing.T) {
-	acc := func(n int, mae float64) map[int]Accuracy { return map[int]Accuracy{RankHorizon: {N: n, MAEHours: mae}} }
-	cs := []CarrierAccuracy{
-		{Carrier: "NONE", ETA: map[int]Accuracy{}},
-		{Carrier: "TINY", ETA: acc(1, 0.5)},
-		{Carrier: "SLOW", ETA: acc(9, 20)},
-		{Carrier: "FAST", ETA: acc(5, 2)},
-		{Carrier: "TIE1", ETA: acc(6, 10)},
-		{Carrier: "TIE2", ETA: acc(8, 10)},
-	}
-	rank(cs)
-	var got []string
-	var ranks []int
-	for _, c := range cs {
-		got, ranks = append(got, c.Carrier), append(ranks, c.Rank)
-	}
-	if want := []string{"FAST", "TIE2", "TIE1", "SLOW", "TINY", "NONE"}; !slices.Equal(got, want) {
-		t.Errorf("order %v, want %v", got, want)
-	}
-	if want := []int{1, 2, 3, 4, 0, 0}; !slices.Equal(ranks, want) {
-		t.Errorf("ranks %v, want %v", ranks, want)
-	}
-}

@@ -25,6 +25,37 @@ func signedHours(v float64) string {
 	return fmt.Sprintf("%+.1f", v)
 }
 
+// hoursCI renders the 95 % interval of a non-negative quantity in hours:
+// (6.1–13.3); "" when there is none.
+func hoursCI(i Interval) string {
+	if !i.Known {
+		return ""
+	}
+	if roundTo(i.Lo, 1) < 0 {
+		return "(" + signedHours(i.Lo) + " to " + signedHours(i.Hi) + ")"
+	}
+	return "(" + hours(i.Lo) + "–" + hours(i.Hi) + ")"
+}
+
+// signedHoursCI renders the 95 % interval of a bias or a difference with
+// its signs: (-0.9 to +5.9); "" when there is none. "to" rather than a
+// dash, which would read as a minus.
+func signedHoursCI(i Interval) string {
+	if !i.Known {
+		return ""
+	}
+	return "(" + signedHours(i.Lo) + " to " + signedHours(i.Hi) + ")"
+}
+
+// percentCI renders the 95 % interval of a share: (66–93%); "" when
+// there is none.
+func percentCI(i Interval) string {
+	if !i.Known {
+		return ""
+	}
+	return "(" + strings.TrimSuffix(percent(i.Lo), "%") + "–" + percent(i.Hi) + ")"
+}
+
 // percent renders a share (0 to 1) as a whole percentage.
 func percent(share float64) string {
 	return strconv.FormatFloat(roundTo(share*100, 0), 'f', 0, 64) + "%"

@@ -35,6 +35,10 @@ type call struct {
 	DelayHours float64
 	Planned2   bool // a second, later plan observed too: the first is the baseline
 	NoActual   bool
+	// SeenAfterHours, when not 0, observes the plan again that many hours
+	// after the planned arrival: a call not arrived then is more than 24 h
+	// late when SeenAfterHours is over 24.
+	SeenAfterHours float64
 }
 
 // run is one hand-made row of the run ledger.
@@ -90,8 +94,8 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 	const (
 		eta = `INSERT INTO eta_observations (shipment_number, shipment_type, target, source, observed_at, locode, eta, is_actual, response_id, observed_date)
 			VALUES (?, 'BL', 'POD', ?, ?, ?, ?, ?, 'r', CAST(? AS DATE))`
-		ship = `INSERT INTO shipments (shipment_number, shipment_type, sealine, pod_locode, pod_actual, container_count, first_observed_at, last_observed_at, response_id, first_observed_date)
-			VALUES (?, 'BL', ?, ?, ?, 1, ?, ?, 'r', CAST(? AS DATE))`
+		ship = `INSERT INTO shipments (shipment_number, shipment_type, sealine, pod_locode, pod_date, pod_actual, container_count, first_observed_at, last_observed_at, response_id, first_observed_date)
+			VALUES (?, 'BL', ?, ?, ?, ?, 1, ?, ?, 'r', CAST(? AS DATE))`
 		portCall = `INSERT INTO port_calls (query, port_locode, vessel_imo, voyage, event_type_code, classifier, observed_at, carrier, event_at, response_id, observed_date)
 			VALUES ('PORT', ?, ?, '001E', 'ARRI', ?, ?, ?, ?, 'r', CAST(? AS DATE))`
 		ledger = `INSERT INTO etl_runs (run_id, job, logical_date, started_at, status, requests, credits_spent_schedule, credits_uncertain_schedule,
@@ -104,7 +108,13 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 		if !arrived {
 			first = at(0)
 		}
-		insert(ship, s.Number, s.Carrier, s.POD, arrived, first, first.AddDate(0, 0, 21), first)
+		// Without a vessel in the container events, the vessel call a box
+		// arrived on is its POD and the instant of its arrival there.
+		var pod any
+		if arrived {
+			pod = s.Arrival
+		}
+		insert(ship, s.Number, s.Carrier, s.POD, pod, arrived, first, first.AddDate(0, 0, 21), first)
 		if !arrived {
 			insert(eta, s.Number, "CARRIER", first, s.POD, first.AddDate(0, 0, 5), false, first)
 			continue
@@ -124,6 +134,10 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 		if c.Planned2 {
 			obs := c.Planned.AddDate(0, 0, -5)
 			insert(portCall, c.Port, c.IMO, "PLN", obs, c.Carrier, c.Planned.Add(hoursOf(c.DelayHours)), obs)
+		}
+		if c.SeenAfterHours != 0 {
+			obs := c.Planned.Add(hoursOf(c.SeenAfterHours))
+			insert(portCall, c.Port, c.IMO, "PLN", obs, c.Carrier, c.Planned, obs)
 		}
 		if !c.NoActual {
 			actual := c.Planned.Add(hoursOf(c.DelayHours))
@@ -145,47 +159,84 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 	return db
 }
 
-// small is the hand-made warehouse of the tests that check numbers: three
-// carriers with arrived shipments (CCCC with too few to rank), one
-// shipment not arrived, port calls of two carriers, two runs.
+// small is the hand-made warehouse of the tests that check numbers.
+//
+// Shipments arrive at their own instant, each on its own vessel call
+// (no container event names a vessel: the call is the port and the
+// instant), except FFFF's. At 3 days before arrival: AAAA is clearly the
+// most accurate of the ranked carriers; BBBB and EEEE are close enough to
+// tie; CCCC (two calls, and a third shipment whose only ETA is stale) and
+// FFFF (six shipments on two vessel calls) are too few to rank, though
+// the most accurate. The predictive ETA exists 1 day out for most, and 3
+// days out for AAAA's (the selective kind, never compared). DDDD's
+// shipment is on its way.
+//
+// Port calls: AAAA's and BBBB's in February (complete) and March (not
+// over: one call pending), BBBB's last one already 30 h late and not
+// arrived, HHHH's two on time (too few to compare), GGGG's only call
+// pending (no share yet). Two runs.
 func small() fixture {
 	var f fixture
 	n := 0
-	add := func(carrier, pod string, errs, pred map[int]float64) {
+	addAt := func(carrier, pod string, arrival time.Time, errs, pred map[int]float64) {
 		n++
 		f.Shipments = append(f.Shipments, shipment{Number: fmt.Sprintf("%s%04d", carrier, n), Carrier: carrier, POD: pod,
-			Arrival: at(n), Errors: errs, Predictive: pred})
+			Arrival: arrival, Errors: errs, Predictive: pred})
 	}
-	// AAAA: errors at 3 days 2, -2, 4, -4, 6, 0; at 14 days for three.
+	add := func(carrier, pod string, errs, pred map[int]float64) { addAt(carrier, pod, at(n+1), errs, pred) }
+	// AAAA: errors at 3 days 2, -2, 4, -4, 6, 0 (MAE 3); at 14 days for three.
 	for i, e3 := range []float64{2, -2, 4, -4, 6, 0} {
 		errs := map[int]float64{1: 3, 3: e3, 7: float64(10 * (i + 1))}
 		if i < 3 {
 			errs[14] = float64(24 * (i + 1))
 		}
-		add("AAAA", "NLRTM", errs, map[int]float64{1: 1})
+		add("AAAA", "NLRTM", errs, map[int]float64{1: 1, 3: 2})
 	}
 	add("AAAA", "NLRTM", nil, nil) // arrived, never an estimate
-	// BBBB: errors at 3 days 10, 10, -10, 30, 0; none 14 days out.
-	for i, e3 := range []float64{10, 10, -10, 30, 0} {
+	// BBBB: errors at 3 days 10, 14, -12, 16, 8 (MAE 12); none 14 days out.
+	for i, e3 := range []float64{10, 14, -12, 16, 8} {
 		p := 2.0
 		if i%2 == 1 {
 			p = -2
 		}
 		add("BBBB", "DEHAM", map[int]float64{1: 5, 3: e3, 7: 12}, map[int]float64{1: p})
 	}
-	// CCCC: the smallest errors, but two shipments only.
+	// EEEE: errors at 3 days -10, 18, 12, -16, 14 (MAE 14).
+	for _, e3 := range []float64{-10, 18, 12, -16, 14} {
+		add("EEEE", "DEHAM", map[int]float64{1: 6, 3: e3, 7: 20}, map[int]float64{1: 3})
+	}
+	// CCCC: the smallest errors, but two shipments only, and one whose
+	// only ETA, 14 days out, is stale at every nearer horizon.
 	add("CCCC", "NLRTM", map[int]float64{1: 0, 3: 1, 7: 5, 14: 8}, map[int]float64{1: 0.5})
 	add("CCCC", "NLRTM", map[int]float64{1: 1, 3: -1, 7: 5, 14: 8}, map[int]float64{1: -0.5})
+	add("CCCC", "NLRTM", map[int]float64{14: 5}, nil)
+	// FFFF: six shipments, ±1 h 3 days out, on two vessel calls.
+	for i := range 6 {
+		e := 1.0
+		if i%2 == 1 {
+			e = -1
+		}
+		addAt("FFFF", "BEANR", at(1+i/3), map[int]float64{1: e, 3: e}, nil)
+	}
 	// DDDD: on its way.
 	f.Shipments = append(f.Shipments, shipment{Number: "DDDD0001", Carrier: "DDDD", POD: "USNYC"})
 
+	feb := time.Date(2026, 2, 20, 0, 0, 0, 0, time.UTC)
 	for i, d := range []float64{0, 10, 30, -30} {
 		f.Calls = append(f.Calls, call{Carrier: "AAAA", Port: "NLRTM", IMO: int64(9000001 + i), Planned: at(i), DelayHours: d, Planned2: i == 2})
 	}
+	f.Calls = append(f.Calls, call{Carrier: "AAAA", Port: "NLRTM", IMO: 9000005, Planned: feb, DelayHours: 0})
 	for i, d := range []float64{5, 2, 48} {
 		f.Calls = append(f.Calls, call{Carrier: "BBBB", Port: "DEHAM", IMO: int64(9100001 + i), Planned: at(i), DelayHours: d})
 	}
-	f.Calls = append(f.Calls, call{Carrier: "BBBB", Port: "DEHAM", IMO: 9199999, Planned: at(9), NoActual: true})
+	f.Calls = append(f.Calls,
+		call{Carrier: "BBBB", Port: "DEHAM", IMO: 9100004, Planned: at(4), NoActual: true, SeenAfterHours: 30},
+		call{Carrier: "BBBB", Port: "DEHAM", IMO: 9100005, Planned: feb.Add(24 * time.Hour), DelayHours: 40},
+		call{Carrier: "BBBB", Port: "DEHAM", IMO: 9199999, Planned: at(30), NoActual: true}, // not due
+		call{Carrier: "HHHH", Port: "BEANR", IMO: 9300001, Planned: at(0)},
+		call{Carrier: "HHHH", Port: "BEANR", IMO: 9300002, Planned: at(1), DelayHours: -3},
+		call{Carrier: "GGGG", Port: "USNYC", IMO: 9200001, Planned: at(1), NoActual: true},
+	)
 	f.Runs = []run{
 		{ID: "run-1", Date: at(20), Status: "ok", Requests: 10, Schedule: 3, Tracker: 5, AfterSchedule: 97, AfterTrack: 95},
 		{ID: "run-2", Date: at(22), Status: "partial", Requests: 12, Schedule: 4, Tracker: 6, AfterSchedule: 93, AfterTrack: 89},

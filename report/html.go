@@ -64,13 +64,14 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			shown, left := r.chartCarriers()
 			hs.Caption = "One line per carrier, in the order of the ranking; dashed: all carriers together. Hover a point for its value."
 			if left > 0 && len(shown) > 0 {
-				hs.Caption += fmt.Sprintf(" %s with fewer than %d shipments %s out are in the table only.",
-					plural(left, "carrier", "carriers"), MinRanked, days(RankHorizon))
+				hs.Caption += fmt.Sprintf(" %s with fewer than %d vessel calls %s out are in the table only.",
+					plural(left, "carrier", "carriers"), r.Rules.MinN, days(RankHorizon))
 			}
 		case secSchedule:
 			hs.Chart = r.onTimeChart()
 			hs.Caption = "Green: the share of the carrier's calls on time, within ±24 h of the first planned arrival seen; " +
-				"grey: every carrier's calls together."
+				"grey: every carrier's calls together; the whisker: its 95 % interval, clustered by vessel. Where two " +
+				"whiskers overlap, the calls do not tell which carrier was the more punctual."
 		}
 		p.Sections = append(p.Sections, hs)
 	}
@@ -170,14 +171,15 @@ func cellClass(c column, text string) string {
 }
 
 // figures are the headline numbers the page opens with, those whose data
-// exist.
+// exist, each with the uncertainty the tables give it.
 func (r *Report) figures() []figure {
 	var out []figure
 	if a := r.All.ETA[RankHorizon]; a.N > 0 {
 		out = append(out, figure{
 			Label: fmt.Sprintf("Carrier ETA %s out", days(RankHorizon)),
 			Value: hours(a.MAEHours) + " h",
-			Sub:   fmt.Sprintf("mean absolute error; %s within ±1 day, over %s", percent(a.Within1DShare), plural(a.N, "shipment", "shipments")),
+			Sub: strings.TrimSpace(fmt.Sprintf("mean absolute error %s; %s within ±1 day, over %s on %s", hoursCI(a.MAE),
+				percent(a.Within1DShare), plural(a.N, "shipment", "shipments"), plural(a.NCalls, "vessel call", "vessel calls"))),
 		})
 	}
 	for _, c := range r.Comparison {
@@ -187,25 +189,54 @@ func (r *Report) figures() []figure {
 		out = append(out, figure{
 			Label: fmt.Sprintf("Predictive ETA %s out", days(c.HorizonDays)),
 			Value: hours(c.PredictiveMAEHours) + " h",
-			Sub: fmt.Sprintf("against %s h for the carrier's ETA; closer for %s of %s", hours(c.CarrierMAEHours),
-				percent(c.PredictiveCloserShare), plural(c.N, "shipment", "shipments")),
+			Sub: fmt.Sprintf("against %s h for the carrier's ETA on the same %s: %s", hours(c.CarrierMAEHours),
+				plural(c.N, "shipment", "shipments"), c.verdict()),
 		})
 	}
-	if len(r.Carriers) > 0 && r.Carriers[0].Rank == 1 {
-		best := r.Carriers[0]
-		a := best.ETA[RankHorizon]
-		out = append(out, figure{
-			Label: fmt.Sprintf("Most accurate carrier, %s out", days(RankHorizon)),
-			Value: best.Carrier,
-			Sub:   fmt.Sprintf("MAE %s h over %s", hours(a.MAEHours), plural(a.N, "shipment", "shipments")),
-		})
+	if f, ok := r.bestCarrier(); ok {
+		out = append(out, f)
 	}
-	if r.Span.Calls > 0 {
+	if s := r.ScheduleAll; s.judged() {
 		out = append(out, figure{
 			Label: "Port calls on time",
-			Value: percent(r.OnTimeShare()),
-			Sub:   fmt.Sprintf("of %s, within ±24 h of plan", plural(r.Span.Calls, "call", "calls")),
+			Value: percent(s.OnTimeShare),
+			Sub:   strings.TrimSpace(fmt.Sprintf("%s of %s, within ±24 h of plan", percentCI(s.OnTimeCI), plural(s.Calls, "call", "calls"))),
 		})
 	}
 	return out
+}
+
+// bestCarrier is the figure of the carriers ranked first: one, or several
+// in a tie, said as such.
+func (r *Report) bestCarrier() (figure, bool) {
+	var best []string
+	ranked := 0
+	for _, c := range r.Carriers {
+		if c.Rank == 1 {
+			best = append(best, c.Carrier)
+		}
+		if c.Rank > 0 {
+			ranked++
+		}
+	}
+	switch len(best) {
+	case 0:
+		return figure{}, false
+	case 1:
+		a := r.Carriers[0].ETA[RankHorizon]
+		alone := "clearly below every other carrier ranked"
+		if ranked == 1 {
+			alone = "the only carrier ranked"
+		}
+		return figure{
+			Label: fmt.Sprintf("Most accurate carrier, %s out", days(RankHorizon)),
+			Value: best[0],
+			Sub:   fmt.Sprintf("MAE %s h over %s, %s", hours(a.MAEHours), plural(a.N, "shipment", "shipments"), alone),
+		}, true
+	}
+	return figure{
+		Label: fmt.Sprintf("Most accurate carriers, %s out", days(RankHorizon)),
+		Value: strings.Join(best, " = "),
+		Sub:   "tied: the data do not tell them apart",
+	}, true
 }

@@ -54,16 +54,23 @@ func TestWriteHTMLIsOneSelfContainedPage(t *testing.T) {
 			t.Errorf("chart is not well-formed: %v", err)
 		}
 	}
-	// The same tables as the terminal: four, the matrix included.
-	if n := strings.Count(html, "<table>"); n != 4 {
-		t.Errorf("%d tables, want 4", n)
+	// The same tables as the terminal: five, the matrix included.
+	if n := strings.Count(html, "<table>"); n != 5 {
+		t.Errorf("%d tables, want 5", n)
 	}
 	shown := stdhtml.UnescapeString(html)
-	for _, want := range []string{"Carrier ranking", "Error by horizon", "Predictive ETA vs", "Schedule reliability",
-		"AAAA", "BBBB", "CCCC", ">+8.0<", ">12.0<", ">22.0<", ">80%<", ">67%<", "balance after the last run", ">1.3 h<"} {
+	for _, want := range []string{"Carrier ranking", "Error by horizon", "Predictive ETA vs", "Schedule reliability by carrier",
+		"Schedule reliability by month", "AAAA", "BBBB", "CCCC", ">=2<", ">+7.2<", ">(-6.7 to +21.1)<", ">12.0<", ">(8.1–15.9)<",
+		">15.2<", ">60%<", ">(13–94%)<", ">incomplete<", ">predictive closer<", "balance after the last run", ">1.8 h<",
+		"against 4.1 h for the carrier's ETA on the same 18 shipments: predictive closer", "Most accurate carrier, 3 days out"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the page does not show %q", want)
 		}
+	}
+	// The on-time chart draws each interval as a whisker: a line and two
+	// caps for the three carriers with one, and for every call together.
+	if n := strings.Count(html, `class="whisker"`); n != 3*4 {
+		t.Errorf("%d whisker lines, want 12", n)
 	}
 }
 

@@ -15,38 +15,41 @@ const RankHorizon = 3
 
 // PredictiveHorizon is the number of days before arrival at which the
 // error distribution of the predictive ETA is shown: the service publishes
-// it only within about 3 days of arrival.
+// it only while it promises arrival within 72 hours, so further out it
+// exists only for the shipments it expects early (selective in the views)
+// and its errors there are biased by construction.
 const PredictiveHorizon = 1
-
-// MinRanked is the number of shipments with a carrier ETA at RankHorizon
-// a carrier needs to be ranked; carriers with fewer are listed after the
-// ranked ones, unranked, since a mean over one or two shipments says
-// little.
-const MinRanked = 5
 
 // Report is everything the accuracy report shows, read from the views.
 // A section whose data does not exist yet is empty (Span says which):
 // Carriers, Horizons, Comparison and Errors need an arrived shipment,
-// Schedule a port call with a planned and an actual arrival.
+// Schedule a port call due.
 type Report struct {
 	// Warehouse names the warehouse in the headings when not "": Build
 	// leaves it empty, the caller sets it.
 	Warehouse string
 	Span      Span
+	Rules     Rules
 	// Horizons are the days before arrival the views measure ETAs at,
 	// ascending (1, 3, 7, 14).
 	Horizons []int
-	// Carriers are ranked by the MAE of their ETA at RankHorizon, best
-	// first; the unranked ones (Rank 0) follow, by the same order.
+	// Carriers are the ranked carriers, by rank, then the unranked ones
+	// (Rank 0); see rank.
 	Carriers []CarrierAccuracy
 	// All is every carrier together (Carrier "").
 	All CarrierAccuracy
 	// Comparison is the predictive ETA against the carrier's, all
-	// carriers, per horizon where both exist, ascending.
-	Comparison []Comparison
-	// Schedule is the reliability of each carrier's port calls, the most
-	// punctual first.
-	Schedule []Reliability
+	// carriers, at each horizon where both exist by design, ascending;
+	// ComparisonByCarrier the same per carrier, by horizon and carrier.
+	Comparison          []Comparison
+	ComparisonByCarrier []Comparison
+	// Schedule is the reliability of each carrier's port calls: the
+	// carriers with enough calls judged first, the most punctual first.
+	// ScheduleMonths is every carrier's by month of the planned arrival,
+	// ascending, and ScheduleAll every call's.
+	Schedule       []Reliability
+	ScheduleMonths []Reliability
+	ScheduleAll    Reliability
 	// Errors are the individual errors behind the distribution chart:
 	// the carrier ETA at RankHorizon, then the carrier's and the
 	// predictive ETA at PredictiveHorizon.
@@ -62,15 +65,16 @@ type Span struct {
 	// Arrived counts the shipments arrived at their port of discharge
 	// (POD), those the accuracy sections are about.
 	Arrived int
-	// Calls counts the port calls whose planned and actual arrivals were
-	// both observed, those the schedule section is about.
-	Calls int
+	// Calls counts the port calls whose outcome is known (arrived, or
+	// already more than 24 h late), those the schedule section judges;
+	// Pending those due but not judged yet.
+	Calls, Pending int
 }
 
 // Build reads the report from the views of the warehouse db. It returns an
 // error wrapping ErrNothingToReport when the warehouse has neither an
-// arrived shipment nor a port call to measure, and one wrapping ErrNoViews
-// when it lacks the views.
+// arrived shipment nor a port call due, and one wrapping ErrNoViews when
+// it lacks the views or the macros they share.
 func Build(ctx context.Context, db *sql.DB) (*Report, error) {
 	if err := checkViews(ctx, db); err != nil {
 		return nil, err
@@ -81,7 +85,9 @@ func Build(ctx context.Context, db *sql.DB) (*Report, error) {
 		read func(context.Context, *sql.DB, *Report) error
 	}{
 		{"span", readSpan},
+		{"the rules of the views", readRules},
 		{"eta_accuracy_summary", readAccuracy},
+		{"the t quantiles of the ranking", rankCarriers},
 		{"eta_accuracy_comparison", readComparison},
 		{"eta_accuracy", readErrors},
 		{"schedule_reliability", readSchedule},
@@ -92,7 +98,7 @@ func Build(ctx context.Context, db *sql.DB) (*Report, error) {
 			return nil, fmt.Errorf("report: reading %s: %w", s.what, err)
 		}
 	}
-	if r.Span.Arrived == 0 && r.Span.Calls == 0 {
+	if r.Span.Arrived == 0 && r.Span.Calls == 0 && r.Span.Pending == 0 {
 		return nil, fmt.Errorf("report: %w: %s, and %s", ErrNothingToReport, missingArrivals, missingCalls)
 	}
 	return r, nil
@@ -101,17 +107,23 @@ func Build(ctx context.Context, db *sql.DB) (*Report, error) {
 // What a section says when its data does not exist yet.
 const (
 	missingArrivals = "no tracked shipment has arrived at its port of discharge yet (ETA accuracy needs an actual arrival)"
-	missingCalls    = "no port call has both a planned and an actual arrival yet (schedule reliability needs port schedules observed before and after a call)"
+	missingCalls    = "no port call a schedule by port or by vessel showed is due yet (schedule reliability needs those schedules observed before and after a call)"
 )
 
-// views are the views Build reads.
-var views = []string{"eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison", "schedule_reliability", "credit_usage"}
+// views are the views Build reads, and the macros of their rules: a
+// warehouse last written by an etalake whose views predate the macros has
+// views of other columns.
+var views = []string{"eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison", "schedule_reliability", "credit_usage",
+	"etalake_min_n", "etalake_max_staleness_hours", "etalake_t975"}
 
-// checkViews returns an error wrapping ErrNoViews naming the views the
-// warehouse lacks.
+// checkViews returns an error wrapping ErrNoViews naming the views and
+// macros the warehouse lacks.
 func checkViews(ctx context.Context, db *sql.DB) error {
 	have := map[string]bool{}
-	rows, err := db.QueryContext(ctx, "SELECT view_name FROM duckdb_views() WHERE NOT internal")
+	rows, err := db.QueryContext(ctx, `
+		SELECT view_name FROM duckdb_views() WHERE NOT internal
+		UNION ALL
+		SELECT function_name FROM duckdb_functions() WHERE function_type = 'macro' AND starts_with(function_name, 'etalake_')`)
 	if err != nil {
 		return fmt.Errorf("report: listing views: %w", err)
 	}

@@ -58,7 +58,7 @@ func TestWriteTextFitsIn100Columns(t *testing.T) {
 			t.Errorf("line %d is %d columns wide, more than 100: %q", i+1, n, l)
 		}
 	}
-	for _, want := range []string{"HLCU", "MAEU", "ZIMU", "14 days", "pred. closer", "mean delay of late h", "Credits: 30 runs"} {
+	for _, want := range []string{"HLCU", "MAEU", "ZIMU", "14 days", "predictive closer", "mean delay of late h", "Schedule reliability by month", "Credits: 30 runs"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the report does not show %q", want)
 		}

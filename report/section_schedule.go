@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+func (r *Report) scheduleSection() section {
+	s := section{
+		ID:    secSchedule,
+		Title: "Schedule reliability by carrier",
+		Intro: "Port calls whose outcome is known, each counted once: arrived, or already more than 24 h past the plan " +
+			"when last seen (counted late). A call is on time when the vessel arrived within ±24 h of the first planned " +
+			"arrival seen (Sea-Intelligence's definition). In brackets, the 95 % interval of the share, clustered by " +
+			"vessel: a vessel's delay carries over to its next calls.",
+	}
+	if !r.hasSchedule() {
+		s.Missing = sentence(missingCalls)
+		return s
+	}
+	t := &table{Cols: reliabilityCols("carrier")}
+	t.Cols = append(t.Cols, column{Name: "mean delay of late h", Right: true})
+	var few, unjudged, oneVessel bool
+	for _, c := range r.Schedule {
+		few = few || (!c.Enough && c.judged())
+		unjudged = unjudged || !c.judged()
+		oneVessel = oneVessel || (c.judged() && !c.OnTimeCI.Known)
+		t.Rows = append(t.Rows, append(reliabilityRow(c.Carrier, c), delayCell(c)))
+	}
+	t.Total = append(reliabilityRow("all", r.ScheduleAll), delayCell(r.ScheduleAll))
+	s.Table = t
+	s.Notes = []string{"Carriers in order of their on-time share, without ranks: where two intervals overlap, the calls " +
+		"do not tell which carrier was the more punctual."}
+	s.Notes = append(s.Notes, reliabilityColumns)
+	s.Notes = append(s.Notes, reliabilityNotes(r.Rules.MinN, few, unjudged, oneVessel)...)
+	return s
+}
+
+func (r *Report) monthsSection() section {
+	s := section{
+		ID:    secMonths,
+		Title: "Schedule reliability by month",
+		Intro: "Every carrier's port calls by the UTC month of their planned arrival, judged as above. A month is " +
+			"complete once it and the 24 h after it are over by the newest schedule observed; until then calls of it " +
+			"are still to come or pending, and its share can still move.",
+	}
+	if !r.hasSchedule() {
+		s.Missing = sentence(missingCalls)
+		return s
+	}
+	t := &table{Cols: append(reliabilityCols("month"), column{Name: "status"})}
+	var incomplete []string
+	var unjudged, oneVessel bool
+	for _, m := range r.ScheduleMonths {
+		name := m.Month.Format("2006-01")
+		status := "complete"
+		if !m.MonthComplete {
+			status = "incomplete"
+			left := "calls of it may still come"
+			if m.Pending > 0 {
+				left = plural(m.Pending, "call", "calls") + " still pending"
+			}
+			incomplete = append(incomplete, fmt.Sprintf("%s is incomplete: %s, the share can still move.", name, left))
+		}
+		unjudged = unjudged || !m.judged()
+		oneVessel = oneVessel || (m.judged() && !m.OnTimeCI.Known)
+		t.Rows = append(t.Rows, append(reliabilityRow(name, m), status))
+	}
+	t.Total = append(reliabilityRow("all", r.ScheduleAll), "")
+	s.Table = t
+	// The columns are those of the table above, explained there.
+	s.Notes = append(incomplete, reliabilityNotes(r.Rules.MinN, false, unjudged, oneVessel)...)
+	return s
+}
+
+// hasSchedule reports whether any port call is due, judged or not.
+func (r *Report) hasSchedule() bool { return r.Span.Calls > 0 || r.Span.Pending > 0 }
+
+// reliabilityCols are the columns of a reliability table after its first,
+// named first.
+func reliabilityCols(first string) []column {
+	return []column{{Name: first}, {Name: "calls", Right: true}, {Name: "on time", Right: true}, {Sub: true},
+		{Name: "late", Right: true}, {Sub: true}, {Name: "early", Right: true}, {Name: "pending", Right: true}}
+}
+
+// reliabilityRow renders s under the name: a share only when a call was
+// judged, "–" otherwise.
+func reliabilityRow(name string, s Reliability) []string {
+	share, ci := none, ""
+	if s.judged() {
+		share, ci = percent(s.OnTimeShare), percentCI(s.OnTimeCI)
+	}
+	notArrived := ""
+	if s.LateNotArrived > 0 {
+		notArrived = "(" + count(s.LateNotArrived) + ")"
+	}
+	return []string{name, count(s.Calls), share, ci, count(s.Late), notArrived, count(s.Early), count(s.Pending)}
+}
+
+func delayCell(s Reliability) string {
+	if !s.DelayKnown {
+		return none
+	}
+	return hours(s.AvgDelayLateHours)
+}
+
+// reliabilityColumns explains the columns of a reliability table.
+const reliabilityColumns = "late: more than 24 h after the plan; in brackets, those of them not arrived yet. pending: due, " +
+	"but neither arrived nor yet 24 h late when last seen: not judged, not in calls. Calls seen only by " +
+	"port-to-port schedules, which show no actual arrivals, are not counted."
+
+// reliabilityNotes explain the rows that want it: too few calls to
+// compare, none judged, or no interval.
+func reliabilityNotes(minN int, few, unjudged, oneVessel bool) []string {
+	var more []string
+	if few {
+		more = append(more, fmt.Sprintf("carriers with fewer than %d calls judged are listed after the others, too few to compare", minN))
+	}
+	if unjudged {
+		more = append(more, "–: no call judged yet, only pending ones")
+	}
+	if oneVessel {
+		more = append(more, "no interval: the calls of a single vessel")
+	}
+	if len(more) == 0 {
+		return nil
+	}
+	return []string{capitalize(strings.Join(more, "; ")) + "."}
+}
