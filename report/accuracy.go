@@ -46,13 +46,15 @@ type Accuracy struct {
 // shipments, at each horizon.
 type CarrierAccuracy struct {
 	Carrier string
-	// Rank is the carrier's place by the MAE of its ETA at RankHorizon: 1
-	// plus the number of carriers clearly better (see rank); 0 when it is
-	// not Enough there. Tied: another carrier has the same rank.
-	Rank       int
-	Tied       bool
-	ETA        map[int]Accuracy // the carrier's ETA, by horizon in days
-	Predictive map[int]Accuracy // the service's predictive ETA, by horizon
+	// Rank to RankWorst are the places the carrier may hold by the MAE of
+	// its ETA at RankHorizon: from 1 plus the number of carriers clearly
+	// better to the number ranked minus the number clearly worse (see
+	// rank); 0 when it is not Enough there. Tied: the range is more than
+	// one place, which the data do not tell apart.
+	Rank, RankWorst int
+	Tied            bool
+	ETA             map[int]Accuracy // the carrier's ETA, by horizon in days
+	Predictive      map[int]Accuracy // the service's predictive ETA, by horizon
 }
 
 // ErrorSample is the individual errors (actual − ETA, hours, ascending)

@@ -60,7 +60,7 @@ func TestWriteHTMLIsOneSelfContainedPage(t *testing.T) {
 	}
 	shown := stdhtml.UnescapeString(html)
 	for _, want := range []string{"Carrier ranking", "Error by horizon", "Predictive ETA vs", "Schedule reliability by carrier",
-		"Schedule reliability by month", "AAAA", "BBBB", "CCCC", ">=2<", ">+7.2<", ">(-6.7 to +21.1)<", ">12.0<", ">(8.1–15.9)<",
+		"Schedule reliability by month", "AAAA", "BBBB", "CCCC", ">2–3<", ">+7.2<", ">(-6.7 to +21.1)<", ">12.0<", ">(8.1–15.9)<",
 		">15.2<", ">60%<", ">(13–94%)<", ">incomplete<", ">predictive closer<", "balance after the last run", ">1.8 h<",
 		"against 4.1 h for the carrier's ETA on the same 18 shipments: predictive closer", "Most accurate carrier, 3 days out"} {
 		if !strings.Contains(shown, want) {

@@ -18,8 +18,11 @@ import (
 // clustered by vessel call and t the 97.5 % quantile of Student's t with
 // min(calls_a, calls_b) − 1 degrees of freedom (the smaller sample sets
 // the uncertainty; the views use the same t for their intervals). A
-// carrier's rank is 1 plus the number of carriers clearly better than it,
-// so carriers that nothing separates share a rank.
+// carrier's rank is a range: from 1 plus the number of carriers clearly
+// better than it to the number ranked minus the number clearly worse.
+// Carriers that nothing separates have overlapping ranges, and the list,
+// ordered by MAE, never puts a carrier above one it is not better than
+// for a rank it owes to a wide interval.
 //
 // It asks less than disjoint intervals, which would need the difference
 // to exceed t·(se_a + se_b): the two MAEs are taken as independent. When
@@ -57,42 +60,44 @@ func clearlyBetter(a, b Accuracy, t float64) bool {
 	return b.MAEHours-a.MAEHours > t*math.Hypot(a.MAESEHours, b.MAESEHours)
 }
 
-// rank numbers the carriers Enough at RankHorizon (the view's rule on
-// distinct vessel calls) and orders them: the ranked first by rank, then
-// MAE; then the others, those without any ETA there last, by MAE. t gives
-// the 97.5 % quantile of Student's t for df degrees of freedom.
+// rank gives the carriers Enough at RankHorizon (the view's rule on
+// distinct vessel calls) their range of places and orders them: the
+// ranked first, by MAE; then the others, those without any ETA there
+// last, by MAE. t gives the 97.5 % quantile of Student's t for df degrees
+// of freedom.
 func rank(cs []CarrierAccuracy, t func(df int) float64) {
+	ranked := 0
+	for _, c := range cs {
+		if c.ETA[RankHorizon].Enough {
+			ranked++
+		}
+	}
 	for i := range cs {
-		cs[i].Rank, cs[i].Tied = 0, false
+		cs[i].Rank, cs[i].RankWorst, cs[i].Tied = 0, 0, false
 		a := cs[i].ETA[RankHorizon]
 		if !a.Enough {
 			continue
 		}
-		cs[i].Rank = 1
+		better, worse := 0, 0
 		for j := range cs {
 			b := cs[j].ETA[RankHorizon]
-			if j != i && b.Enough && clearlyBetter(b, a, t(min(a.NCalls, b.NCalls)-1)) {
-				cs[i].Rank++
+			if j == i || !b.Enough {
+				continue
+			}
+			tq := t(min(a.NCalls, b.NCalls) - 1)
+			if clearlyBetter(b, a, tq) {
+				better++
+			}
+			if clearlyBetter(a, b, tq) {
+				worse++
 			}
 		}
-	}
-	shared := map[int]int{}
-	for _, c := range cs {
-		shared[c.Rank]++
-	}
-	for i := range cs {
-		cs[i].Tied = cs[i].Rank > 0 && shared[cs[i].Rank] > 1
-	}
-	// Rank 0 (unranked) after every rank.
-	order := func(c CarrierAccuracy) int {
-		if c.Rank == 0 {
-			return math.MaxInt
-		}
-		return c.Rank
+		cs[i].Rank, cs[i].RankWorst = 1+better, ranked-worse
+		cs[i].Tied = cs[i].RankWorst > cs[i].Rank
 	}
 	slices.SortFunc(cs, func(a, b CarrierAccuracy) int {
 		ea, eb := a.ETA[RankHorizon], b.ETA[RankHorizon]
-		if c := cmp.Compare(order(a), order(b)); c != 0 {
+		if c := -cmp.Compare(b2i(a.Rank > 0), b2i(b.Rank > 0)); c != 0 {
 			return c
 		}
 		if c := -cmp.Compare(b2i(ea.N > 0), b2i(eb.N > 0)); c != 0 {

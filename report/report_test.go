@@ -77,21 +77,21 @@ func TestRankingSharesAPlaceBetweenCarriersNothingSeparates(t *testing.T) {
 	// AAAA's MAE (3 h) is clearly below BBBB's (12 h) and EEEE's (14 h);
 	// those two are within each other's margin: a tie for second.
 	for _, tc := range []struct {
-		carrier string
-		rank    int
-		tied    bool
-		shown   string
-	}{{"AAAA", 1, false, "1"}, {"BBBB", 2, true, "=2"}, {"EEEE", 2, true, "=2"}} {
+		carrier     string
+		rank, worst int
+		tied        bool
+		shown       string
+	}{{"AAAA", 1, 1, false, "1"}, {"BBBB", 2, 3, true, "2–3"}, {"EEEE", 2, 3, true, "2–3"}} {
 		c := carrier(t, r, tc.carrier)
-		if c.Rank != tc.rank || c.Tied != tc.tied {
-			t.Errorf("%s: rank %d (tied %v), want %d (tied %v)", tc.carrier, c.Rank, c.Tied, tc.rank, tc.tied)
+		if c.Rank != tc.rank || c.RankWorst != tc.worst || c.Tied != tc.tied {
+			t.Errorf("%s: rank %d–%d (tied %v), want %d–%d (tied %v)", tc.carrier, c.Rank, c.RankWorst, c.Tied, tc.rank, tc.worst, tc.tied)
 		}
 		row := rowOf(t, sectionOf(t, text(t, r), "Carrier ranking"), tc.carrier)
 		if !strings.HasPrefix(row, tc.shown+" ") {
 			t.Errorf("%s's row %q does not start with its rank %q", tc.carrier, row, tc.shown)
 		}
 	}
-	if s := sectionOf(t, text(t, r), "Carrier ranking"); !strings.Contains(s, "=: a tie.") {
+	if s := sectionOf(t, text(t, r), "Carrier ranking"); !strings.Contains(s, "A range (2–4) is a tie") {
 		t.Errorf("the ranking does not say what = means:\n%s", s)
 	}
 }

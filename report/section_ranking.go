@@ -27,7 +27,7 @@ func (r *Report) rankingSection() section {
 		rank := none
 		switch {
 		case c.Rank > 0 && c.Tied:
-			rank, tied = "="+strconv.Itoa(c.Rank), true
+			rank, tied = strconv.Itoa(c.Rank)+"–"+strconv.Itoa(c.RankWorst), true
 		case c.Rank > 0:
 			rank = strconv.Itoa(c.Rank)
 		default:
@@ -41,17 +41,13 @@ func (r *Report) rankingSection() section {
 	s.Notes = []string{fmt.Sprintf("shipments: those with a usable carrier ETA %s before arrival / all arrived; "+
 		"calls: the distinct vessel calls they arrived on. p90: the 90th percentile of the absolute error; "+
 		"±1 d: the share within a day.", days(RankHorizon))}
-	rule := "A carrier ranks above another only when its MAE is lower by more than the 95 % margin of the " +
-		"difference, t·√(se₁² + se₂²) with se each MAE's standard error; its rank is 1 + the number of carriers " +
-		"clearly better, so carriers nothing separates share a rank"
+	rule := "rank: the places the data allow. A carrier ranks above another only when its MAE is lower by more " +
+		"than the 95 % margin of the difference, t·√(se₁² + se₂²) with se each MAE's standard error; its places run " +
+		"from 1 + the number of carriers clearly better to the number ranked − the number clearly worse"
 	if tied {
-		rule = "=: a tie. " + rule + ", listed by MAE."
+		rule += ". A range (2–4) is a tie: the carriers in it are not told apart, only listed by MAE."
 	} else {
-		rule += " (=, a tie): none here."
-	}
-	if above, below, ok := inversion(r.Carriers); ok {
-		rule += fmt.Sprintf(" So %s ranks above %s despite a larger MAE: its interval is wide enough that no carrier "+
-			"is clearly better, while some are clearly better than %s.", above, below, below)
+		rule += "; every carrier here has one place."
 	}
 	s.Notes = append(s.Notes, rule)
 	if unranked {
@@ -71,17 +67,4 @@ func accuracyRow(rank, carrier string, a Accuracy) []string {
 	}
 	return []string{rank, carrier, known, count(a.NCalls), signedHours(a.BiasHours), signedHoursCI(a.Bias),
 		hours(a.MAEHours), hoursCI(a.MAE), hours(a.P90AbsHours), percent(a.Within1DShare)}
-}
-
-// inversion finds the first ranked carrier listed above one with a
-// smaller MAE, which a wide interval allows.
-func inversion(cs []CarrierAccuracy) (above, below string, ok bool) {
-	for i, a := range cs {
-		for _, b := range cs[i+1:] {
-			if a.Rank > 0 && b.Rank > a.Rank && b.ETA[RankHorizon].MAEHours < a.ETA[RankHorizon].MAEHours {
-				return a.Carrier, b.Carrier, true
-			}
-		}
-	}
-	return "", "", false
 }

@@ -114,27 +114,24 @@ func TestViewsRecoverTheGroundTruth(t *testing.T) {
 		var n int
 		var bias, carrierMAE, predictiveMAE float64
 		one(t, db, `SELECT n, bias_hours FROM eta_accuracy_summary
-			WHERE carrier = '`+c.SCAC+`' AND pod_locode IS NULL AND source = 'CARRIER' AND horizon_days = 3`, &n, &bias)
+			WHERE level = 'carrier' AND carrier = '`+c.SCAC+`' AND source = 'CARRIER' AND horizon_days = 3`, &n, &bias)
 		t.Logf("%s: 3-day bias %+6.2f h (injected %+6.2f) over %d shipments", c.SCAC, bias, c.ETABias3dHours, n)
 		if math.Abs(bias-c.ETABias3dHours) > 2 {
 			t.Errorf("%s: 3-day bias %.2f h, injected %.2f h: off by more than 2 h", c.SCAC, bias, c.ETABias3dHours)
 		}
 		// The predictive ETA beats the carrier's within 3 days, as injected.
 		one(t, db, `SELECT carrier_mae_hours, predictive_mae_hours FROM eta_accuracy_comparison
-			WHERE carrier = '`+c.SCAC+`' AND horizon_days = 1`, &carrierMAE, &predictiveMAE)
+			WHERE level = 'carrier' AND carrier = '`+c.SCAC+`' AND horizon_days = 1`, &carrierMAE, &predictiveMAE)
 		if predictiveMAE >= carrierMAE {
 			t.Errorf("%s: predictive MAE %.2f h not below the carrier's %.2f h at 1 day", c.SCAC, predictiveMAE, carrierMAE)
 		}
-		// At 3 days the predictive ETA is seldom out yet (it is given within
-		// 72 h of arrival): compare where there are pairs enough.
+		// At 3 days the predictive ETA exists only for the shipments it
+		// expects early (it is published within 72 h of its estimate):
+		// never compared there.
 		var pairs int
-		one(t, db, `SELECT count(*) FROM eta_accuracy_comparison WHERE carrier = '`+c.SCAC+`' AND horizon_days = 3`, &pairs)
+		one(t, db, `SELECT count(*) FROM eta_accuracy_comparison WHERE carrier = '`+c.SCAC+`' AND horizon_days >= 3`, &pairs)
 		if pairs > 0 {
-			one(t, db, `SELECT n, carrier_mae_hours, predictive_mae_hours FROM eta_accuracy_comparison
-				WHERE carrier = '`+c.SCAC+`' AND horizon_days = 3`, &pairs, &carrierMAE, &predictiveMAE)
-			if pairs >= 30 && predictiveMAE >= carrierMAE {
-				t.Errorf("%s: predictive MAE %.2f h not below the carrier's %.2f h at 3 days (%d pairs)", c.SCAC, predictiveMAE, carrierMAE, pairs)
-			}
+			t.Errorf("%s: the predictive ETA is compared at 3 days or more, where it is selective", c.SCAC)
 		}
 		if !c.Supports.Vessel {
 			continue // its schedules are not observable by vessel (service.md §1: coverage differs by query)
@@ -142,7 +139,7 @@ func TestViewsRecoverTheGroundTruth(t *testing.T) {
 		// The on-time share of its calls planned in the world's window.
 		var calls int
 		var share float64
-		one(t, db, `SELECT count(*), avg(CASE WHEN on_time THEN 1.0 ELSE 0.0 END) FROM port_call_reliability
+		one(t, db, `SELECT count(on_time), avg(CASE WHEN on_time THEN 1.0 WHEN NOT on_time THEN 0.0 END) FROM port_call_reliability
 			WHERE carrier = '`+c.SCAC+`' AND planned_at >= '`+start.Format(time.RFC3339)+`' AND planned_at < '`+end.Format(time.RFC3339)+`'`, &calls, &share)
 		t.Logf("%s: on time %.3f (injected %.3f, realised %.3f) over %d calls", c.SCAC, share, c.OnTimeShare, c.RealisedOnTimeShare, calls)
 		if math.Abs(share-c.OnTimeShare) > 0.03 {

@@ -13,7 +13,9 @@ import (
 // A call already more than 24 h past its plan when a by-port query last
 // showed it, not arrived, is late, not left out; a call due but not yet
 // judged is counted apart; a call seen only by a query that never reports
-// actual arrivals (port to port) is never taken for late, nor pending.
+// actual arrivals (port to port) is never taken for late, nor pending; a
+// call whose plan was first seen after it was due has no baseline and is
+// not judged.
 func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
 	db := history(t)
 	var outcome string
@@ -22,7 +24,7 @@ func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
 	if outcome != "late_not_arrived" || atLeast != 44 {
 		t.Errorf("call E: %s, at least %.0f h late; want late_not_arrived, 44 h", outcome, atLeast)
 	}
-	for voyage, want := range map[string]string{"9E": "unknown", "P1": "unobservable", "8E": "not_due"} {
+	for voyage, want := range map[string]string{"9E": "unknown", "P1": "unobservable", "8E": "not_due", "4E": "no_baseline"} {
 		one(t, db, "SELECT outcome FROM port_call_reliability WHERE voyage = '"+voyage+"'", &outcome)
 		if outcome != want {
 			t.Errorf("call %s: %s, want %s", voyage, outcome, want)

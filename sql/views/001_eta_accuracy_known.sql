@@ -28,12 +28,16 @@ WITH actuals AS (
     GROUP BY shipment_number, shipment_type, target
 ),
 -- Every estimate made before the arrival, with the change from the one
--- before it (a revision when not 0).
+-- before it (a revision when not 0). The partition leads with a hash of
+-- its key: sorting tens of millions of rows on four strings took three
+-- times as long.
 observed AS (
     SELECT e.shipment_number, e.shipment_type, e.target, e.source, e.observed_at, e.eta,
            epoch_us(e.observed_at) AS seen_us, epoch_us(a.actual_at) AS actual_us,
            epoch_us(e.eta) - lag(epoch_us(e.eta)) OVER (
-               PARTITION BY e.shipment_number, e.shipment_type, e.target, e.source ORDER BY e.observed_at) AS change_us
+               PARTITION BY hash(e.shipment_number, e.shipment_type, e.target, e.source),
+                            e.shipment_number, e.shipment_type, e.target, e.source
+               ORDER BY e.observed_at) AS change_us
     FROM eta_observations AS e
     JOIN actuals AS a
       ON a.shipment_number = e.shipment_number AND a.shipment_type = e.shipment_type AND a.target = e.target
@@ -64,7 +68,7 @@ legs AS (
     SELECT e.shipment_number, e.shipment_type,
            bool_or(e.event_code IN ('LOAD', 'DISC') AND coalesce(e.route_type, 'SEA') = 'SEA'
                    AND e.locode <> s.pol_locode AND e.locode <> s.pod_locode)
-             OR count(DISTINCT e.vessel_imo) > 1 AS transhipped,
+             OR min(e.vessel_imo) <> max(e.vessel_imo) AS transhipped,
            arg_max(e.vessel_imo, e.last_observed_at) FILTER (
                WHERE e.locode = s.pod_locode AND e.event_code IN ('ARRI', 'DISC') AND e.vessel_imo IS NOT NULL) AS pod_vessel_imo,
            arg_max(e.voyage, e.last_observed_at) FILTER (
@@ -84,9 +88,12 @@ SELECT a.shipment_number,
        l.transhipped,
        -- The vessel call the box arrived on at its POD: port, vessel and
        -- voyage; without a vessel in the events, the port and the instant
-       -- of the actual arrival there (boxes of one call arrive together).
+       -- of the actual arrival there (boxes of one call arrive together);
+       -- without either, the shipment alone.
        CASE WHEN l.pod_vessel_imo IS NOT NULL THEN s.pod_locode || ' ' || l.pod_vessel_imo || ' ' || coalesce(l.pod_voyage, '')
-            WHEN s.pod_actual THEN s.pod_locode || ' @' || strftime(s.pod_date AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%MZ')
+            WHEN s.pod_actual AND s.pod_date IS NOT NULL THEN s.pod_locode || ' @' || strftime(s.pod_date AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%MZ')
+            -- Nothing to tell its call by: a cluster of its own.
+            ELSE 'shipment ' || a.shipment_type || ' ' || a.shipment_number
        END AS vessel_call,
        a.target,
        src.source,

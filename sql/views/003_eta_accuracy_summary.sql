@@ -21,47 +21,46 @@
 -- (5), the rule the report ranks by. selective: the source is biased by
 -- construction at this horizon (see eta_accuracy): not a finding.
 CREATE OR REPLACE VIEW eta_accuracy_summary AS
-WITH levels(level, by_carrier, by_port, by_lane, by_transhipment, by_month) AS (VALUES
-    ('carrier_port', true, true, false, false, false),
-    ('carrier', true, false, false, false, false),
-    ('port', false, true, false, false, false),
-    ('all', false, false, false, false, false),
-    ('carrier_lane', true, false, true, false, false),
-    ('lane', false, false, true, false, false),
-    ('carrier_transhipment', true, false, false, true, false),
-    ('transhipment', false, false, false, true, false),
-    ('carrier_month', true, false, false, false, true),
-    ('month', false, false, false, false, true)
+-- base is read twice; computed for each (NOT MATERIALIZED) it costs half
+-- what a copy of it costs.
+WITH base AS NOT MATERIALIZED (
+    SELECT carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days, selective,
+           hash(vessel_call) AS call, error_hours, stale, observed_lead_hours
+    FROM eta_accuracy
+    WHERE target = 'POD'
 ),
-base AS (
-    SELECT l.level,
-           CASE WHEN l.by_carrier THEN a.carrier END AS carrier,
-           CASE WHEN l.by_port THEN a.pod_locode END AS pod_locode,
-           CASE WHEN l.by_lane THEN a.lane END AS lane,
-           CASE WHEN l.by_transhipment THEN a.transhipped END AS transhipped,
-           CASE WHEN l.by_month THEN a.arrival_month END AS arrival_month,
-           a.source, a.horizon_days, a.selective, a.vessel_call, a.error_hours, a.stale, a.observed_lead_hours
-    FROM eta_accuracy AS a
-    CROSS JOIN levels AS l
-    WHERE a.target = 'POD'
+-- The levels, by GROUPING_ID(carrier, pod_locode, lane, transhipped,
+-- arrival_month): a bit is set for each column a level sums over.
+levels(gid, level) AS (VALUES
+    (7, 'carrier_port'), (15, 'carrier'), (23, 'port'), (31, 'all'),
+    (11, 'carrier_lane'), (27, 'lane'), (13, 'carrier_transhipment'), (29, 'transhipment'),
+    (14, 'carrier_month'), (30, 'month')
 ),
 -- Per vessel call within each group: the sums the clustered errors need.
+-- (Grouping sets rather than one copy of every row per level: one scan.)
 calls AS (
-    SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
+    SELECT GROUPING_ID(carrier, pod_locode, lane, transhipped, arrival_month) AS gid,
+           carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
            count(*) AS n_g, sum(error_hours) AS s_g, sum(abs(error_hours)) AS a_g
     FROM base
     WHERE error_hours IS NOT NULL
-    GROUP BY level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days, vessel_call
+    GROUP BY GROUPING SETS (
+        (carrier, pod_locode, source, horizon_days, call), (carrier, source, horizon_days, call),
+        (pod_locode, source, horizon_days, call), (source, horizon_days, call),
+        (carrier, lane, source, horizon_days, call), (lane, source, horizon_days, call),
+        (carrier, transhipped, source, horizon_days, call), (transhipped, source, horizon_days, call),
+        (carrier, arrival_month, source, horizon_days, call), (arrival_month, source, horizon_days, call))
 ),
 clustered AS (
-    SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
+    SELECT gid, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
            count(*) AS n_calls,
            sum(s_g * s_g) AS s2, sum(s_g * n_g) AS sn, sum(a_g * a_g) AS a2, sum(a_g * n_g) AS an, sum(n_g * n_g) AS n2
     FROM calls
-    GROUP BY level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days
+    GROUP BY gid, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days
 ),
 plain AS (
-    SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
+    SELECT GROUPING_ID(carrier, pod_locode, lane, transhipped, arrival_month) AS gid,
+           carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days,
            bool_or(selective) AS selective,
            count(*) AS shipments,
            count(error_hours) AS n,
@@ -72,17 +71,23 @@ plain AS (
            avg(CASE WHEN error_hours IS NULL THEN NULL WHEN abs(error_hours) <= 24 THEN 1.0 ELSE 0.0 END) AS within_1d_share,
            avg(observed_lead_hours) FILTER (WHERE error_hours IS NOT NULL) AS mean_lead_hours
     FROM base
-    GROUP BY level, carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days
+    GROUP BY GROUPING SETS (
+        (carrier, pod_locode, source, horizon_days), (carrier, source, horizon_days),
+        (pod_locode, source, horizon_days), (source, horizon_days),
+        (carrier, lane, source, horizon_days), (lane, source, horizon_days),
+        (carrier, transhipped, source, horizon_days), (transhipped, source, horizon_days),
+        (carrier, arrival_month, source, horizon_days), (arrival_month, source, horizon_days))
 ),
 stats AS (
-    SELECT p.*,
+    SELECT l.level, p.*,
            coalesce(c.n_calls, 0) AS n_calls,
            etalake_cluster_se(c.n_calls, p.n, c.s2, c.sn, c.n2, p.bias_hours) AS bias_se_hours,
            etalake_cluster_se(c.n_calls, p.n, c.a2, c.an, c.n2, p.mae_hours) AS mae_se_hours,
            etalake_t975(c.n_calls - 1) AS t
     FROM plain AS p
+    JOIN levels AS l ON l.gid = p.gid
     LEFT JOIN clustered AS c
-      ON c.level = p.level AND c.source = p.source AND c.horizon_days = p.horizon_days
+      ON c.gid = p.gid AND c.source = p.source AND c.horizon_days = p.horizon_days
      AND c.carrier IS NOT DISTINCT FROM p.carrier AND c.pod_locode IS NOT DISTINCT FROM p.pod_locode
      AND c.lane IS NOT DISTINCT FROM p.lane AND c.transhipped IS NOT DISTINCT FROM p.transhipped
      AND c.arrival_month IS NOT DISTINCT FROM p.arrival_month

@@ -7,6 +7,7 @@
 -- reported, delay_hours = actual − planned.
 --
 -- outcome (Sea-Intelligence's ±24 h):
+--   no_baseline            its plan was first seen after it was due: not judged
 --   on_time, late, early   arrived within 24 h of plan, later, earlier
 --   late_not_arrived       not arrived, but already more than 24 h past the
 --                          plan when a query that reports actual arrivals
@@ -28,6 +29,7 @@ arrivals AS (
            vessel_imo,
            voyage,
            arg_min(event_at, observed_at) FILTER (WHERE classifier = 'PLN') AS planned_at,
+           min(observed_at) FILTER (WHERE classifier = 'PLN') AS plan_seen_at,
            arg_max(event_at, observed_at) FILTER (WHERE classifier = 'ACT') AS actual_at,
            max(observed_at) FILTER (WHERE query IN ('PORT', 'VESSEL')) AS last_seen_at,
            arg_max(carrier, observed_at) AS carrier,
@@ -42,6 +44,7 @@ judged AS (
     SELECT a.*,
            (epoch_us(a.actual_at) - epoch_us(a.planned_at)) / 3600e6 AS delay_hours,
            CASE
+               WHEN a.plan_seen_at > a.planned_at THEN 'no_baseline'
                WHEN a.actual_at IS NOT NULL THEN
                    CASE WHEN abs(epoch_us(a.actual_at) - epoch_us(a.planned_at)) <= 24 * 3600e6 THEN 'on_time'
                         WHEN a.actual_at > a.planned_at THEN 'late'
@@ -62,16 +65,17 @@ SELECT carrier,
        vessel_name,
        voyage,
        planned_at,
+       plan_seen_at,
        etalake_utc_month(planned_at) AS month,
        actual_at,
        last_seen_at,
        delay_hours,
        CASE WHEN outcome = 'late_not_arrived' THEN (epoch_us(last_seen_at) - epoch_us(planned_at)) / 3600e6 END AS late_at_least_hours,
        outcome,
-       CASE WHEN outcome IN ('unknown', 'not_due', 'unobservable') THEN NULL ELSE outcome = 'on_time' END AS on_time,
+       CASE WHEN outcome IN ('no_baseline', 'unknown', 'not_due', 'unobservable') THEN NULL ELSE outcome = 'on_time' END AS on_time,
        observations
 FROM judged;
-COMMENT ON VIEW port_call_reliability IS 'Did each vessel arrive when the schedule said? One row per port call with a planned arrival: the first plan seen, the last actual, and the outcome (on_time, late, early, late_not_arrived, unknown, not_due, unobservable) by Sea-Intelligence''s ±24 h.';
+COMMENT ON VIEW port_call_reliability IS 'Did each vessel arrive when the schedule said? One row per port call with a planned arrival: the first plan seen, the last actual, and the outcome (on_time, late, early, late_not_arrived, unknown, not_due, unobservable, no_baseline) by Sea-Intelligence''s ±24 h.';
 COMMENT ON COLUMN port_call_reliability.carrier IS 'SCAC of the carrier (the latest observation''s)';
 COMMENT ON COLUMN port_call_reliability.service_code IS 'carrier service code';
 COMMENT ON COLUMN port_call_reliability.port_locode IS 'the port called';
@@ -79,11 +83,12 @@ COMMENT ON COLUMN port_call_reliability.vessel_imo IS 'the vessel';
 COMMENT ON COLUMN port_call_reliability.vessel_name IS 'vessel name as given';
 COMMENT ON COLUMN port_call_reliability.voyage IS 'the import voyage of the arrival';
 COMMENT ON COLUMN port_call_reliability.planned_at IS 'the first planned arrival observed: the baseline';
+COMMENT ON COLUMN port_call_reliability.plan_seen_at IS 'when a plan of the call was first observed: after planned_at, there was no baseline';
 COMMENT ON COLUMN port_call_reliability.month IS 'the UTC month of planned_at (its first day)';
 COMMENT ON COLUMN port_call_reliability.actual_at IS 'the last actual arrival reported (NULL: not arrived as far as we know)';
 COMMENT ON COLUMN port_call_reliability.last_seen_at IS 'the last observation of the call by a query that reports actual arrivals (by port, by vessel)';
 COMMENT ON COLUMN port_call_reliability.delay_hours IS 'actual − planned, hours (NULL: not arrived)';
 COMMENT ON COLUMN port_call_reliability.late_at_least_hours IS 'late_not_arrived: how late the call already was when last seen, hours';
-COMMENT ON COLUMN port_call_reliability.outcome IS 'on_time, late or early (arrived; ±24 h), late_not_arrived (more than 24 h past plan when last seen, not arrived), unknown (due, not yet judged), not_due (planned after the newest observation), unobservable (seen only by port-to-port queries, which show no actual arrivals)';
-COMMENT ON COLUMN port_call_reliability.on_time IS 'true for on_time; false for late, early and late_not_arrived; NULL for unknown, not_due and unobservable';
+COMMENT ON COLUMN port_call_reliability.outcome IS 'on_time, late or early (arrived; ±24 h), late_not_arrived (more than 24 h past plan when last seen, not arrived), unknown (due, not yet judged), not_due (planned after the newest observation), unobservable (seen only by port-to-port queries, which show no actual arrivals), no_baseline (plan first seen after the call was due)';
+COMMENT ON COLUMN port_call_reliability.on_time IS 'true for on_time; false for late, early and late_not_arrived; NULL for the others (not judged)';
 COMMENT ON COLUMN port_call_reliability.observations IS 'distinct observation instants of the arrival';

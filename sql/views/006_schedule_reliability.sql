@@ -11,7 +11,8 @@
 -- n_calls counts the calls whose outcome is known: arrived, or already
 -- more than 24 h late (n_late_not_arrived, counted late). n_unknown counts
 -- the calls due but not judged yet, apart; calls only port-to-port queries
--- showed (no actual arrivals there) are not counted at all. on_time_share is n_on_time /
+-- showed (no actual arrivals there), and calls whose plan was first seen
+-- after they were due (no baseline), are not counted at all. on_time_share is n_on_time /
 -- n_calls with a 95 % Wilson interval; a vessel's delay carries over to
 -- its next calls, so the error is clustered by vessel (n_vessels) and the
 -- interval takes the effective n that clustering leaves. enough: n_calls
@@ -40,7 +41,7 @@ base AS (
            c.vessel_imo, c.outcome, c.on_time, c.delay_hours
     FROM port_call_reliability AS c
     CROSS JOIN levels AS l
-    WHERE c.outcome NOT IN ('not_due', 'unobservable')
+    WHERE c.outcome NOT IN ('not_due', 'unobservable', 'no_baseline')
 ),
 vessels AS (
     SELECT level, carrier, port_locode, month,

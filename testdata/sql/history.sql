@@ -165,7 +165,10 @@ INSERT INTO container_events VALUES
 --   H MSCU at DEHAM, 9074729 voyage 5E: planned 2026-03-01 03:00 UTC (still
 --     February 28 in New York), arrived 03-01 10:00: on time, in March.
 --   I CMDU at NLRTM, 9400000 voyage P1: planned 03-02 00:00, seen only by a
---     port-to-port query (which shows no actual arrivals): unknown, not late.
+--     port-to-port query (which shows no actual arrivals): unobservable.
+--   J MSCU at DEHAM, 9074729 voyage 4E: planned 02-20 00:00 but first seen on
+--     02-25, after it was due (a warehouse's first night), 60 h late: no
+--     baseline, not judged.
 INSERT INTO port_calls VALUES
   ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-08 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-10 06:00:00+00', 'p10', DATE '2026-03-08'),
   ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-10 06:00:00+00', 'p11', DATE '2026-03-12'),
@@ -175,4 +178,6 @@ INSERT INTO port_calls VALUES
   ('PORT', 'NLRTM', 9321483, '100W', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '100W', '100E', NULL, TIMESTAMPTZ '2026-03-01 01:00:00+00', 'p3', DATE '2026-03-02'),
   ('VESSEL', 'DEHAM', 9074729, '5E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '5E', '5W', NULL, TIMESTAMPTZ '2026-03-01 03:00:00+00', 'p14', DATE '2026-02-25'),
   ('VESSEL', 'DEHAM', 9074729, '5E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '5E', '5W', NULL, TIMESTAMPTZ '2026-03-01 10:00:00+00', 'p15', DATE '2026-03-02'),
-  ('P2P', 'NLRTM', 9400000, 'P1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-05 02:00:00+00', 'CMDU', 'FAL1', NULL, 'CMA CGM C', 'P1', 'P1', NULL, TIMESTAMPTZ '2026-03-02 00:00:00+00', 'p16', DATE '2026-03-05');
+  ('P2P', 'NLRTM', 9400000, 'P1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'CMDU', 'FAL1', NULL, 'CMA CGM C', 'P1', 'P1', NULL, TIMESTAMPTZ '2026-03-02 00:00:00+00', 'p16', DATE '2026-03-01'),
+  ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'p17', DATE '2026-02-25'),
+  ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-22 12:00:00+00', 'p17', DATE '2026-02-25');
