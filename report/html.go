@@ -206,37 +206,40 @@ func (r *Report) figures() []figure {
 	return out
 }
 
-// bestCarrier is the figure of the carriers ranked first: one, or several
-// in a tie, said as such.
+// bestCarrier is the figure of the most accurate carrier: the one listed
+// first (the lowest MAE of those ranked) when it is clearly below every
+// other, else said to be unclear, naming the carriers that may be first.
 func (r *Report) bestCarrier() (figure, bool) {
-	var best []string
+	var first []string
 	ranked := 0
 	for _, c := range r.Carriers {
 		if c.Rank == 1 {
-			best = append(best, c.Carrier)
+			first = append(first, c.Carrier)
 		}
 		if c.Rank > 0 {
 			ranked++
 		}
 	}
-	switch len(best) {
-	case 0:
+	if len(first) == 0 {
 		return figure{}, false
-	case 1:
-		a := r.Carriers[0].ETA[RankHorizon]
-		alone := "clearly below every other carrier ranked"
-		if ranked == 1 {
-			alone = "the only carrier ranked"
-		}
-		return figure{
-			Label: fmt.Sprintf("Most accurate carrier, %s out", days(RankHorizon)),
-			Value: best[0],
-			Sub:   fmt.Sprintf("MAE %s h over %s, %s", hours(a.MAEHours), plural(a.N, "shipment", "shipments"), alone),
-		}, true
+	}
+	lead := r.Carriers[0]
+	a := lead.ETA[RankHorizon]
+	label := fmt.Sprintf("Most accurate carrier, %s out", days(RankHorizon))
+	mae := fmt.Sprintf("MAE %s h over %s", hours(a.MAEHours), plural(a.N, "shipment", "shipments"))
+	switch {
+	case ranked == 1:
+		return figure{Label: label, Value: lead.Carrier, Sub: mae + ", the only carrier ranked"}, true
+	case lead.RankWorst == 1:
+		return figure{Label: label, Value: lead.Carrier, Sub: mae + ", clearly below every other carrier ranked"}, true
+	case len(first) == 1:
+		return figure{Label: label, Value: lead.Carrier, Sub: fmt.Sprintf("%s; places %d–%d: not clearly below every other carrier",
+			mae, lead.Rank, lead.RankWorst)}, true
 	}
 	return figure{
-		Label: fmt.Sprintf("Most accurate carriers, %s out", days(RankHorizon)),
-		Value: strings.Join(best, " = "),
-		Sub:   "tied: the data do not tell them apart",
+		Label: label,
+		Value: "not clear",
+		Sub: fmt.Sprintf("%s may be first: the data do not tell them apart (lowest MAE: %s, %s h)",
+			strings.Join(first, ", "), lead.Carrier, hours(a.MAEHours)),
 	}, true
 }

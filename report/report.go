@@ -123,6 +123,8 @@ func checkViews(ctx context.Context, db *sql.DB) error {
 	rows, err := db.QueryContext(ctx, `
 		SELECT view_name FROM duckdb_views() WHERE NOT internal
 		UNION ALL
+		SELECT table_name FROM duckdb_tables() WHERE NOT internal
+		UNION ALL
 		SELECT function_name FROM duckdb_functions() WHERE function_type = 'macro' AND starts_with(function_name, 'etalake_')`)
 	if err != nil {
 		return fmt.Errorf("report: listing views: %w", err)

@@ -107,7 +107,8 @@ func delayCell(s Reliability) string {
 // reliabilityColumns explains the columns of a reliability table.
 const reliabilityColumns = "late: more than 24 h after the plan; in brackets, those of them not arrived yet. pending: due, " +
 	"but neither arrived nor yet 24 h late when last seen: not judged, not in calls. Calls seen only by " +
-	"port-to-port schedules, which show no actual arrivals, are not counted."
+	"port-to-port schedules, which show no actual arrivals, and calls whose plan was first seen after they " +
+	"were due (no baseline: a warehouse's first nights see the past weeks so), are not counted."
 
 // reliabilityNotes explain the rows that want it: too few calls to
 // compare, none judged, or no interval.
