@@ -49,13 +49,15 @@ type CarrierAccuracy struct {
 	// Rank to RankWorst are the places the carrier may hold by the MAE of
 	// its ETA at RankHorizon: from 1 plus the number of carriers clearly
 	// better to the number ranked minus the number clearly worse (see
-	// rank); 0 when it is not Enough there. Tied: the range is more than
-	// one place, which the data do not tell apart.
+	// rank); 0 when it is not Enough there.
 	Rank, RankWorst int
-	Tied            bool
 	ETA             map[int]Accuracy // the carrier's ETA, by horizon in days
 	Predictive      map[int]Accuracy // the service's predictive ETA, by horizon
 }
+
+// Tied reports whether the carrier's places span more than one: the data
+// do not tell it apart from the carriers whose places overlap.
+func (c CarrierAccuracy) Tied() bool { return c.Rank > 0 && c.RankWorst > c.Rank }
 
 // ErrorSample is the individual errors (actual − ETA, hours, ascending)
 // of one source's ETAs known HorizonDays before arrival, over every

@@ -32,7 +32,7 @@ func hoursCI(i Interval) string {
 		return ""
 	}
 	if roundTo(i.Lo, 1) < 0 {
-		return "(" + signedHours(i.Lo) + " to " + signedHours(i.Hi) + ")"
+		return signedHoursCI(i)
 	}
 	return "(" + hours(i.Lo) + "–" + hours(i.Hi) + ")"
 }

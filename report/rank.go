@@ -73,7 +73,7 @@ func rank(cs []CarrierAccuracy, t func(df int) float64) {
 		}
 	}
 	for i := range cs {
-		cs[i].Rank, cs[i].RankWorst, cs[i].Tied = 0, 0, false
+		cs[i].Rank, cs[i].RankWorst = 0, 0
 		a := cs[i].ETA[RankHorizon]
 		if !a.Enough {
 			continue
@@ -93,7 +93,6 @@ func rank(cs []CarrierAccuracy, t func(df int) float64) {
 			}
 		}
 		cs[i].Rank, cs[i].RankWorst = 1+better, ranked-worse
-		cs[i].Tied = cs[i].RankWorst > cs[i].Rank
 	}
 	slices.SortFunc(cs, func(a, b CarrierAccuracy) int {
 		ea, eb := a.ETA[RankHorizon], b.ETA[RankHorizon]

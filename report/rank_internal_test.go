@@ -24,7 +24,7 @@ func TestRankSharesPlacesNothingSeparates(t *testing.T) {
 	var ranks [][2]int
 	var tied []bool
 	for _, c := range cs {
-		got, ranks, tied = append(got, c.Carrier), append(ranks, [2]int{c.Rank, c.RankWorst}), append(tied, c.Tied)
+		got, ranks, tied = append(got, c.Carrier), append(ranks, [2]int{c.Rank, c.RankWorst}), append(tied, c.Tied())
 	}
 	// By MAE, never by the best place: WIDE (MAE 8) may be first or last
 	// of the five, and is listed after FAST (2), not above it.
@@ -45,7 +45,7 @@ func TestRankWithoutAQuantileSeparatesNothing(t *testing.T) {
 		{Carrier: "B", ETA: map[int]Accuracy{RankHorizon: {N: 5, NCalls: 5, Enough: true, MAEHours: 50, MAESEHours: 0.1}}},
 	}
 	rank(cs, func(int) float64 { return math.NaN() })
-	if cs[0].Rank != 1 || cs[1].Rank != 1 || cs[0].RankWorst != 2 || !cs[0].Tied {
+	if cs[0].Rank != 1 || cs[1].Rank != 1 || cs[0].RankWorst != 2 || !cs[0].Tied() {
 		t.Errorf("ranks %d, %d: without a t quantile nothing is clearly better, want a tie", cs[0].Rank, cs[1].Rank)
 	}
 }

@@ -83,8 +83,8 @@ func TestRankingSharesAPlaceBetweenCarriersNothingSeparates(t *testing.T) {
 		shown       string
 	}{{"AAAA", 1, 1, false, "1"}, {"BBBB", 2, 3, true, "2–3"}, {"EEEE", 2, 3, true, "2–3"}} {
 		c := carrier(t, r, tc.carrier)
-		if c.Rank != tc.rank || c.RankWorst != tc.worst || c.Tied != tc.tied {
-			t.Errorf("%s: rank %d–%d (tied %v), want %d–%d (tied %v)", tc.carrier, c.Rank, c.RankWorst, c.Tied, tc.rank, tc.worst, tc.tied)
+		if c.Rank != tc.rank || c.RankWorst != tc.worst || c.Tied() != tc.tied {
+			t.Errorf("%s: rank %d–%d (tied %v), want %d–%d (tied %v)", tc.carrier, c.Rank, c.RankWorst, c.Tied(), tc.rank, tc.worst, tc.tied)
 		}
 		row := rowOf(t, sectionOf(t, text(t, r), "Carrier ranking"), tc.carrier)
 		if !strings.HasPrefix(row, tc.shown+" ") {

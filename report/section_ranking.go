@@ -26,7 +26,7 @@ func (r *Report) rankingSection() section {
 		a := c.ETA[RankHorizon]
 		rank := none
 		switch {
-		case c.Rank > 0 && c.Tied:
+		case c.Tied():
 			rank, tied = strconv.Itoa(c.Rank)+"–"+strconv.Itoa(c.RankWorst), true
 		case c.Rank > 0:
 			rank = strconv.Itoa(c.Rank)

@@ -69,10 +69,8 @@ legs AS (
            bool_or(e.event_code IN ('LOAD', 'DISC') AND coalesce(e.route_type, 'SEA') = 'SEA'
                    AND e.locode <> s.pol_locode AND e.locode <> s.pod_locode)
              OR min(e.vessel_imo) <> max(e.vessel_imo) AS transhipped,
-           arg_max(e.vessel_imo, e.last_observed_at) FILTER (
-               WHERE e.locode = s.pod_locode AND e.event_code IN ('ARRI', 'DISC') AND e.vessel_imo IS NOT NULL) AS pod_vessel_imo,
-           arg_max(e.voyage, e.last_observed_at) FILTER (
-               WHERE e.locode = s.pod_locode AND e.event_code IN ('ARRI', 'DISC') AND e.vessel_imo IS NOT NULL) AS pod_voyage
+           arg_max({'imo': e.vessel_imo, 'voyage': e.voyage}, e.last_observed_at) FILTER (
+               WHERE e.locode = s.pod_locode AND e.event_code IN ('ARRI', 'DISC') AND e.vessel_imo IS NOT NULL) AS pod_call
     FROM container_events AS e
     JOIN shipments AS s
       ON s.shipment_number = e.shipment_number AND s.shipment_type = e.shipment_type
@@ -90,7 +88,7 @@ SELECT a.shipment_number,
        -- voyage; without a vessel in the events, the port and the instant
        -- of the actual arrival there (boxes of one call arrive together);
        -- without either, the shipment alone.
-       CASE WHEN l.pod_vessel_imo IS NOT NULL THEN s.pod_locode || ' ' || l.pod_vessel_imo || ' ' || coalesce(l.pod_voyage, '')
+       CASE WHEN l.pod_call IS NOT NULL THEN s.pod_locode || ' ' || l.pod_call.imo || ' ' || coalesce(l.pod_call.voyage, '')
             WHEN s.pod_actual AND s.pod_date IS NOT NULL THEN s.pod_locode || ' @' || strftime(s.pod_date AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%MZ')
             -- Nothing to tell its call by: a cluster of its own.
             ELSE 'shipment ' || a.shipment_type || ' ' || a.shipment_number

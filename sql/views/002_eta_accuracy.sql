@@ -28,7 +28,7 @@ WITH picked AS (
 measured AS (
     SELECT *,
            (epoch_us(actual_at) - epoch_us(observed_at)) / 3600e6 AS observed_lead_hours,
-           (epoch_us(actual_at) - epoch_us(observed_at)) / 3600e6 > 24 * horizon_days + etalake_max_staleness_hours() AS stale
+           observed_lead_hours > 24 * horizon_days + etalake_max_staleness_hours() AS stale
     FROM picked
 )
 SELECT shipment_number,

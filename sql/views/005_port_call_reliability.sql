@@ -43,14 +43,14 @@ arrivals AS (
 judged AS (
     SELECT a.*,
            (epoch_us(a.actual_at) - epoch_us(a.planned_at)) / 3600e6 AS delay_hours,
+           -- How far past the plan the call was when last seen (not arrived).
+           (epoch_us(a.last_seen_at) - epoch_us(a.planned_at)) / 3600e6 AS overdue_hours,
            CASE
                WHEN a.plan_seen_at > a.planned_at THEN 'no_baseline'
                WHEN a.actual_at IS NOT NULL THEN
-                   CASE WHEN abs(epoch_us(a.actual_at) - epoch_us(a.planned_at)) <= 24 * 3600e6 THEN 'on_time'
-                        WHEN a.actual_at > a.planned_at THEN 'late'
-                        ELSE 'early' END
+                   CASE WHEN abs(delay_hours) <= 24 THEN 'on_time' WHEN delay_hours > 24 THEN 'late' ELSE 'early' END
                WHEN a.last_seen_at IS NULL THEN 'unobservable'
-               WHEN epoch_us(a.last_seen_at) - epoch_us(a.planned_at) > 24 * 3600e6 THEN 'late_not_arrived'
+               WHEN overdue_hours > 24 THEN 'late_not_arrived'
                WHEN a.planned_at <= n.as_of THEN 'unknown'
                ELSE 'not_due'
            END AS outcome
@@ -70,7 +70,7 @@ SELECT carrier,
        actual_at,
        last_seen_at,
        delay_hours,
-       CASE WHEN outcome = 'late_not_arrived' THEN (epoch_us(last_seen_at) - epoch_us(planned_at)) / 3600e6 END AS late_at_least_hours,
+       CASE WHEN outcome = 'late_not_arrived' THEN overdue_hours END AS late_at_least_hours,
        outcome,
        CASE WHEN outcome IN ('no_baseline', 'unknown', 'not_due', 'unobservable') THEN NULL ELSE outcome = 'on_time' END AS on_time,
        observations
