@@ -65,17 +65,19 @@ func simServeCommand() *cli.Command {
 			"rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
 			"The first line on stdout gives the base URLs, ready for the shell:\n" +
 			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=…\n\n" +
-			"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0.3 under /cs\n" +
+			"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0 under /cs\n" +
 			"instead, from the same world with the same keys, rate and credits (tracking is unchanged):\n" +
 			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/cs ETALAKE_TRACKING_URL=… ETALAKE_SCHEDULE_API=dcsa-cs-1.0\n" +
 			"   GET /cs/v1/port-schedules?UNLocationCode=NLRTM&date=2026-01-05               an item per terminal\n" +
 			"   GET /cs/v1/vessel-schedules?vesselIMONumber=IMO[&startDate=…&endDate=…]     an item per service\n" +
 			"   GET /cs/v1/point-to-point-routes?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM  an item per routing\n" +
 			"An answer is a JSON array cut into pages of the client's limit (default 100), or of --page-size when\n" +
-			"smaller. While items remain, the Next-Page-Cursor header names the next page: ask it with\n" +
-			"cursor=<that> and the same filters (altered filters: 400). Each page costs 1 schedule credit;\n" +
-			"errors are DCSA ErrorResponses, and free. /schedule/api/v1 then answers 404, and the schedule\n" +
-			"product has no consumption endpoints. IMO numbers: etalake sim world --list vessels.\n\n" +
+			"smaller. While items remain, the Next-Page-Cursor header names the next page, asked as the standard's\n" +
+			"version (--dcsa-version, sent as API-Version) says: 1.0.0 and 1.0.1 with ?cursor=<that> alone (any other\n" +
+			"parameter: 400), 1.0.2 and 1.0.3 with the cursor and the first request's filters unchanged (altered\n" +
+			"filters: 400). Each page costs 1 schedule credit; errors are DCSA ErrorResponses, and free.\n" +
+			"/schedule/api/v1 then answers a web server's 404, and the schedule product has no consumption\n" +
+			"endpoints. IMO numbers: etalake sim world --list vessels.\n\n" +
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
 			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
@@ -92,7 +94,9 @@ func simServeCommand() *cli.Command {
 			&cli.IntFlag{Name: "burst-length", Value: 3, Usage: "429s per burst"},
 			&cli.BoolFlag{Name: "retry-after", Usage: "send Retry-After with every 429"},
 			&cli.StringFlag{Name: "schedule-api", EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: sim.ScheduleAPIService,
-				Usage: "schedule API profile to serve: service (under /schedule/api/v1) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0.3 under /cs, paged)"},
+				Usage: "schedule API profile to serve: service (under /schedule/api/v1) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0 under /cs, paged)"},
+			&cli.StringFlag{Name: "dcsa-version", Value: sim.DefaultDCSAVersion,
+				Usage: "dcsa-cs-1.0: the version followed (" + strings.Join(sim.DCSAVersions, ", ") + "): 1.0.0 and 1.0.1 want a next page asked with the cursor alone, 1.0.2 and 1.0.3 with the first request's filters"},
 			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
 		),
 		OnUsageError: usageError,
@@ -135,6 +139,12 @@ func simServe(c *cli.Context) error {
 	case pageSize > 0 && api != sim.ScheduleAPIDCSA:
 		return configError("--page-size: only the %s profile pages its answers; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
 	}
+	if c.IsSet("dcsa-version") && api != sim.ScheduleAPIDCSA {
+		return configError("--dcsa-version: only the %s profile has one; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
+	}
+	if v := c.String("dcsa-version"); !slices.Contains(sim.DCSAVersions, v) {
+		return configError("--dcsa-version %q: want one of %s", v, strings.Join(sim.DCSAVersions, ", "))
+	}
 	if c.Float64("speed") < 0 {
 		return configError("--speed %v: want 0 or more", c.Float64("speed"))
 	}
@@ -161,6 +171,7 @@ func simServe(c *cli.Context) error {
 
 		ScheduleAPI: api,
 		PageSize:    pageSize,
+		DCSAVersion: c.String("dcsa-version"),
 	})
 	if err != nil {
 		return configError("%v", err)

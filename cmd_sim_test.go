@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/extract/sim"
 )
 
 // serveSim runs `etalake sim serve ARGS` in-process until the test ends and
@@ -76,7 +78,7 @@ func TestCLISimServeSpeaksTheDCSAProfile(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&items); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("%d: %v", resp.StatusCode, err)
 	}
-	if len(items) != 2 || resp.Header.Get("Next-Page-Cursor") == "" || resp.Header.Get("API-Version") != "1.0.3" {
+	if len(items) != 2 || resp.Header.Get("Next-Page-Cursor") == "" || resp.Header.Get("API-Version") != sim.DefaultDCSAVersion {
 		t.Errorf("%d items, cursor %q, API-Version %q: want a page of 2 with a cursor", len(items), resp.Header.Get("Next-Page-Cursor"), resp.Header.Get("API-Version"))
 	}
 
@@ -98,6 +100,8 @@ func TestCLISimServeRefusesBadProfiles(t *testing.T) {
 		{nil, []string{"--page-size", "5"}, "add --schedule-api dcsa-cs-1.0"},
 		{map[string]string{"ETALAKE_SCHEDULE_API": ""}, []string{"--page-size", "5"}, "add --schedule-api dcsa-cs-1.0"},
 		{nil, []string{"--schedule-api", "dcsa-cs-1.0", "--page-size", "-1"}, "--page-size -1"},
+		{nil, []string{"--schedule-api", "dcsa-cs-1.0", "--dcsa-version", "1.1.0"}, "want one of 1.0.0, 1.0.1, 1.0.2, 1.0.3"},
+		{nil, []string{"--dcsa-version", "1.0.3"}, "add --schedule-api dcsa-cs-1.0"},
 	} {
 		t.Setenv("ETALAKE_SCHEDULE_API", "")
 		if err := os.Unsetenv("ETALAKE_SCHEDULE_API"); err != nil {

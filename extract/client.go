@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/etalake/etalake/wire"
@@ -42,6 +43,10 @@ type Config struct {
 	// ScheduleDays is the length of the schedule window from the logical
 	// date, for the templates' {until}; 0 is DefaultScheduleDays.
 	ScheduleDays int
+	// MaxPages is how many pages of one answer a call follows; 0 is
+	// DefaultMaxPages. The walk stops there with a *PagingError, its last
+	// page landed naming the next, where the next call resumes.
+	MaxPages int
 	// HTTP defaults to a client with Timeout that refuses redirects to
 	// another host (they would carry the API key away).
 	HTTP    *http.Client
@@ -82,11 +87,14 @@ type Client struct {
 	retry    RetryPolicy
 	logical  time.Time // see WithLogicalDate
 	resume   string    // see ResumeAt
+	// Shared by every copy of the client (WithObserve, ResumeAt, …):
+	probes *probes       // which products proved their configuration
+	pref   *atomic.Int32 // the DCSA cursor form a provider took (cursorForm)
 }
 
 // NewClient validates cfg and fills in its defaults.
 func NewClient(cfg Config) (*Client, error) {
-	c := &Client{cfg: cfg}
+	c := &Client{cfg: cfg, probes: newProbes(), pref: newCursorPref()}
 	var err error
 	if c.schedule, err = parseBase("schedule URL", cfg.ScheduleURL); err != nil {
 		return nil, err
@@ -111,6 +119,12 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if c.cfg.ScheduleDays < 1 || c.cfg.ScheduleDays > 366 {
 		return nil, fmt.Errorf("invalid schedule window of %d days: want 1 to 366", c.cfg.ScheduleDays)
+	}
+	if c.cfg.MaxPages == 0 {
+		c.cfg.MaxPages = DefaultMaxPages
+	}
+	if c.cfg.MaxPages < 1 {
+		return nil, fmt.Errorf("invalid page limit %d: want 1 or more pages per answer", c.cfg.MaxPages)
 	}
 	if err := c.cfg.Paths.Validate(); err != nil {
 		return nil, err
@@ -215,6 +229,12 @@ type request struct {
 	product  wire.Product
 	endpoint wire.Endpoint
 	url      *url.URL
+	// A page of a paged call: its walk, the same page in the other DCSA
+	// cursor form (nil when it is not a cursor page), and its identity in
+	// the walk (see pageRef).
+	walk *walk
+	alt  *url.URL
+	id   string
 }
 
 func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Values) *request {
@@ -272,8 +292,23 @@ func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
 	return raw, c.cfg.Key.scrub(err)
 }
 
-// attempts is do without the scrubbing of its error.
-func (c *Client) attempts(ctx context.Context, r *request) (*Raw, error) {
+// attempts is do without the scrubbing of its error. While the product's
+// configuration is unproven, it waits for the one request probing it.
+func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error) {
+	probing, err := c.probes.enter(ctx, r.product)
+	if err != nil {
+		return nil, err
+	}
+	proven := false
+	if probing {
+		defer func() {
+			var halted error
+			if errors.Is(err, ErrMisconfigured) {
+				halted = err
+			}
+			c.probes.done(r.product, proven, halted)
+		}()
+	}
 	var budget *Budget
 	if r.endpoint.Paid() {
 		budget = c.Budget(r.product)
@@ -293,6 +328,21 @@ func (c *Client) attempts(ctx context.Context, r *request) (*Raw, error) {
 			return nil, err
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
+		if resp != nil {
+			if mis := c.misconfigured(r, resp); mis != nil {
+				if resp.Status >= 200 && resp.Status < 300 {
+					settle(res, outcomeUnknown)
+				} else {
+					settle(res, outcomeNotCharged)
+				}
+				if oerr := c.observe(resp); oerr != nil {
+					return resp.public(), oerr
+				}
+				c.probes.halt(r.product, mis)
+				return resp.public(), mis
+			}
+			proven = proven || c.proves(r, resp)
+		}
 		if resp != nil && resp.Broken != "" {
 			// Paid for, perhaps: the server answered 2xx, and the
 			// answer is useless. Asked again under the backoff; only the
@@ -319,7 +369,7 @@ func (c *Client) attempts(ctx context.Context, r *request) (*Raw, error) {
 					return resp.public(), err
 				}
 				if resp.nextErr != nil {
-					return resp.public(), fmt.Errorf("%s %s: %w", r.endpoint, resp.Request, resp.nextErr)
+					return resp.public(), resp.nextErr
 				}
 				return resp.public(), nil
 			}
@@ -397,8 +447,24 @@ func (c *Client) observe(raw *rawResponse) error {
 // rawResponse is a Raw plus what only the retry loop needs.
 type rawResponse struct {
 	Raw
-	retryIn time.Duration
-	nextErr error // the next page this answer names cannot be followed
+	retryIn     time.Duration
+	nextErr     error // the next page this answer names is not followed
+	contentType string
+	html        bool // a web page (Content-Type text/html)
+}
+
+// proves tells whether resp, an answer to r that is not misconfigured,
+// shows the product's configuration right: a whole 2xx, or an error in
+// the product's own error shape.
+func (c *Client) proves(r *request, resp *rawResponse) bool {
+	if resp.Status >= 200 && resp.Status < 300 {
+		return resp.Broken == ""
+	}
+	if r.product == wire.ProductSchedule && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA {
+		_, ok := wire.DCSAErrorMessage(resp.Body)
+		return ok
+	}
+	return wire.IsErrorBody(resp.Body)
 }
 
 func (r *rawResponse) public() *Raw {
@@ -456,7 +522,8 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		Body:       c.cfg.Key.redact(body),
 		Attempt:    attempt,
 		Broken:     broken,
-	}}
+	}, contentType: resp.Header.Get("Content-Type")}
+	raw.html = isHTML(raw.contentType)
 	if ok && broken == "" && resp.StatusCode != http.StatusNoContent && !json.Valid(body) {
 		raw.Broken = invalidJSON(body)
 	}
@@ -468,7 +535,19 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		if next != nil {
 			// Landed with the response: never the key, whatever the
 			// server put in a cursor.
-			raw.Next = string(c.cfg.Key.redact([]byte(next.RequestURI())))
+			raw.Next = string(c.cfg.Key.redact([]byte(next.url.RequestURI())))
+			raw.next = next
+			err = r.checkNext(next, raw.Body, c.cfg.MaxPages)
+		}
+		if err != nil {
+			// Landed saying so: the next job does not take the
+			// resource for answered.
+			var pe *PagingError
+			if errors.As(err, &pe) {
+				pe.Request = uri // never the key
+				raw.PagingStop = pe.Reason + ": " + c.cfg.Key.RedactString(pe.Detail)
+			}
+			raw.next = nil
 		}
 		raw.nextErr = err
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,8 +24,13 @@ import (
 // mode says: the standard's Next-Page-Cursor header, an RFC 8288 Link
 // header, or a cursor or link in a service-profile body.
 type pager struct {
-	mode  string // cursor, link, body-cursor, body-link, loop, offhost
+	mode  string // cursor, link, body-cursor, body-link, loop, offhost, empty
 	pages int
+	// version is the API-Version header sent; strict, when set, refuses
+	// (400) a follow-up page asked in the other DCSA cursor form: alone
+	// refuses anything beside cursor (CS 1.0.0, 1.0.1), query a cursor
+	// without the first request's filters (CS 1.0.2, 1.0.3).
+	version, strict string
 
 	mu       sync.Mutex
 	requests []string
@@ -35,8 +41,17 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.requests = append(p.requests, r.URL.RequestURI())
 	p.mu.Unlock()
 	page := 1
-	if c := r.URL.Query().Get("cursor"); c != "" {
+	q := r.URL.Query()
+	if c := q.Get("cursor"); c != "" {
 		page, _ = strconv.Atoi(strings.TrimPrefix(c, "p"))
+		if (p.strict == "alone" && len(q) > 1) || (p.strict == "query" && q.Get("UNLocationCode") == "") {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"httpMethod":"GET","requestUri":"/","statusCode":400,"statusCodeText":"Bad Request","statusCodeMessage":"cursor form refused","providerCorrelationReference":"x","errorDateTime":"2026-01-05T03:00:00Z","errors":[]}`))
+			return
+		}
+	}
+	if p.version != "" {
+		w.Header().Set("API-Version", p.version)
 	}
 	if page < 1 || page > p.pages {
 		w.WriteHeader(http.StatusBadRequest)
@@ -49,14 +64,16 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.mode == "loop" && page == 3 {
 		next = 2
 	}
+	if p.mode == "empty" && page >= 2 {
+		body = "[]"
+	}
 	last := page == p.pages && p.mode != "loop"
-	q := r.URL.Query()
 	q.Set("cursor", "p"+strconv.Itoa(next))
 	nextURL := *r.URL
 	nextURL.RawQuery = q.Encode()
 	switch {
 	case last:
-	case p.mode == "cursor" || p.mode == "loop":
+	case p.mode == "cursor" || p.mode == "loop" || p.mode == "empty":
 		w.Header().Set("Next-Page-Cursor", "p"+strconv.Itoa(next))
 	case p.mode == "link":
 		w.Header().Add("Link", `<https://elsewhere.example/first>; rel="first"`)
@@ -64,15 +81,20 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p.mode == "offhost":
 		w.Header().Set("Link", `<https://elsewhere.example/cs/v1/port-schedules?cursor=p2>; rel="next"`)
 	case p.mode == "body-cursor":
-		body = fmt.Sprintf(`{"location":{"locode":"NLAMS"},"vesselSchedules":[],"pagination":{"nextCursor":"p%d"}}`, next)
+		body = fmt.Sprintf(`{"location":{"locode":"NLAMS"},"vesselSchedules":[%s],"pagination":{"nextCursor":"p%d"}}`, serviceCall(page), next)
 	case p.mode == "body-link":
-		body = fmt.Sprintf(`{"location":{"locode":"NLAMS"},"vesselSchedules":[],"links":{"next":{"href":%q}}}`, nextURL.RequestURI())
+		body = fmt.Sprintf(`{"location":{"locode":"NLAMS"},"vesselSchedules":[%s],"links":{"next":{"href":%q}}}`, serviceCall(page), nextURL.RequestURI())
 	}
 	if last && strings.HasPrefix(p.mode, "body") {
-		body = `{"location":{"locode":"NLAMS"},"vesselSchedules":[],"pagination":{"nextCursor":null}}`
+		body = fmt.Sprintf(`{"location":{"locode":"NLAMS"},"vesselSchedules":[%s],"pagination":{"nextCursor":null}}`, serviceCall(page))
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write([]byte(body))
+}
+
+// serviceCall is a service-profile vessel schedule of page n.
+func serviceCall(n int) string {
+	return fmt.Sprintf(`{"carrierCode":"MAEU","vessel":{"imo":9321483},"carrierImportVoyageNumber":"%dW","timestamps":[]}`, n)
 }
 
 func (p *pager) asked() []string {
@@ -133,15 +155,18 @@ func TestEveryPageIsAskedOnceWhateverTheConvention(t *testing.T) {
 				}
 				seen[a] = true
 				u, _ := url.Parse(a)
-				if q := u.Query(); q.Get("UNLocationCode") != "NLAMS" || q.Get("date") != "2026-01-05" {
+				q := u.Query()
+				switch {
+				case i > 0 && mode == "cursor":
+					// DCSA, no API-Version: the cursor alone.
+					if len(q) != 1 || q.Get("cursor") == "" {
+						t.Errorf("page %d asked %s, want the cursor alone", i+1, a)
+					}
+				case q.Get("UNLocationCode") != "NLAMS" || q.Get("date") != "2026-01-05":
 					t.Errorf("page %d dropped the filters: %s", i+1, a)
 				}
 			}
-			if strings.HasPrefix(mode, "body") {
-				if len(got.Items) != 7 {
-					t.Errorf("%d items, want one per page", len(got.Items))
-				}
-			} else if len(got.Items) != 7 || len(got.Items[6].VesselSchedules) != 1 || *got.Items[6].VesselSchedules[0].CarrierImportVoyageNumber != "7W" {
+			if len(got.Items) != 7 || len(got.Items[6].VesselSchedules) != 1 || *got.Items[6].VesselSchedules[0].CarrierImportVoyageNumber != "7W" {
 				t.Errorf("items = %+v, want the 7 pages' items in order", got.Items)
 			}
 			if s := c.Budget(wire.ProductSchedule).State(); s.Spent != 7 {
@@ -162,13 +187,52 @@ func TestEveryPageIsAskedOnceWhateverTheConvention(t *testing.T) {
 
 func TestACursorSeenTwiceStopsTheResource(t *testing.T) {
 	p := &pager{mode: "loop", pages: 9}
-	c, _ := pagedClient(t, p, extract.Unlimited, nil)
+	c, raws := pagedClient(t, p, extract.Unlimited, nil)
 	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
-	if !errors.Is(err, extract.ErrPageLoop) || !strings.Contains(err.Error(), "page 3 points back to page 2") {
-		t.Fatalf("err = %v, want ErrPageLoop naming the pages", err)
+	var pe *extract.PagingError
+	if !errors.As(err, &pe) || pe.Reason != extract.PagingLoop || pe.Page != 3 || !strings.Contains(err.Error(), "is page 2 again") {
+		t.Fatalf("err = %v, want a loop at page 3 naming page 2", err)
 	}
 	if n := len(p.asked()); n != 3 {
 		t.Errorf("asked %d pages, want 3: no page is bought again", n)
+	}
+	if last := (*raws)[len(*raws)-1]; !strings.HasPrefix(last.PagingStop, extract.PagingLoop) {
+		t.Errorf("the last page lands PagingStop %q, want the loop said: the next job must not take it for answered", last.PagingStop)
+	}
+}
+
+func TestAnEmptyPageNamingANextPageStopsTheResource(t *testing.T) {
+	// A provider that answers [] with a fresh Next-Page-Cursor each time
+	// would be bought page after page.
+	p := &pager{mode: "empty", pages: 1000}
+	c, raws := pagedClient(t, p, extract.Unlimited, nil)
+	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	var pe *extract.PagingError
+	if !errors.As(err, &pe) || pe.Reason != extract.PagingEmpty || pe.Page != 2 {
+		t.Fatalf("err = %v, want an empty page 2 to stop the walk", err)
+	}
+	if n := len(p.asked()); n != 2 {
+		t.Errorf("asked %d pages, want 2", n)
+	}
+	last := (*raws)[len(*raws)-1]
+	if last.PagingStop == "" || last.Next == "" {
+		t.Errorf("the empty page lands PagingStop %q, Next %q: want both, so that the next job resumes there", last.PagingStop, last.Next)
+	}
+}
+
+func TestAWalkStopsAtMaxPages(t *testing.T) {
+	p := &pager{mode: "cursor", pages: 50}
+	c, raws := pagedClient(t, p, extract.Unlimited, func(cfg *extract.Config) { cfg.MaxPages = 5 })
+	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	var pe *extract.PagingError
+	if !errors.As(err, &pe) || pe.Reason != extract.PagingLimit || pe.Page != 5 || !strings.Contains(err.Error(), "--max-pages") {
+		t.Fatalf("err = %v, want the page limit at page 5", err)
+	}
+	if n, s := len(p.asked()), c.Budget(wire.ProductSchedule).State(); n != 5 || s.Spent != 5 {
+		t.Errorf("asked %d pages for %d credits, want 5 and 5", n, s.Spent)
+	}
+	if last := (*raws)[4]; !strings.Contains(last.Next, "cursor=p6") {
+		t.Errorf("page 5 lands Next %q, want page 6: where the next job resumes", last.Next)
 	}
 }
 
@@ -176,7 +240,7 @@ func TestANextPageOnAnotherHostIsNotFollowed(t *testing.T) {
 	p := &pager{mode: "offhost", pages: 3}
 	c, raws := pagedClient(t, p, extract.Unlimited, nil)
 	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
-	if !errors.Is(err, extract.ErrPageLoop) || !strings.Contains(err.Error(), "another host") {
+	if !errors.Is(err, extract.ErrPagingStopped) || !strings.Contains(err.Error(), "another host") {
 		t.Fatalf("err = %v, want a refusal naming another host", err)
 	}
 	if n := len(p.asked()); n != 1 || len(*raws) != 1 || (*raws)[0].Next != "" {
@@ -230,5 +294,88 @@ func TestTheDCSAProfileAsksTheStandardsRequests(t *testing.T) {
 	}
 	if n := len(p.asked()); n != 3 || len(*raws) != 3 {
 		t.Errorf("%d requests: the balance of a provider without one must cost no request", n)
+	}
+}
+
+// The standard's two texts on how a next page is asked, both of DCSA
+// Commercial Schedules 1.0 (cs/v1, the Next-Page-Cursor header's
+// description, the same for the three operations):
+const (
+	// CS 1.0.0 and 1.0.1.
+	cursorAloneRule = "To retrieve the next page, the API consumer sends a `GET` request to the endpoint URL with only `?cursor=fE9mZnNldHw9MTAmbGltaXQ9MTA` as query parameter. " +
+		"The limit of items per page and any other query parameters may not be altered, therefore it may also not be specified when requesting subsequent pages. " +
+		"The API provider must ignore any query parameters passed along with a cursor, and should return a `400` error if any other query parameter is passed along with the `cursor`."
+	// CS 1.0.2 and 1.0.3.
+	cursorWithQueryRule = "To retrieve the next page, the API consumer sends a `GET` request to the endpoint URL with `cursor=fE9mZnNldHw9MTAmbGltaXQ9MTA` as query parameter " +
+		"along with the limit of items per page and any other query parameters used in the original request. Filter parameters may not be altered and MUST be preserved when requesting subsequent pages."
+)
+
+// TestANextPageIsAskedAsTheProvidersVersionOfTheStandardSays: the
+// provider's API-Version header says which text it follows; without one
+// the cursor goes alone (cursorAloneRule), and a provider that refuses
+// that form is asked once in the other, which the client keeps using.
+func TestANextPageIsAskedAsTheProvidersVersionOfTheStandardSays(t *testing.T) {
+	cases := []struct {
+		version, strict string
+		wantAlone       bool
+		refused         int // 400s on the way
+	}{
+		{"1.0.0", "alone", true, 0},
+		{"1.0.1", "alone", true, 0},
+		{"1.0.2", "query", false, 0},
+		{"1.0.3", "query", false, 0},
+		{"", "alone", true, 0},
+		{"", "query", false, 1}, // learnt once, on page 2
+	}
+	for _, tc := range cases {
+		t.Run(tc.version+"/"+tc.strict, func(t *testing.T) {
+			p := &pager{mode: "cursor", pages: 4, version: tc.version, strict: tc.strict}
+			c, raws := pagedClient(t, p, extract.Unlimited, func(cfg *extract.Config) { cfg.PageSize = 1 })
+			got, _, err := c.PortSchedule(t.Context(), "NLAMS")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Items) != 4 {
+				t.Fatalf("%d items, want the 4 pages'", len(got.Items))
+			}
+			asked := p.asked()
+			if len(asked) != 4+tc.refused {
+				t.Fatalf("asked %q: want 4 pages and %d refused", asked, tc.refused)
+			}
+			for _, a := range asked[1+tc.refused:] {
+				u, _ := url.Parse(a)
+				q := u.Query()
+				if alone := len(q) == 1 && q.Has("cursor"); alone != tc.wantAlone {
+					t.Errorf("asked %s: cursor alone = %v, want %v", a, alone, tc.wantAlone)
+				}
+				if !tc.wantAlone && (q.Get("limit") != "1" || q.Get("UNLocationCode") != "NLAMS" || q.Get("date") != "2026-01-05") {
+					t.Errorf("asked %s: want the first request's limit and filters with the cursor", a)
+				}
+			}
+			if s := c.Budget(wire.ProductSchedule).State(); s.Spent != 4 {
+				t.Errorf("spent %d, want 4: a refused page costs nothing", s.Spent)
+			}
+			// What is landed as the next page is what was asked.
+			for i, r := range *raws {
+				if r.Status == http.StatusOK && r.Next != "" && !slices.Contains(asked, r.Next) {
+					t.Errorf("landed %d names Next %q, never asked", i, r.Next)
+				}
+			}
+		})
+	}
+}
+
+func TestAResumedCursorPageIsAskedInTheFormTheProviderTakes(t *testing.T) {
+	// An earlier job landed page 2 as the cursor alone; this provider
+	// wants the filters: asked once more with them, free.
+	p := &pager{mode: "cursor", pages: 3, strict: "query"}
+	c, _ := pagedClient(t, p, extract.Unlimited, nil)
+	got, _, err := c.ResumeAt("/cs/v1/port-schedules?cursor=p2").PortSchedule(t.Context(), "NLAMS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := p.asked()
+	if len(asked) != 3 || len(got.Items) != 2 || !strings.Contains(asked[1], "UNLocationCode=NLAMS") {
+		t.Errorf("asked %q for %d items: want page 2 refused alone, then pages 2 and 3 with the filters", asked, len(got.Items))
 	}
 }

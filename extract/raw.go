@@ -33,6 +33,12 @@ type Raw struct {
 	// charged); Retried says whether another attempt follows this one.
 	Broken  string
 	Retried bool
+	// PagingStop, when set, says why the walk through a paged answer
+	// stopped at this page (a *PagingError's reason and detail): the
+	// resource is not answered, whatever Next says.
+	PagingStop string
+	// next is the page Next names when the walk goes on to it.
+	next *pageRef
 }
 
 // ObservedAt is when the answer was true: the server's Date header when it

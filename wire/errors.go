@@ -33,3 +33,14 @@ func (e *DecodeError) Is(target error) bool { return target == ErrDecode }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 func decodeError(what string, err error) error { return &DecodeError{What: what, Err: err} }
+
+// IsErrorBody reports whether body is the service's error body (service.md
+// §7): an object with a numeric errorCode and a message. A web server's
+// page, a gateway's {"message": …} or another standard's error is not.
+func IsErrorBody(body []byte) bool {
+	var e struct {
+		ErrorCode *int    `json:"errorCode"`
+		Message   *string `json:"message"`
+	}
+	return json.Unmarshal(body, &e) == nil && e.ErrorCode != nil && *e.ErrorCode != 0 && e.Message != nil
+}

@@ -57,3 +57,31 @@ func stringAt(obj map[string]json.RawMessage, path []string) string {
 	}
 	return ""
 }
+
+// EmptyPage reports whether a paged answer's body holds no items: an
+// empty JSON array (a DCSA answer), or an object whose every array
+// member is empty (a service-profile page: vesselSchedules, routes or
+// transportCalls, and nothing else listed). A body that is neither, or
+// an object with no array member, is not empty.
+func EmptyPage(body []byte) bool {
+	if IsArray(body) {
+		var items []json.RawMessage
+		return json.Unmarshal(body, &items) == nil && len(items) == 0
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return false
+	}
+	lists := 0
+	for _, raw := range top {
+		if !IsArray(raw) {
+			continue
+		}
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil || len(items) > 0 {
+			return false
+		}
+		lists++
+	}
+	return lists > 0
+}

@@ -48,6 +48,10 @@ func get(t *testing.T, env *simtest.Env, key, path string) answer {
 // (an array), time (ISO 8601 UTC), errorCode equal to the status.
 func checkErrorBody(t *testing.T, a answer) {
 	t.Helper()
+	if a.status == http.StatusNotFound && strings.HasPrefix(a.header.Get("Content-Type"), "text/plain") {
+		checkNoRoute(t, a)
+		return
+	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(a.body, &members); err != nil {
 		t.Fatalf("error body %q: %v", a.body, err)
@@ -112,6 +116,8 @@ func TestServiceRules(t *testing.T) {
 		{"tracking: a number's shape is not the service's to check: 404", "good", T + "/shipment?shipmentNumber=CSQU3054384", 404},
 		{"§7.2 at quota a paid call is 403 before processing", "broke", S + "/schedule/ZZ999", 403},
 		{"§7.2 at quota a paid shipment call is 403", "broke", T + "/shipment?shipmentNumber=" + ref.Number, 403},
+		// A path no product serves is a web server's 404 (checkNoRoute),
+		// not the product's "no data".
 		{"§9 another version is not served", "good", "/schedule/api/v2/schedule/" + port, 404},
 		{"§8 consumption calls succeed at quota", "broke", S + "/consumption/current-period", 200},
 	}
@@ -283,4 +289,18 @@ func mustKey(t *testing.T, s string) extract.Key {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// checkNoRoute asserts that a is a web server's 404 for a path no product
+// serves: plain text, neither the service's error body nor a DCSA
+// ErrorResponse, so that a client cannot take it for a product's "no
+// data" (a wrong base URL must not pass as an empty answer).
+func checkNoRoute(t *testing.T, a answer) {
+	t.Helper()
+	if a.status != http.StatusNotFound || !strings.HasPrefix(a.header.Get("Content-Type"), "text/plain") || !strings.HasPrefix(string(a.body), "404 page not found") {
+		t.Errorf("a path no product serves: %d %q %q, want a plain 404", a.status, a.header.Get("Content-Type"), a.body)
+	}
+	if json.Valid(a.body) {
+		t.Errorf("a path no product serves answers JSON %s: a client could take it for a product's answer", a.body)
+	}
 }

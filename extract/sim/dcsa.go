@@ -11,8 +11,9 @@ const (
 	// ScheduleAPIService is spec/schedules.md under SchedulePrefix: one
 	// object per query, no paging.
 	ScheduleAPIService = "service"
-	// ScheduleAPIDCSA is DCSA Commercial Schedules 1.0.3 under DCSAPrefix:
-	// a JSON array of root items per query, paged by Next-Page-Cursor.
+	// ScheduleAPIDCSA is DCSA Commercial Schedules 1.0 (Config.DCSAVersion)
+	// under DCSAPrefix: a JSON array of root items per query, paged by
+	// Next-Page-Cursor.
 	ScheduleAPIDCSA = "dcsa-cs-1.0"
 )
 
@@ -25,16 +26,28 @@ var ScheduleAPIs = []string{ScheduleAPIService, ScheduleAPIDCSA}
 //	GET /cs/v1/vessel-schedules?vesselIMONumber=9321483[&startDate=…&endDate=…]
 //	GET /cs/v1/point-to-point-routes?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM[&departureStartDate=…]
 //
-// Every answer carries API-Version: DCSAVersion. A 200 is a JSON array of
-// root items (PortSchedule, ServiceSchedule, PointToPoint); when more
-// remain, Next-Page-Cursor names the next page, asked with cursor=… and the
-// same filters (limit may change). Errors are DCSA ErrorResponses.
+// Every answer carries API-Version: the version served. A 200 is a JSON
+// array of root items (PortSchedule, ServiceSchedule, PointToPoint); when
+// more remain, Next-Page-Cursor names the next page, asked as the version
+// says: with the cursor alone (1.0.0, 1.0.1: anything beside it is a
+// 400), or with the cursor and the first request's filters unchanged
+// (1.0.2, 1.0.3; limit may change). Errors are DCSA ErrorResponses.
 const (
-	DCSAPrefix  = "/cs"
-	DCSAVersion = "1.0.3"
+	DCSAPrefix = "/cs"
+	// DefaultDCSAVersion is the version served unless told: the strict
+	// reading of a next page, the cursor alone and anything beside it
+	// refused.
+	DefaultDCSAVersion = "1.0.1"
 	// DCSADefaultLimit is the page size when the request has no limit.
 	DCSADefaultLimit = 100
 )
+
+// DCSAVersions are the versions of DCSA Commercial Schedules 1.0 the
+// simulator serves. The answers' shapes are 1.0.3's in all (the members
+// later versions added are optional); they differ in how a next page is
+// asked, the one rule the standard changed in a patch (1.0.2: "improved
+// the Next-Page-Cursor description").
+var DCSAVersions = []string{"1.0.0", "1.0.1", "1.0.2", "1.0.3"}
 
 // The JSON shapes of DCSA Commercial Schedules 1.0.3, written from its
 // OpenAPI for the simulator alone: the client decodes with its own types

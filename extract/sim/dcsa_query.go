@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,12 +48,41 @@ var csVesselFilters = []string{"vesselIMONumber", "vesselName", "carrierServiceC
 	"carrierVoyageNumber", "universalVoyageReference", "UNLocationCode", "facilitySMDGCode", "vesselOperatorCarrierCode"}
 
 // parseCSQuery checks a DCSA request's parameters; a failure is a free 400
-// naming the property and the value.
-func parseCSQuery(e wire.Endpoint, q url.Values, h http.Header) (*csQuery, *apiFault) {
+// naming the property and the value. A next page is asked as the
+// version's text says (cursorRule).
+func parseCSQuery(e wire.Endpoint, q url.Values, h http.Header, version string) (*csQuery, *apiFault) {
 	if v, ok := h["Api-Version"]; ok && (len(v) != 1 || v[0] != "1") {
 		return nil, badRequest("API-Version", v[0], "must be the major version 1, if sent")
 	}
 	cq := &csQuery{endpoint: string(e), limit: DCSADefaultLimit}
+	var walk *pageCursor
+	if v, ok := q["cursor"]; ok {
+		c, ok := decodeCursor(cq.endpoint, v[0])
+		if !ok {
+			return nil, badRequest("cursor", v[0], "is not a cursor this service issued for this operation: send the Next-Page-Cursor value unchanged")
+		}
+		if cursorAlone(version) {
+			// CS 1.0.0, 1.0.1: "with only ?cursor=… as query parameter
+			// … should return a 400 error if any other query parameter
+			// is passed along with the cursor".
+			for _, name := range slices.Sorted(maps.Keys(q)) {
+				if name != "cursor" {
+					return nil, badRequest(name, q.Get(name), "must not be sent with cursor: a next page is asked with ?cursor=… alone (DCSA Commercial Schedules "+version+")")
+				}
+			}
+			q, _ = url.ParseQuery(c.filter) // encoded by filterOf: parses
+			q.Set("limit", strconv.Itoa(c.limit))
+		} else if f := filterOf(q); f != c.filter {
+			// CS 1.0.2, 1.0.3: "along with the limit of items per page
+			// and any other query parameters used in the original
+			// request. Filter parameters may not be altered and MUST be
+			// preserved".
+			return nil, badRequest("cursor", v[0], "was issued for other filters: ask the next page with the Next-Page-Cursor value and every filter of the first request unchanged (DCSA Commercial Schedules "+version+")")
+		} else if !q.Has("limit") {
+			q.Set("limit", strconv.Itoa(c.limit))
+		}
+		walk = &c
+	}
 	var bad *apiFault
 	switch e {
 	case wire.EndpointPortSchedule:
@@ -72,15 +103,14 @@ func parseCSQuery(e wire.Endpoint, q url.Values, h http.Header) (*csQuery, *apiF
 		cq.limit = int(n)
 	}
 	cq.filter = filterOf(q)
-	if v, ok := q["cursor"]; ok {
-		c, ok := decodeCursor(cq.endpoint, cq.filter, v[0])
-		if !ok {
-			return nil, badRequest("cursor", v[0], "is not a cursor this service issued for these filters: ask the next page with the Next-Page-Cursor value and every filter of the first request unchanged")
-		}
-		cq.cursor = &c
-	}
+	cq.cursor = walk
 	return cq, nil
 }
+
+// cursorAlone reports whether a DCSA version's consumer asks a next page
+// with the cursor alone: the text of CS 1.0.0 and 1.0.1 (see
+// DCSAVersions).
+func cursorAlone(version string) bool { return version == "1.0.0" || version == "1.0.1" }
 
 func (cq *csQuery) parsePort(q url.Values) *apiFault {
 	var bad *apiFault

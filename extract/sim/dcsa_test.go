@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,8 +45,8 @@ func dcsaEnv(t *testing.T, opt simtest.Options) *simtest.Env {
 // statusCode and requestUri that tell the truth.
 func checkDCSA(t *testing.T, o *openAPI, op, uri string, a answer) any {
 	t.Helper()
-	if v := a.header.Get("API-Version"); v != sim.DCSAVersion {
-		t.Errorf("%s: API-Version %q, want %s", uri, v, sim.DCSAVersion)
+	if v := a.header.Get("API-Version"); !slices.Contains(sim.DCSAVersions, v) {
+		t.Errorf("%s: API-Version %q, want one of %s", uri, v, sim.DCSAVersions)
 	}
 	var v any
 	if err := json.Unmarshal(a.body, &v); err != nil {
@@ -143,9 +146,10 @@ func TestDCSAAnswersConformToTheStandard(t *testing.T) {
 		v := checkDCSA(t, o, op, sim.DCSAPrefix+u, a)
 		switch a.status {
 		case http.StatusOK:
-			oks[op]++
+			if len(rootItems(t, a)) > 0 {
+				oks[op]++
+			}
 			checkDCSASemantics(t, op, u, v)
-		case http.StatusNotFound:
 		default:
 			t.Errorf("%s: %d %.300s", u, a.status, a.body)
 		}
@@ -164,10 +168,7 @@ func TestDCSAAnswersConformToTheStandard(t *testing.T) {
 func checkDCSASemantics(t *testing.T, op, uri string, v any) {
 	t.Helper()
 	q, _ := url.ParseQuery(strings.SplitN(uri, "?", 2)[1])
-	items := v.([]any)
-	if len(items) == 0 {
-		t.Errorf("%s: 200 with no item: no data is 404", uri)
-	}
+	items := v.([]any) // [] is no data: the standard answers 200, 400 or 500
 	partner := func(path string, sp, vessel any) {
 		p := sp.([]any)[0].(map[string]any)
 		if p["carrierCode"] == nil || p["carrierCodeListProvider"] != "NMFTA" || vessel.(map[string]any)["operatorCarrierCode"] != p["carrierCode"] {
@@ -360,10 +361,12 @@ func TestDCSAServiceRules(t *testing.T) {
 		{"an expired key: 401", "old", "GET", port, 401},
 		{"a key without the schedule product: 403", "trackonly", "GET", port, 403},
 		{"at quota: 403 before processing", "broke", "GET", port, 403},
-		{"a port with no schedule data: 404", "good", "GET", sim.DCSAPrefix + portsOp + "?UNLocationCode=ZZ999&date=2026-01-05", 404},
-		{"a vessel no carrier knows: 404", "good", "GET", sim.DCSAPrefix + vesselsOp + "?vesselIMONumber=1234567", 404},
-		{"a window with no call: 404", "good", "GET", sim.DCSAPrefix + portsOp + "?UNLocationCode=NLRTM&date=2030-01-05", 404},
-		{"no routing between the places: 404", "good", "GET", sim.DCSAPrefix + p2pOp + "?placeOfReceipt=NLRTM&placeOfDelivery=NLRTM", 404},
+		// The standard's operations answer 200, 400 or 500: no data is
+		// an empty array, and a successful call (charged).
+		{"a port with no schedule data: 200 []", "good", "GET", sim.DCSAPrefix + portsOp + "?UNLocationCode=ZZ999&date=2026-01-05", 200},
+		{"a vessel no carrier knows: 200 []", "good", "GET", sim.DCSAPrefix + vesselsOp + "?vesselIMONumber=1234567", 200},
+		{"a window with no call: 200 []", "good", "GET", sim.DCSAPrefix + portsOp + "?UNLocationCode=NLRTM&date=2030-01-05", 200},
+		{"no routing between the places: 200 []", "good", "GET", sim.DCSAPrefix + p2pOp + "?placeOfReceipt=NLRTM&placeOfDelivery=NLRTM", 200},
 		{"only GET: 405", "good", "POST", port, 405},
 		{"an unknown operation: 404", "good", "GET", sim.DCSAPrefix + "/v1/schedules", 404},
 		{"no consumption endpoints in this profile: 404", "good", "GET", sim.DCSAPrefix + "/consumption/current-period", 404},
@@ -391,9 +394,22 @@ func TestDCSAServiceRules(t *testing.T) {
 				t.Fatalf("%d, want %d: %.300s", a.status, tc.status, a.body)
 			}
 			op, _, _ := strings.Cut(strings.TrimPrefix(tc.uri, sim.DCSAPrefix), "?")
-			checkDCSA(t, o, op, tc.uri, a)
-			if st := env.Service.Stats(); st.Charged["schedule"] != 0 {
-				t.Errorf("a %d was charged", a.status)
+			if tc.status == http.StatusNotFound {
+				// The standard defines no 404: a path it does not
+				// define is the web server's.
+				checkNoRoute(t, a)
+			} else {
+				checkDCSA(t, o, op, tc.uri, a)
+			}
+			charged := int64(0)
+			if a.status == http.StatusOK {
+				charged = 1
+				if string(a.body) != "[]" {
+					t.Errorf("no data: %s, want []", a.body)
+				}
+			}
+			if st := env.Service.Stats(); st.Charged["schedule"] != charged {
+				t.Errorf("a %d was charged %d, want %d", a.status, st.Charged["schedule"], charged)
 			}
 		})
 	}
@@ -489,8 +505,18 @@ func walk(t *testing.T, env *simtest.Env, o *openAPI, uri string, limit, size in
 		if between != nil {
 			between()
 		}
-		next = base + "&cursor=" + url.QueryEscape(cursor)
+		next = nextPageURI(env, base, cursor)
 	}
+}
+
+// nextPageURI is the next page of the walk whose first page was first,
+// asked as the version env serves says (TestDCSACursorRules).
+func nextPageURI(env *simtest.Env, first, cursor string) string {
+	if v := env.Service.DCSAVersion(); v == "1.0.0" || v == "1.0.1" {
+		path, _, _ := strings.Cut(first, "?")
+		return path + "?cursor=" + url.QueryEscape(cursor)
+	}
+	return first + "&cursor=" + url.QueryEscape(cursor)
 }
 
 func sortedCopy(s []string) []string {
@@ -574,50 +600,144 @@ func TestDCSAPagesAreOneSnapshot(t *testing.T) {
 	}
 }
 
+// nextPageRule is the description of the Next-Page-Cursor header of the
+// port schedules' 200 in the OpenAPI document of a version (the same for
+// the three operations).
+func nextPageRule(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "dcsa", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]struct {
+			Get struct {
+				Responses map[string]struct {
+					Headers map[string]struct {
+						Description string `json:"description"`
+					} `json:"headers"`
+				} `json:"responses"`
+			} `json:"get"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Paths[portsOp].Get.Responses["200"].Headers["Next-Page-Cursor"].Description
+}
+
+// TestDCSACursorRules enforces how a next page is asked, as each text of
+// the standard says. The two texts disagree; a provider follows one.
 func TestDCSACursorRules(t *testing.T) {
+	// CS 1.0.0 and 1.0.1.
+	const alone = "To retrieve the next page, the API consumer sends a `GET` request to the endpoint URL with only `?cursor=fE9mZnNldHw9MTAmbGltaXQ9MTA` as query parameter. " +
+		"The limit of items per page and any other query parameters may not be altered, therefore it may also not be specified when requesting subsequent pages. " +
+		"The API provider must ignore any query parameters passed along with a cursor, and should return a `400` error if any other query parameter is passed along with the `cursor`."
+	// CS 1.0.2 and 1.0.3.
+	const withFilters = "To retrieve the next page, the API consumer sends a `GET` request to the endpoint URL with `cursor=fE9mZnNldHw9MTAmbGltaXQ9MTA` as query parameter " +
+		"along with the limit of items per page and any other query parameters used in the original request. Filter parameters may not be altered and MUST be preserved when requesting subsequent pages."
+	for file, rule := range map[string]string{"CS_v1.0.1.json": alone, "CS_v1.0.3.json": withFilters} {
+		if !strings.Contains(nextPageRule(t, file), rule) {
+			t.Fatalf("%s does not say %q: the quote is wrong", file, rule)
+		}
+	}
 	o := loadOpenAPI(t)
-	env := dcsaEnv(t, simtest.Options{PageSize: 1})
 	port := portWithTerminals(t, 2)
 	filters := "UNLocationCode=" + port + "&date=2026-01-05"
-	first := get(t, env, "test", sim.DCSAPrefix+portsOp+"?"+filters)
-	cursor := first.header.Get("Next-Page-Cursor")
-	if first.status != 200 || cursor == "" {
-		t.Fatalf("first page: %d, cursor %q", first.status, cursor)
+	type env struct {
+		env    *simtest.Env
+		cursor string // of page 2, from a first page with limit=1
 	}
-	c := url.QueryEscape(cursor)
-	tampered := []byte(cursor)
-	tampered[len(tampered)/2] ^= 1
-	refused := map[string]string{
-		"an altered filter":          portsOp + "?UNLocationCode=" + port + "&date=2026-01-06&cursor=" + c,
-		"the filters left out":       portsOp + "?cursor=" + c,
-		"a filter added":             portsOp + "?" + filters + "&cursor=" + c + "&carrierServiceCode=AE1",
-		"another operation's cursor": p2pOp + "?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM&cursor=" + c,
-		"a malformed cursor":         portsOp + "?" + filters + "&cursor=not-a-cursor",
-		"an empty cursor":            portsOp + "?" + filters + "&cursor=",
-		"a tampered cursor":          portsOp + "?" + filters + "&cursor=" + url.QueryEscape(string(tampered)),
+	start := func(t *testing.T, version string) env {
+		e := dcsaEnv(t, simtest.Options{DCSAVersion: version})
+		first := get(t, e, "test", sim.DCSAPrefix+portsOp+"?"+filters+"&limit=1")
+		cursor := first.header.Get("Next-Page-Cursor")
+		if first.status != 200 || cursor == "" || first.header.Get("API-Version") != version {
+			t.Fatalf("first page: %d, cursor %q, API-Version %q", first.status, cursor, first.header.Get("API-Version"))
+		}
+		return env{e, cursor}
 	}
-	for why, uri := range refused {
-		before, _ := env.Service.Balance("test", wire.ProductSchedule)
-		a := get(t, env, "test", sim.DCSAPrefix+uri)
-		op, _, _ := strings.Cut(uri, "?")
-		if a.status != http.StatusBadRequest {
-			t.Errorf("%s: %d, want 400: %.300s", why, a.status, a.body)
-			continue
-		}
-		v := checkDCSA(t, o, op, sim.DCSAPrefix+uri, a)
-		// Left out, the filters are missing before the cursor is wrong.
-		if prop, _ := errorProperty(v); prop != "cursor" && !(why == "the filters left out" && prop == "UNLocationCode") {
-			t.Errorf("%s: the error names %q", why, prop)
-		}
-		if after, _ := env.Service.Balance("test", wire.ProductSchedule); after != before {
-			t.Errorf("%s: the 400 was charged", why)
+	refusedFor := func(t *testing.T, e env, refused map[string]string, property func(why string) string) {
+		for why, uri := range refused {
+			before, _ := e.env.Service.Balance("test", wire.ProductSchedule)
+			a := get(t, e.env, "test", sim.DCSAPrefix+uri)
+			op, _, _ := strings.Cut(uri, "?")
+			if a.status != http.StatusBadRequest {
+				t.Errorf("%s: %d, want 400: %.300s", why, a.status, a.body)
+				continue
+			}
+			v := checkDCSA(t, o, op, sim.DCSAPrefix+uri, a)
+			if prop, _ := errorProperty(v); prop != property(why) {
+				t.Errorf("%s: the error names %q, want %q", why, prop, property(why))
+			}
+			if after, _ := e.env.Service.Balance("test", wire.ProductSchedule); after != before {
+				t.Errorf("%s: the 400 was charged", why)
+			}
 		}
 	}
-	// The same filters in another order, and another limit, are the same
-	// request: the standard fixes the filters, not the page size.
-	a := get(t, env, "test", sim.DCSAPrefix+portsOp+"?date=2026-01-05&limit=3&UNLocationCode="+port+"&cursor="+c)
-	if a.status != 200 || len(rootItems(t, a)) != 1 {
-		t.Errorf("second page with the filters reordered and a limit: %d %.300s", a.status, a.body)
+	for _, version := range []string{"1.0.0", "1.0.1"} {
+		t.Run(version, func(t *testing.T) {
+			e := start(t, version)
+			c := url.QueryEscape(e.cursor)
+			// "should return a 400 error if any other query parameter is
+			// passed along with the cursor".
+			refusedFor(t, e, map[string]string{
+				"the filters repeated":   portsOp + "?" + filters + "&cursor=" + c,
+				"the limit repeated":     portsOp + "?limit=1&cursor=" + c,
+				"a filter added":         portsOp + "?cursor=" + c + "&carrierServiceCode=AE1",
+				"a malformed cursor":     portsOp + "?cursor=not-a-cursor",
+				"an empty cursor":        portsOp + "?cursor=",
+				"another operation's":    p2pOp + "?cursor=" + c,
+				"the cursor and a limit": portsOp + "?cursor=" + c + "&limit=5",
+			}, func(why string) string {
+				switch why {
+				case "the filters repeated":
+					return "UNLocationCode"
+				case "the limit repeated", "the cursor and a limit":
+					return "limit"
+				case "a filter added":
+					return "carrierServiceCode"
+				}
+				return "cursor"
+			})
+			// "with only ?cursor=… as query parameter": the limit and the
+			// filters are the first request's.
+			a := get(t, e.env, "test", sim.DCSAPrefix+portsOp+"?cursor="+c)
+			if a.status != 200 || len(rootItems(t, a)) != 1 {
+				t.Errorf("second page with the cursor alone: %d %.300s", a.status, a.body)
+			}
+			checkDCSA(t, o, portsOp, sim.DCSAPrefix+portsOp+"?cursor="+c, a)
+		})
+	}
+	for _, version := range []string{"1.0.2", "1.0.3"} {
+		t.Run(version, func(t *testing.T) {
+			e := start(t, version)
+			c := url.QueryEscape(e.cursor)
+			tampered := []byte(e.cursor)
+			tampered[len(tampered)/2] ^= 1
+			// "Filter parameters may not be altered and MUST be preserved".
+			refusedFor(t, e, map[string]string{
+				"an altered filter":          portsOp + "?UNLocationCode=" + port + "&date=2026-01-06&cursor=" + c,
+				"the filters left out":       portsOp + "?cursor=" + c,
+				"a filter added":             portsOp + "?" + filters + "&cursor=" + c + "&carrierServiceCode=AE1",
+				"another operation's cursor": p2pOp + "?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM&cursor=" + c,
+				"a malformed cursor":         portsOp + "?" + filters + "&cursor=not-a-cursor",
+				"an empty cursor":            portsOp + "?" + filters + "&cursor=",
+				"a tampered cursor":          portsOp + "?" + filters + "&cursor=" + url.QueryEscape(string(tampered)),
+			}, func(string) string { return "cursor" })
+			// "along with the limit of items per page and any other query
+			// parameters used in the original request", in any order; the
+			// limit, when left out, is the first request's.
+			for _, uri := range []string{
+				portsOp + "?date=2026-01-05&limit=1&UNLocationCode=" + port + "&cursor=" + c,
+				portsOp + "?" + filters + "&cursor=" + c,
+			} {
+				a := get(t, e.env, "test", sim.DCSAPrefix+uri)
+				if a.status != 200 || len(rootItems(t, a)) != 1 {
+					t.Errorf("%s: %d %.300s", uri, a.status, a.body)
+				}
+			}
+		})
 	}
 }
 
@@ -637,8 +757,8 @@ func TestDCSAIsTheSameWorld(t *testing.T) {
 			ps, err := w.PortSchedule(p.Locode, at)
 			a := get(t, env, "test", sim.DCSAPrefix+portsOp+"?UNLocationCode="+p.Locode+"&date="+date)
 			if err != nil {
-				if a.status != http.StatusNotFound {
-					t.Errorf("%s: the service profile has no data, DCSA answers %d", p.Locode, a.status)
+				if a.status != http.StatusOK || string(a.body) != "[]" {
+					t.Errorf("%s: the service profile has no data, DCSA answers %d %.100s, want 200 []", p.Locode, a.status, a.body)
 				}
 				continue
 			}
@@ -765,8 +885,8 @@ func TestDCSAIsTheSameWorld(t *testing.T) {
 				pp, err := w.PointToPoint(l.POL, l.POD, q.p2p, at)
 				a := get(t, env, "test", uri)
 				if err != nil {
-					if a.status != http.StatusNotFound {
-						t.Errorf("%s: no routing in the service profile, DCSA %d", uri, a.status)
+					if a.status != http.StatusOK || string(a.body) != "[]" {
+						t.Errorf("%s: no routing in the service profile, DCSA %d %.100s, want 200 []", uri, a.status, a.body)
 					}
 					continue
 				}

@@ -19,7 +19,8 @@ type route struct {
 	segs     []string // path parameters as sent
 	query    url.Values
 	header   http.Header
-	dcsa     bool // the schedule product in the DCSA profile
+	dcsa     bool   // the schedule product in the DCSA profile
+	version  string // the DCSA version served (DCSAVersions)
 
 	// filled by validate
 	ports []string
@@ -34,6 +35,16 @@ type apiFault struct {
 	status  int
 	message string
 	details []any
+	// plain: a path no product serves, answered as a web server does
+	// (text, not a product's error body): no product said "no data".
+	plain bool
+}
+
+// noRoute is the answer to a path no product serves: the plain 404 of a
+// web server (Go's http.NotFound), which a client must not take for a
+// product's "no data".
+func noRoute(hint string) *apiFault {
+	return &apiFault{status: http.StatusNotFound, message: "404 page not found\n" + hint + "\n", plain: true}
 }
 
 type detail struct {
@@ -42,9 +53,10 @@ type detail struct {
 	Issue string `json:"issue"`
 }
 
-// parseRoute maps a method and path to a route; dcsa: the schedule
-// product speaks the DCSA profile, under DCSAPrefix only.
-func parseRoute(r *http.Request, dcsa bool) (*route, *apiFault) {
+// parseRoute maps a method and path to a route; dcsaVersion, when set,
+// is the DCSA version the schedule product speaks, under DCSAPrefix only.
+func parseRoute(r *http.Request, dcsaVersion string) (*route, *apiFault) {
+	dcsa := dcsaVersion != ""
 	if r.Method != http.MethodGet {
 		return nil, &apiFault{status: http.StatusMethodNotAllowed, message: "only GET is supported"}
 	}
@@ -52,9 +64,9 @@ func parseRoute(r *http.Request, dcsa bool) (*route, *apiFault) {
 	var p wire.Product
 	switch {
 	case dcsa && strings.HasPrefix(path, DCSAPrefix+"/"):
-		return parseDCSARoute(r)
+		return parseDCSARoute(r, dcsaVersion)
 	case dcsa && strings.HasPrefix(path, SchedulePrefix+"/"):
-		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: this simulator serves the schedule product as DCSA Commercial Schedules under " + DCSAPrefix + " (--schedule-api " + ScheduleAPIDCSA + ")"}
+		return nil, noRoute("this simulator serves the schedule product as DCSA Commercial Schedules under " + DCSAPrefix + " (--schedule-api " + ScheduleAPIDCSA + ")")
 	case !dcsa && strings.HasPrefix(path, SchedulePrefix+"/"):
 		p, path = wire.ProductSchedule, strings.TrimPrefix(path, SchedulePrefix)
 	case strings.HasPrefix(path, TrackingPrefix+"/"):
@@ -64,7 +76,7 @@ func parseRoute(r *http.Request, dcsa bool) (*route, *apiFault) {
 		if dcsa {
 			schedule = DCSAPrefix
 		}
-		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: paths start with " + schedule + " or " + TrackingPrefix}
+		return nil, noRoute("paths start with " + schedule + " or " + TrackingPrefix)
 	}
 	rt := &route{product: p, query: r.URL.Query()}
 	segs := strings.Split(strings.Trim(path, "/"), "/")
@@ -82,7 +94,7 @@ func parseRoute(r *http.Request, dcsa bool) (*route, *apiFault) {
 	case p == wire.ProductSchedule && len(segs) == 2 && segs[0] == "schedule":
 		rt.endpoint, rt.segs = wire.EndpointPortSchedule, segs[1:]
 	default:
-		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource"}
+		return nil, noRoute("")
 	}
 	return rt, nil
 }
@@ -97,12 +109,12 @@ var dcsaPaths = map[string]wire.Endpoint{
 
 // parseDCSARoute maps a path under DCSAPrefix: the three schedule queries,
 // and nothing else (no consumption endpoints in this profile).
-func parseDCSARoute(r *http.Request) (*route, *apiFault) {
+func parseDCSARoute(r *http.Request, version string) (*route, *apiFault) {
 	e, ok := dcsaPaths[strings.TrimPrefix(r.URL.Path, DCSAPrefix)]
 	if !ok {
-		return nil, &apiFault{status: http.StatusNotFound, message: "no such resource: " + DCSAPrefix + "/v1/port-schedules, " + DCSAPrefix + "/v1/vessel-schedules or " + DCSAPrefix + "/v1/point-to-point-routes"}
+		return nil, noRoute("the schedule product: " + DCSAPrefix + "/v1/port-schedules, " + DCSAPrefix + "/v1/vessel-schedules or " + DCSAPrefix + "/v1/point-to-point-routes")
 	}
-	return &route{product: wire.ProductSchedule, endpoint: e, query: r.URL.Query(), header: r.Header, dcsa: true}, nil
+	return &route{product: wire.ProductSchedule, endpoint: e, query: r.URL.Query(), header: r.Header, dcsa: true, version: version}, nil
 }
 
 func badRequest(field, value, issue string) *apiFault {
@@ -114,7 +126,7 @@ func badRequest(field, value, issue string) *apiFault {
 func (rt *route) validate() *apiFault {
 	if rt.dcsa {
 		var bad *apiFault
-		rt.cs, bad = parseCSQuery(rt.endpoint, rt.query, rt.header)
+		rt.cs, bad = parseCSQuery(rt.endpoint, rt.query, rt.header, rt.version)
 		return bad
 	}
 	switch rt.endpoint {

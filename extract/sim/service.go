@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +49,10 @@ type Config struct {
 	// whatever the client's limit; 0: the client's limit (default
 	// DCSADefaultLimit) alone.
 	PageSize int
+	// DCSAVersion is the version of DCSA Commercial Schedules 1.0 the DCSA
+	// profile follows (DCSAVersions; "": DefaultDCSAVersion): sent as
+	// API-Version, and deciding how a next page must be asked.
+	DCSAVersion string
 }
 
 // Service is the simulated Shipping Schedule and Container ETA Service, an
@@ -61,8 +66,9 @@ type Service struct {
 	now   func() time.Time
 	sleep func(ctx context.Context, d time.Duration) error
 	retry bool
-	dcsa  bool // the schedule product speaks ScheduleAPIDCSA
-	pages int  // Config.PageSize
+	dcsa  bool   // the schedule product speaks ScheduleAPIDCSA
+	pages int    // Config.PageSize
+	csv   string // Config.DCSAVersion: the DCSA version served
 
 	mu       sync.Mutex
 	accounts map[string]*account // by key
@@ -85,6 +91,12 @@ func New(cfg Config) (*Service, error) {
 	if cfg.PageSize < 0 {
 		return nil, fmt.Errorf("sim: page size %d: want 0 (the client's limit) or more", cfg.PageSize)
 	}
+	if cfg.DCSAVersion == "" {
+		cfg.DCSAVersion = DefaultDCSAVersion
+	}
+	if !slices.Contains(DCSAVersions, cfg.DCSAVersion) {
+		return nil, fmt.Errorf("sim: DCSA version %q: want one of %s", cfg.DCSAVersion, strings.Join(DCSAVersions, ", "))
+	}
 	s := &Service{
 		world:    cfg.World,
 		clock:    cfg.Clock,
@@ -94,6 +106,7 @@ func New(cfg Config) (*Service, error) {
 		retry:    cfg.Faults.RetryAfter,
 		dcsa:     cfg.ScheduleAPI == ScheduleAPIDCSA,
 		pages:    cfg.PageSize,
+		csv:      cfg.DCSAVersion,
 		accounts: map[string]*account{},
 		windows:  map[string]*window{},
 		bursts:   map[string]int{},
@@ -156,6 +169,10 @@ func (s *Service) ScheduleAPI() string {
 	}
 	return ScheduleAPIService
 }
+
+// DCSAVersion is the version of DCSA Commercial Schedules the DCSA
+// profile follows.
+func (s *Service) DCSAVersion() string { return s.csv }
 
 // World returns the world the service answers from.
 func (s *Service) World() *World { return s.world }
@@ -225,7 +242,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	arrived := s.now()
 	virt := s.clock.Now()
 	entry := LedgerEntry{At: arrived, VirtualAt: virt, Request: r.URL.RequestURI()}
-	rt, routeErr := parseRoute(r, s.dcsa)
+	version := ""
+	if s.dcsa {
+		version = s.csv
+	}
+	rt, routeErr := parseRoute(r, version)
 	dcsaPath := s.dcsa && strings.HasPrefix(r.URL.Path, DCSAPrefix+"/")
 	if routeErr == nil {
 		entry.Product, entry.Endpoint = string(rt.product), string(rt.endpoint)
@@ -243,6 +264,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away
 	}
 	body := rep.raw
+	contentType := "application/json"
+	if rep.fault != nil && rep.fault.plain {
+		body, contentType = []byte(rep.fault.message), "text/plain; charset=utf-8"
+	}
 	if body == nil {
 		v := rep.body
 		if rep.fault != nil {
@@ -255,14 +280,14 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", contentType)
 	date := virt
 	if !rep.asOf.IsZero() {
 		date = rep.asOf
 	}
 	h.Set("Date", date.UTC().Format(http.TimeFormat))
 	if dcsaPath {
-		h.Set("API-Version", DCSAVersion)
+		h.Set("API-Version", s.csv)
 		if rep.next != "" {
 			h.Set("Next-Page-Cursor", rep.next)
 		}
@@ -327,7 +352,7 @@ func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, vir
 	}
 
 	if routeErr != nil {
-		return fail(routeErr.status, routeErr.message, routeErr.details...)
+		return reply{status: routeErr.status, fault: routeErr}
 	}
 	if a.allocation(rt.product) == nil {
 		return fail(http.StatusForbidden, fmt.Sprintf("API key has no access to the %s product", rt.product))
@@ -362,6 +387,11 @@ func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, vir
 		body, next, asOf, err = s.dcsaPage(rt, virt)
 	default:
 		body, err = rt.answer(s.world, virt)
+	}
+	if errors.Is(err, ErrNoData) && rt.dcsa {
+		// DCSA defines 200, 400 and 500 only: no data is an empty array,
+		// a successful (paid) answer.
+		body, err = []any{}, nil
 	}
 	if errors.Is(err, ErrNoData) {
 		return fail(http.StatusNotFound, "no data found for the requested resource")
@@ -430,6 +460,6 @@ func (s *Service) dcsaPage(rt *route, virt time.Time) (items []any, next string,
 	if s.pages > 0 && s.pages < size {
 		size = s.pages
 	}
-	items, next = page(all, off, size, q.endpoint, q.filter, asOf)
+	items, next = page(all, off, size, q.limit, q.endpoint, q.filter, asOf)
 	return items, next, asOf, nil
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// the DCSA profile, the most root items per page (0: the client's limit).
 	ScheduleAPI string
 	PageSize    int
+	// DCSAVersion is the DCSA version served (sim.DCSAVersions; "": the
+	// default).
+	DCSAVersion string
 }
 
 // Env is a running simulator.
@@ -80,6 +83,7 @@ func Start(t testing.TB, opt Options) *Env {
 
 		ScheduleAPI: opt.ScheduleAPI,
 		PageSize:    opt.PageSize,
+		DCSAVersion: opt.DCSAVersion,
 	})
 	if err != nil {
 		t.Fatal(err)
