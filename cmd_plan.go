@@ -12,11 +12,16 @@ import (
 // writePlan renders a run's plan for a person.
 func writePlan(w io.Writer, p jobs.Plan) {
 	ps, pt := p.Paid()
-	ss, st := p.Spend()
+	_, st := p.Spend()
+	low, high := p.ScheduleCredits()
 	fmt.Fprintf(w, "plan of %s for %s:\n", p.Job, p.LogicalDate.Format(time.DateOnly))
-	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %d credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, ss, short(ps, ss))
+	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %s credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, creditRange(low, high), short(p.ScheduleHigh, high))
 	if ps > 0 {
-		fmt.Fprintf(w, "            priced at one page each (schedule API %s): an answer in more pages costs a credit a page, within the caps\n", p.ScheduleAPI)
+		fmt.Fprintf(w, "            a credit a page (schedule API %s), at the pages each answer took last time", p.ScheduleAPI)
+		if p.Guessed > 0 {
+			fmt.Fprintf(w, "; %d never answered here, priced at the fewest to the most pages of their kind, or 1 to --max-pages %d", p.Guessed, p.MaxPages)
+		}
+		fmt.Fprintln(w)
 	}
 	if p.Resumed > 0 {
 		fmt.Fprintf(w, "  resumed   %4d answers start at the page after those landed earlier for this date\n", p.Resumed)
@@ -32,13 +37,21 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	if n := len(p.GivenUp); n > 0 {
 		fmt.Fprintf(w, "  given up  %4d not asked again: their answer for this date stayed broken in --max-reasks jobs (%s)\n", n, listed(p.GivenUp, 5))
 	}
-	scheduleBalance := after(p.BalanceSchedule, ss)
+	scheduleBalance := after(p.BalanceSchedule, high)
 	if !p.ScheduleAPI.HasConsumption() {
 		scheduleBalance = "unknown (the provider has no balance endpoint: the cap bounds the spending)"
 	}
 	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", scheduleBalance, after(p.BalanceTracking, st))
 	fmt.Fprintf(w, "  caps      schedule %s, tracking %s\n", capText(p.CapSchedule), capText(p.CapTracking))
 	fmt.Fprintf(w, "  time      ~%s at %s\n", p.Duration().Round(time.Second), p.Rate)
+}
+
+// creditRange renders a price: one number when it is known, else a range.
+func creditRange(low, high int) string {
+	if low == high {
+		return fmt.Sprint(low)
+	}
+	return fmt.Sprintf("%d–%d", low, high)
 }
 
 func short(want, can int) string {

@@ -189,11 +189,17 @@ given.`,
 	}
 }
 
-// askToSpend shows the plan and reads yes or no.
+// askToSpend shows the plan and reads yes or no. The job then spends at
+// most what it asked (jobs.RunOptions.Confirm).
 func askToSpend(w io.Writer, in io.Reader, p jobs.Plan) bool {
 	writePlan(w, p)
-	s, t := p.Spend()
-	fmt.Fprintf(w, "Spend %d schedule credits and %d tracking calls? [y/N] ", s, t)
+	low, high := p.ScheduleCredits()
+	_, t := p.Spend()
+	most := ""
+	if low != high {
+		most = fmt.Sprintf(" (no more than %d)", high)
+	}
+	fmt.Fprintf(w, "Spend %s schedule credits%s and %d tracking calls? [y/N] ", creditRange(low, high), most, t)
 	line, _ := bufio.NewReader(in).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
@@ -274,6 +280,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if cerr := wh.Close(); err == nil {
 		err = cerr
 	}
+	err = misconfigHint(err)
 	if c.Bool("dry-run") {
 		if err == nil {
 			writePlan(c.App.Writer, res.Plan)

@@ -66,7 +66,9 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	}
 	listLine(w, "not found", res.NotFound)
 	listLine(w, "failed", res.Failed)
+	listLine(w, "refused", res.Refused)
 	listLine(w, "broken", res.Broken)
+	listLine(w, "paging", res.PagingStopped)
 	for _, b := range res.Skipped {
 		fmt.Fprintf(w, "  skipped    %s\n", b)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -33,6 +34,7 @@ const (
 	flagKeyRefused  = "api-key"
 	flagScheduleAPI = "schedule-api"
 	flagPageSize    = "page-size"
+	flagMaxPages    = "max-pages"
 	flagDays        = "schedule-days"
 )
 
@@ -46,6 +48,7 @@ func sourceFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0)"},
 		&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
 		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items (the limit parameter; default: the provider's); every page is a request and a credit"},
+		&cli.IntFlag{Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
 		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, in days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
 		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"},
@@ -101,6 +104,7 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 		Timeout:      c.Duration(flagTimeout),
 		UserAgent:    "etalake/" + version,
 		PageSize:     c.Int(flagPageSize),
+		MaxPages:     c.Int(flagMaxPages),
 		ScheduleDays: c.Int(flagDays),
 
 		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
@@ -123,6 +127,9 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	}
 	if cfg.PageSize < 0 {
 		return nil, configError("ETALAKE_PAGE_SIZE (--page-size) %d: want 1 or more (0: the provider's default)", cfg.PageSize)
+	}
+	if cfg.MaxPages < 1 {
+		return nil, configError("ETALAKE_MAX_PAGES (--max-pages) %d: want 1 or more pages per answer", cfg.MaxPages)
 	}
 	if cfg.ScheduleDays < 1 || cfg.ScheduleDays > 366 {
 		return nil, configError("ETALAKE_SCHEDULE_DAYS (--schedule-days) %d: want 1 to 366", cfg.ScheduleDays)
@@ -152,6 +159,22 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	}
 	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "rate", rate.String(), "state_dir", dir)
 	return client, nil
+}
+
+// misconfigHint adds to an error that showed a product's URL or profile
+// wrong (extract.ErrMisconfigured) which settings to check; other errors
+// pass unchanged.
+func misconfigHint(err error) error {
+	var me *extract.MisconfigError
+	if !errors.As(err, &me) {
+		return err
+	}
+	hint := "check ETALAKE_TRACKING_URL (--tracking-url: the base ending in /container-tracking/api/v2) and any --path shipment=… override"
+	if me.Product == wire.ProductSchedule {
+		hint = fmt.Sprintf("check ETALAKE_SCHEDULE_URL (--schedule-url: for --schedule-api %s the base ending in /schedule/api/v1, for %s the API root the standard's /v1/… paths hang under), "+
+			"ETALAKE_SCHEDULE_API (--schedule-api, now %s) and any --path override", wire.ScheduleAPIService, wire.ScheduleAPIDCSA, me.Profile)
+	}
+	return fmt.Errorf("%w\n  %s", err, hint)
 }
 
 // newLogger builds the stderr logger of --log-format, at info level.

@@ -68,6 +68,20 @@ func (b *Budget) SetServerRemaining(n int64) {
 	b.notifyLocked()
 }
 
+// LowerCap lowers the user's cap to n credits in all (spent, uncertain and
+// in flight included) when that is lower than the cap it has: how a job
+// holds itself to the amount its user confirmed. A higher n changes
+// nothing.
+func (b *Budget) LowerCap(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n = max(n, 0)
+	if b.userCap == Unlimited || n < b.userCap {
+		b.userCap = n
+		b.notifyLocked()
+	}
+}
+
 // notifyLocked wakes every Reserve waiting for a change.
 func (b *Budget) notifyLocked() {
 	if b.changed != nil {

@@ -278,3 +278,18 @@ func TestBudgetReserveWaitsForRequestsInFlight(t *testing.T) {
 		t.Fatalf("state %+v", st)
 	}
 }
+
+func TestBudgetLowerCapHoldsAJobToWhatItsUserConfirmed(t *testing.T) {
+	b := extract.NewBudget(wire.ProductSchedule, extract.Unlimited)
+	mustReserve(t, b).Commit()
+	b.LowerCap(3)
+	mustReserve(t, b).Commit()
+	mustReserve(t, b).Commit()
+	if _, err := b.Reserve(context.Background()); !errors.Is(err, extract.ErrBudgetSpent) {
+		t.Fatalf("a 4th credit after confirming 3: err = %v, want ErrBudgetSpent", err)
+	}
+	b.LowerCap(10) // a higher cap never raises it
+	if st := b.State(); st.UserCap != 3 || st.Remaining() != 0 {
+		t.Errorf("state %+v: want the cap of 3 kept", st)
+	}
+}

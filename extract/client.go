@@ -221,6 +221,9 @@ func (c *Client) WithObserve(fn func(*Raw) error) *Client {
 	return &cc
 }
 
+// MaxPages is how many pages of one answer a call follows.
+func (c *Client) MaxPages() int { return c.cfg.MaxPages }
+
 // Limiter returns the client's rate limiter.
 func (c *Client) Limiter() *Limiter { return c.limiter }
 

@@ -45,9 +45,11 @@ func DeadLetters(dead, quarantined int) string {
 const (
 	ShortDeadLetters   = "dead_letters"          // dead_letters rows loaded
 	ShortNotDerived    = "responses_not_derived" // of them, whole responses kept but not derived
-	ShortFailed        = "failed_after_retries"  // requests that failed after retries
+	ShortFailed        = "failed_after_retries"  // requests that failed after retries (no answer, 5xx, 429)
+	ShortRefused       = "refused"               // requests the provider refused (400, another 4xx): not retried
 	ShortBroken        = "broken_answers"        // answers that stayed broken in transfer: asked again next time
-	ShortNotAskedAgain = "not_asked_again"       // resources not asked again: broken in MaxReasks jobs
+	ShortPagingStopped = "paging_stopped"        // answers not followed to their last page: asked again next time
+	ShortNotAskedAgain = "not_asked_again"       // resources not asked again: broken or stopped paging in MaxReasks jobs
 	ShortUnasked       = "stopped_unasked"       // requests not sent: their product stopped (cap, quota)
 	ShortSkippedInput  = "skipped_input_rows"    // input rows skipped as malformed
 )

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/etalake/etalake/extract"
@@ -16,7 +17,16 @@ type workItem struct {
 	// resume is the page to start at, when earlier jobs of the date landed
 	// the pages before it.
 	resume string
+	// pages is the price of a schedule request in credits, the fewest and
+	// the most pages its answer is expected to take (see Plan.Guessed).
+	pages pageRange
+	// landed counts the pages of this request's answer landed in this
+	// job (set when its call has returned).
+	landed int
 }
+
+// pageRange is the fewest and the most pages of an answer.
+type pageRange struct{ low, high int }
 
 // items turns a selection into requests, in a stable order: schedules
 // first (ports, lanes, vessels), then shipments.
@@ -64,10 +74,16 @@ type Plan struct {
 	// answer for this date having stayed broken in MaxReasks jobs.
 	Reasked int
 	GivenUp []string
-	// ScheduleAPI is the schedule product's profile. Schedule requests are
-	// priced at one page each: an answer that comes in more pages costs a
-	// credit a page, up to the caps.
+	// ScheduleAPI is the schedule product's profile.
 	ScheduleAPI wire.ScheduleAPI
+	// Schedule requests are priced at a credit a page, at the pages their
+	// resource's latest answer took (load.PagesPerAnswer): ScheduleLow to
+	// ScheduleHigh credits before caps and balances. Guessed of them have
+	// no history of their own and are priced at the fewest and the most
+	// pages of their kind's (ports, lanes, vessels), or, with none, at 1
+	// to MaxPages pages; a resumed answer at 1 page to what it took last.
+	ScheduleLow, ScheduleHigh, Guessed int
+	MaxPages                           int
 	// Free is the consumption requests (balance before and after).
 	Free int
 	// Balances the server reported before the run; nil when unknown.
@@ -95,14 +111,60 @@ func affordable(want int, userCap int64, balance *int64) int {
 	return int(n)
 }
 
-// Spend is how many credits of each product the run will spend if nothing
-// fails: the paid requests, bounded by the caps and the balances.
+// Spend is how many credits of each product the run will spend at least
+// if nothing fails, bounded by the caps and the balances: the schedule
+// answers at their fewest pages, a tracking call per shipment.
 func (p Plan) Spend() (schedule, tracking int) {
-	s, t := p.Paid()
-	return affordable(s, p.CapSchedule, p.BalanceSchedule), affordable(t, p.CapTracking, p.BalanceTracking)
+	s, _ := p.ScheduleCredits()
+	_, t := p.Paid()
+	return s, affordable(t, p.CapTracking, p.BalanceTracking)
 }
 
-// Requests is every request the run will send if nothing fails.
+// ScheduleCredits is the least and the most schedule credits the run
+// spends if nothing fails, bounded by the cap and the balance; equal when
+// every answer's pages are known.
+func (p Plan) ScheduleCredits() (low, high int) {
+	return affordable(p.ScheduleLow, p.CapSchedule, p.BalanceSchedule), affordable(p.ScheduleHigh, p.CapSchedule, p.BalanceSchedule)
+}
+
+// price sets the price of each schedule request in work from the pages
+// each resource's latest answer took (pages), or its kind's, or 1 to
+// maxPages, and totals it in the plan.
+func (p *Plan) price(work []workItem, pages map[string]int, maxPages int) {
+	kinds := map[Kind]pageRange{}
+	for res, n := range pages {
+		kind, _, _ := strings.Cut(res, ":")
+		k, ok := kinds[Kind(kind)]
+		if !ok {
+			k = pageRange{n, n}
+		}
+		kinds[Kind(kind)] = pageRange{min(k.low, n), max(k.high, n)}
+	}
+	p.MaxPages = maxPages
+	for i := range work {
+		it := &work[i]
+		if it.product != wire.ProductSchedule {
+			continue
+		}
+		n, known := pages[it.resource.String()]
+		switch k, ok := kinds[it.resource.Kind]; {
+		case known && it.resume == "":
+			it.pages = pageRange{n, n}
+		case known:
+			it.pages = pageRange{1, n}
+		case ok:
+			it.pages = k
+			p.Guessed++
+		default:
+			it.pages = pageRange{1, maxPages}
+			p.Guessed++
+		}
+		p.ScheduleLow += it.pages.low
+		p.ScheduleHigh += it.pages.high
+	}
+}
+
+// Requests is every request the run will send at least if nothing fails.
 func (p Plan) Requests() int {
 	s, t := p.Spend()
 	return s + t + p.Free

@@ -75,13 +75,22 @@ type RunResult struct {
 	Run  load.Run
 	Plan Plan
 	// NotFound lists resources the service has no data for (404): recorded,
-	// not fatal. Failed lists those that failed after retries; Broken
-	// those whose answer stayed broken in transfer (extract.ErrBroken):
-	// landed and dead-lettered, and asked again by the next job.
-	NotFound, Failed, Broken []string
+	// not fatal. Failed lists those that failed after retries (no answer,
+	// 5xx, 429); Refused those the provider refused without a retry (a
+	// 400 or another 4xx, with its message); Broken those whose answer
+	// stayed broken in transfer (extract.ErrBroken): landed and
+	// dead-lettered, and asked again by the next job; PagingStopped those
+	// whose walk through the pages stopped short (a cursor seen twice, an
+	// empty page naming a next one, --max-pages): asked again by the next
+	// job. Each entry is "resource: why".
+	NotFound, Failed, Refused, Broken, PagingStopped []string
 	// Unasked counts, per product, the requests not sent because the
 	// product had stopped (cap, quota).
 	Unasked map[wire.Product]int
+	// Rest is, per product, what its stop (cap, quota) left unanswered:
+	// the requests not sent or answered partly, and the credits they need
+	// at least.
+	Rest map[wire.Product]Remainder
 	// Skipped and Warnings are RunOptions'.
 	Skipped, Warnings []string
 	// Stopped says, per product, why it stopped early.
@@ -105,7 +114,8 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
-	r := &runner{client: client, wh: wh, opt: opt, logical: logical, res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}, Skipped: opt.Skipped, Warnings: opt.Warnings}, retried: map[int]int64{}}
+	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{}, res: RunResult{Stopped: map[wire.Product]string{},
+		Unasked: map[wire.Product]int{}, Rest: map[wire.Product]Remainder{}, Skipped: opt.Skipped, Warnings: opt.Warnings}}
 	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}
 	r.log = opt.Log.With("run", r.run.ID)
@@ -148,8 +158,11 @@ type runner struct {
 	sink    *sink
 	writer  *writer
 	wg      sync.WaitGroup
-	mu      sync.Mutex // res.NotFound, res.Failed, res.Broken, res.Stopped, res.Unasked, retried
+	mu      sync.Mutex // res.NotFound, res.Failed, res.Refused, res.Broken, res.PagingStopped, res.Stopped, res.Unasked, retried, misconfig
 	noResp  atomic.Int64
+	// misconfig is the first answer that showed a product's URL or
+	// profile wrong (extract.ErrMisconfigured): the job fails with it.
+	misconfig error
 	// retried counts, by status, the broken answers asked again and not
 	// landed (only the last attempt of an answer that stays broken is).
 	retried map[int]int64
@@ -172,17 +185,30 @@ func (r *runner) execute(ctx context.Context) error {
 	if len(work) > 0 { // nothing to buy, no reason to spend rate-limit slots
 		r.balances(ctx, true, work)
 	}
-	r.res.Plan = r.plan(work)
-	if r.opt.DryRun {
-		return nil
+	if r.res.Plan, err = r.plan(ctx, work); err != nil {
+		return err
 	}
-	if r.opt.Confirm != nil && len(work) > 0 && !r.opt.Confirm(r.res.Plan) {
-		return ErrDeclined
+	if r.opt.DryRun {
+		return r.misconfig
+	}
+	if r.opt.Confirm != nil && len(work) > 0 {
+		if !r.opt.Confirm(r.res.Plan) {
+			return ErrDeclined
+		}
+		// What was confirmed is what may be spent: the most the plan
+		// priced, no more.
+		_, s := r.res.Plan.ScheduleCredits()
+		_, t := r.res.Plan.Spend()
+		r.client.Budget(wire.ProductSchedule).LowerCap(int64(s))
+		r.client.Budget(wire.ProductTracking).LowerCap(int64(t))
 	}
 	r.log.Info("run: fetching", "logical_date", r.logical.Format(time.DateOnly), "requests", len(work),
 		"skipped", r.res.Plan.AlreadyLanded, "finished", r.res.Plan.Finished)
 	if err := r.fetch(ctx, work); err != nil {
 		return err
+	}
+	if r.misconfig != nil {
+		return r.misconfig
 	}
 	if len(work) > 0 && ctx.Err() == nil && r.writer.failure() == nil {
 		r.balances(ctx, false, work)
@@ -274,7 +300,7 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	broken, err := r.wh.BrokenAsks(ctx, r.logical)
+	broken, err := r.wh.FailedAsks(ctx, r.logical)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +326,9 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 	return out, nil
 }
 
-func (r *runner) plan(work []workItem) Plan {
+// plan is what the run will ask and spend; it prices each schedule
+// request in work (workItem.pages) from the pages its answers took before.
+func (r *runner) plan(ctx context.Context, work []workItem) (Plan, error) {
 	p := r.res.Plan
 	p.Job, p.LogicalDate, p.Rate = r.opt.Job, r.logical, r.client.Limiter().Rate()
 	p.CapSchedule, p.CapTracking = r.opt.CapSchedule, r.opt.CapTracking
@@ -323,7 +351,14 @@ func (r *runner) plan(work []workItem) Plan {
 			p.Free += 2
 		}
 	}
-	return p
+	if p.Ports+p.Lanes+p.Vessels > 0 {
+		pages, err := r.wh.PagesPerAnswer(ctx)
+		if err != nil {
+			return p, err
+		}
+		p.price(work, pages, r.client.MaxPages())
+	}
+	return p, nil
 }
 
 // products are the products the run pays for.
@@ -356,6 +391,10 @@ func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
 				r.log.Info("run: balance unknown: the provider has no consumption endpoint; only the run's cap (--max-credits) bounds the spending",
 					"product", p, "schedule_api", c.ScheduleAPI())
 			}
+			continue
+		}
+		if errors.Is(err, extract.ErrMisconfigured) {
+			r.classify(workItem{resource: periodResource(p), product: p}, err, nil)
 			continue
 		}
 		if err != nil {
@@ -424,7 +463,13 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 			if ctx.Err() != nil {
 				return
 			}
-			c := r.client.WithObserve(r.observer(it.resource))
+			observe := r.observer(it.resource)
+			c := r.client.WithObserve(func(raw *extract.Raw) error {
+				if raw.Status >= 200 && raw.Status < 300 && raw.Broken == "" {
+					it.landed++ // the call runs in this goroutine
+				}
+				return observe(raw)
+			})
 			if it.resume != "" {
 				c = c.ResumeAt(it.resume)
 			}
@@ -460,9 +505,10 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 	case errors.Is(err, extract.ErrNotFound):
 		r.res.NotFound = append(r.res.NotFound, it.resource.String())
 	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrForbidden):
-		if !errors.Is(err, extract.ErrForbidden) {
+		if !errors.Is(err, extract.ErrForbidden) && it.landed == 0 {
 			r.res.Unasked[it.product]++
 		}
+		r.res.Rest[it.product] = r.res.Rest[it.product].add(it)
 		if _, ok := r.res.Stopped[it.product]; !ok {
 			r.res.Stopped[it.product] = err.Error()
 			r.log.Warn("run: product stopped", "product", it.product, "reason", err)
@@ -477,6 +523,27 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		// next job asks again (up to MaxReasks jobs).
 		r.res.Broken = append(r.res.Broken, it.resource.String())
 		r.log.Warn("run: answer stayed broken in transfer: landed and dead-lettered, the next job asks again", "resource", it.resource.String(), "error", err)
+	case errors.Is(err, extract.ErrMisconfigured):
+		if _, ok := r.res.Stopped[it.product]; !ok {
+			r.res.Stopped[it.product] = err.Error()
+			r.log.Error("run: product stopped: its URL or profile is wrong", "product", it.product, "error", err)
+		}
+		if r.misconfig == nil {
+			r.misconfig = err
+		}
+	case errors.Is(err, extract.ErrPagingStopped):
+		// Every page asked was landed; the resource is not answered, so
+		// the next job asks again (up to MaxReasks jobs).
+		var pe *extract.PagingError
+		why := err.Error()
+		if errors.As(err, &pe) {
+			why = fmt.Sprintf("%s at page %d: %s", pe.Reason, pe.Page, pe.Detail)
+		}
+		r.res.PagingStopped = append(r.res.PagingStopped, fmt.Sprintf("%s: %s", it.resource, why))
+		r.log.Warn("run: paging stopped: the pages landed are kept, the next job asks again", "resource", it.resource.String(), "error", err)
+	case refused(err):
+		r.res.Refused = append(r.res.Refused, fmt.Sprintf("%s: %v", it.resource, err))
+		r.log.Warn("run: request refused by the provider", "resource", it.resource.String(), "error", err)
 	case errors.Is(err, extract.ErrDecode):
 		// Landed, and dead-lettered by the sink, which counts it: the
 		// run goes on.
@@ -486,6 +553,28 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		r.res.Failed = append(r.res.Failed, fmt.Sprintf("%s: %v", it.resource, err))
 		r.log.Warn("run: request failed", "resource", it.resource.String(), "error", err)
 	}
+}
+
+// Remainder is what a product's stop left unanswered: Requests not sent
+// or answered partly, needing at least Credits more.
+type Remainder struct{ Requests, Credits int }
+
+// add counts it, stopped with it.landed pages landed: it needs the rest
+// of its pages, at least one.
+func (m Remainder) add(it workItem) Remainder {
+	need := 1
+	if it.product == wire.ProductSchedule {
+		need = max(1, it.pages.low-it.landed)
+	}
+	return Remainder{m.Requests + 1, m.Credits + need}
+}
+
+// refused reports whether err is an answer the provider gave that no retry
+// changes: a 4xx other than those with a meaning of their own (401, 403,
+// 404, 429).
+func refused(err error) bool {
+	var apiErr *extract.APIError
+	return errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 && !extract.Retryable(err)
 }
 
 // finish stops the writer, loads what is left, writes the mirror, and
@@ -525,9 +614,9 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		r.run.ByStatus[status] += n
 		r.run.Requests += n
 	}
-	sort.Strings(r.res.NotFound)
-	sort.Strings(r.res.Failed)
-	sort.Strings(r.res.Broken)
+	for _, l := range [][]string{r.res.NotFound, r.res.Failed, r.res.Refused, r.res.Broken, r.res.PagingStopped} {
+		sort.Strings(l)
+	}
 	if r.sink != nil {
 		r.res.DeadLetters, r.res.Quarantined = r.sink.dead, r.sink.quarantined
 	}
@@ -557,20 +646,29 @@ func (r *runner) stopReasons() []string {
 	var parts []string
 	for _, p := range wire.Products {
 		if why, ok := r.res.Stopped[p]; ok {
+			if m := r.res.Rest[p]; m.Requests > 0 {
+				why += fmt.Sprintf(" — the rest needs at least %d more %s (%d requests)", m.Credits, creditsOf(p), m.Requests)
+			}
 			parts = append(parts, fmt.Sprintf("%s stopped: %s", p, why))
 		}
 	}
 	if n := len(r.res.Failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests failed after retries", n))
 	}
+	if n := len(r.res.Refused); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d requests refused by the provider (%s)", n, firstOf(r.res.Refused, 2)))
+	}
 	if n := len(r.res.Broken); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d answers stayed broken in transfer: the next job asks again", n))
+	}
+	if n := len(r.res.PagingStopped); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d answers not followed to their last page (%s): the next job asks again", n, firstOf(r.res.PagingStopped, 2)))
 	}
 	if n := len(r.res.Skipped); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d bad input rows skipped (%s)", n, firstOf(r.res.Skipped, 3)))
 	}
 	if n := len(r.res.Plan.GivenUp); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d resources not asked again: their answer for the date stayed broken in %d jobs", n, r.opt.MaxReasks))
+		parts = append(parts, fmt.Sprintf("%d resources not asked again: their answer for the date stayed broken or stopped paging in %d jobs (--max-reasks)", n, r.opt.MaxReasks))
 	}
 	if r.sink != nil {
 		parts = append(parts, deadLetterReason(r.sink.counts)...)
@@ -582,7 +680,9 @@ func (r *runner) stopReasons() []string {
 func (r *runner) shortfalls() map[string]int {
 	by := map[string]int{
 		ShortFailed:        len(r.res.Failed),
+		ShortRefused:       len(r.res.Refused),
 		ShortBroken:        len(r.res.Broken),
+		ShortPagingStopped: len(r.res.PagingStopped),
 		ShortNotAskedAgain: len(r.res.Plan.GivenUp),
 		ShortSkippedInput:  len(r.res.Skipped),
 	}
@@ -595,6 +695,14 @@ func (r *runner) shortfalls() map[string]int {
 		}
 	}
 	return by
+}
+
+// creditsOf names what product p is paid in.
+func creditsOf(p wire.Product) string {
+	if p == wire.ProductTracking {
+		return "tracking calls"
+	}
+	return "schedule credits"
 }
 
 // selectionArgs is the selection as recorded in etl_runs.args.

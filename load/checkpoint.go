@@ -8,17 +8,18 @@ import (
 
 // Answered lists the resources answered for a logical date by a fetch: a
 // 404 (no data), or a success whose every page has landed — no landed
-// page names a next page that has not landed itself (a paged answer whose
-// cursors came round again is answered too: asking again would only buy
-// the same pages). A job asks only for what is missing, so a second job of
-// the same date spends nothing.
+// page names a next page that has not landed itself — and whose latest
+// walk did not stop short (RawResponse.PagingStop: a loop, an empty page
+// naming a next one, the page limit). A job asks only for what is
+// missing, so a second job of the same date spends nothing.
 func (w *Warehouse) Answered(ctx context.Context, logical time.Time) (map[string]bool, error) {
 	if w.db == nil {
 		return nil, errClosed
 	}
 	resources, err := queryStrings(ctx, w.db, landedPages+`
 SELECT DISTINCT resource FROM landed l
-WHERE NOT EXISTS (SELECT 1 FROM pending p WHERE p.resource = l.resource)`,
+WHERE NOT EXISTS (SELECT 1 FROM pending p WHERE p.resource = l.resource)
+  AND NOT EXISTS (SELECT 1 FROM stopped s WHERE s.resource = l.resource)`,
 		logical.Format(time.DateOnly), SourceFetch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the checkpoint: %w", err)
@@ -32,14 +33,20 @@ WHERE NOT EXISTS (SELECT 1 FROM pending p WHERE p.resource = l.resource)`,
 
 // landedPages is the common part of Answered and PendingPages: the
 // answers (2xx or 404, not broken) landed by fetches for a logical date,
-// and the next pages they name that have not landed.
+// the next pages they name that have not landed, and the resources whose
+// latest walk (the pages of the latest run that landed any) stopped
+// short.
 const landedPages = `WITH landed AS (
-    SELECT resource, request, next_page FROM raw_responses
+    SELECT resource, request, next_page, paging_stop, run_id FROM raw_responses
     WHERE logical_date = ? AND source = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND broken IS NULL),
 pending AS (
     SELECT l.resource, l.next_page FROM landed l
     WHERE l.next_page IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM landed n WHERE n.resource = l.resource AND n.request = l.next_page))`
+      AND NOT EXISTS (SELECT 1 FROM landed n WHERE n.resource = l.resource AND n.request = l.next_page)),
+stopped AS (
+    SELECT DISTINCT l.resource FROM landed l
+    WHERE l.paging_stop IS NOT NULL
+      AND l.run_id = (SELECT max(x.run_id) FROM landed x WHERE x.resource = l.resource))`
 
 // PendingPages lists, by resource, the next page to ask for a logical
 // date: a resource whose answer came in pages, some landed and the next
@@ -67,22 +74,56 @@ SELECT resource, min(next_page) FROM pending GROUP BY resource`,
 	return out, rows.Err()
 }
 
-// BrokenAsks counts, by resource not answered for a logical date, the jobs
-// (runs) whose answer to it for that date stayed broken (RawResponse.Broken):
-// how often it was asked in vain, for a cap on asking again.
-func (w *Warehouse) BrokenAsks(ctx context.Context, logical time.Time) (map[string]int, error) {
+// FailedAsks counts, by resource not answered for a logical date, the jobs
+// (runs) whose answer to it for that date stayed broken
+// (RawResponse.Broken) or whose walk through its pages stopped short
+// (RawResponse.PagingStop): how often it was asked in vain, for a cap on
+// asking again.
+func (w *Warehouse) FailedAsks(ctx context.Context, logical time.Time) (map[string]int, error) {
 	if w.db == nil {
 		return nil, errClosed
 	}
 	rows, err := w.db.QueryContext(ctx, landedPages+`
 SELECT b.resource, count(DISTINCT b.run_id) FROM raw_responses b
-WHERE b.logical_date = ? AND b.source = ? AND b.broken IS NOT NULL
+WHERE b.logical_date = ? AND b.source = ? AND (b.broken IS NOT NULL OR b.paging_stop IS NOT NULL)
   AND (NOT EXISTS (SELECT 1 FROM landed l WHERE l.resource = b.resource)
-       OR EXISTS (SELECT 1 FROM pending p WHERE p.resource = b.resource))
+       OR EXISTS (SELECT 1 FROM pending p WHERE p.resource = b.resource)
+       OR EXISTS (SELECT 1 FROM stopped s WHERE s.resource = b.resource))
 GROUP BY b.resource`,
 		logical.Format(time.DateOnly), SourceFetch, logical.Format(time.DateOnly), SourceFetch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the broken answers: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var res string
+		var n int
+		if err := rows.Scan(&res, &n); err != nil {
+			return nil, err
+		}
+		out[res] = n
+	}
+	return out, rows.Err()
+}
+
+// PagesPerAnswer is, by resource, how many pages its latest answer took:
+// the whole answers (2xx, not broken) fetched for the latest logical date
+// it was fetched for, however many jobs asked them. Jobs price paged
+// requests with it: a schedule that came in 3 pages last time is 3
+// credits, not 1.
+func (w *Warehouse) PagesPerAnswer(ctx context.Context) (map[string]int, error) {
+	if w.db == nil {
+		return nil, errClosed
+	}
+	rows, err := w.db.QueryContext(ctx, `
+WITH pages AS (
+    SELECT resource, logical_date, count(*) AS n FROM raw_responses
+    WHERE source = ? AND status BETWEEN 200 AND 299 AND broken IS NULL AND logical_date IS NOT NULL
+    GROUP BY resource, logical_date)
+SELECT resource, CAST(arg_max(n, logical_date) AS INTEGER) FROM pages GROUP BY resource`, SourceFetch)
+	if err != nil {
+		return nil, fmt.Errorf("reading the pages per answer: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]int{}

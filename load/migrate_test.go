@@ -157,7 +157,7 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 		fmt.Sprintf(`INSERT INTO schema_migrations VALUES (1, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`, schema.Literal(ms[0].Name), schema.Literal(ms[0].Checksum())),
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, "etalake.duckdb"))),
 		// Only the columns migration 1 had: later ones are added by Open.
-		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop) FROM src.raw_responses`,
 		`DETACH src`,
 	} {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {

@@ -55,6 +55,11 @@ type RawResponse struct {
 	// does not parse): it is not an answer (see Answered), and derives
 	// nothing but its dead letter.
 	Broken string
+	// PagingStop, when set, says why the walk through a paged answer
+	// stopped at this page before its end (a loop, an empty page naming
+	// a next one, the page limit): the page derives as any, and the
+	// resource is not answered (see Answered).
+	PagingStop string
 }
 
 // ResponseID is the content-derived id of a response: the first 32 hex
@@ -80,9 +85,10 @@ func ResponseID(r RawResponse) string {
 	field([]byte(strconv.Itoa(r.Status)))
 	field([]byte(strconv.FormatInt(r.ObservedAt.Truncate(time.Microsecond).UnixNano(), 10)))
 	field(r.Body)
-	if r.Broken != "" {
-		// Two transfers that broke alike are two failed asks, not one
-		// answer landed twice: the cap on asking again counts them.
+	if r.Broken != "" || r.PagingStop != "" {
+		// Two transfers that broke alike, or two walks that stopped
+		// alike, are two failed asks, not one answer landed twice: the
+		// cap on asking again counts them.
 		field([]byte(strconv.FormatInt(r.FetchedAt.Truncate(time.Microsecond).UnixNano(), 10)))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
@@ -187,6 +193,7 @@ func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
 		rb.date("observed_date", &observed)
 		rb.optStr("next_page", r.NextPage)
 		rb.optStr("broken", r.Broken)
+		rb.optStr("paging_stop", r.PagingStop)
 	}
 	return rb.b.NewRecordBatch(), ids
 }
@@ -403,7 +410,7 @@ type rawRow struct {
 }
 
 const rawColumns = `response_id, run_id, product, endpoint, resource, request, status, fetched_at, observed_at,
-date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken`
+date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken, paging_stop`
 
 // rawPage reads the next page of responses.
 func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
@@ -419,13 +426,13 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var p rawRow
 		var dateHeader, logical sql.NullTime
 		var status, attempt int32
-		var next, broken sql.NullString
+		var next, broken, stop sql.NullString
 		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
-			&p.size, &p.sum, &p.blob, &next, &broken); err != nil {
+			&p.size, &p.sum, &p.blob, &next, &broken, &stop); err != nil {
 			return nil, err
 		}
-		p.r.NextPage, p.r.Broken = next.String, broken.String
+		p.r.NextPage, p.r.Broken, p.r.PagingStop = next.String, broken.String, stop.String
 		p.r.Status, p.r.Attempt = int(status), int(attempt)
 		p.r.FetchedAt, p.r.ObservedAt = p.r.FetchedAt.UTC(), p.r.ObservedAt.UTC()
 		if dateHeader.Valid {

@@ -91,6 +91,10 @@ var (
 			{Name: "broken", Type: Varchar, Nullable: true, Since: 3, Doc: "NULL for a whole answer; else why a 2xx did not arrive whole " +
 				"(a body shorter than its Content-Length, a connection broken in the body, JSON that does not parse): landed as the last of its " +
 				"attempts, dead-lettered, and not an answer: the next job asks again, up to --max-reasks jobs per resource and date"},
+			{Name: "paging_stop", Type: Varchar, Nullable: true, Since: 4, Doc: "NULL but on the page where a walk through a paged answer stopped before its end: " +
+				"why (loop: a cursor seen twice; empty page: a page without items named a next one; page limit: --max-pages pages; off host: the next page on another host) " +
+				"and what was seen. The resource is not answered for its date: the next job resumes at next_page when it is not landed, else asks again from the first page, " +
+				"up to --max-reasks jobs"},
 		},
 	}
 	DeadLetters = &Table{
