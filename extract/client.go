@@ -31,6 +31,8 @@ type Config struct {
 	// /container-tracking/api/v2.
 	ScheduleURL, TrackingURL string
 	Key                      Key
+	// Auth is how the key is sent; the zero value is the API_KEY header.
+	Auth Auth
 	// ScheduleAPI is the schedule product's profile; "" is
 	// wire.ScheduleAPIService.
 	ScheduleAPI wire.ScheduleAPI
@@ -42,8 +44,9 @@ type Config struct {
 	// ScheduleDays is the length of the schedule window from the logical
 	// date, for the templates' {until}; 0 is DefaultScheduleDays.
 	ScheduleDays int
-	// HTTP defaults to a client with Timeout that refuses redirects to
-	// another host (they would carry the API key away).
+	// HTTP defaults to a client with Timeout. Whatever the client, a
+	// redirect to another host or from https to http is refused: the key
+	// would go with it.
 	HTTP    *http.Client
 	Timeout time.Duration
 	// Limiter defaults to a process-local limiter at DefaultRate. Share one
@@ -118,10 +121,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if c.cfg.Timeout == 0 {
 		c.cfg.Timeout = DefaultTimeout
 	}
-	c.http = cfg.HTTP
-	if c.http == nil {
-		c.http = &http.Client{Timeout: c.cfg.Timeout, CheckRedirect: sameHostRedirects}
-	}
+	c.http = guarded(cfg.HTTP, c.cfg.Timeout)
 	c.clock = cfg.Clock
 	if c.clock == nil {
 		c.clock = SystemClock{}
@@ -178,14 +178,43 @@ func parseBase(name, s string) (*url.URL, error) {
 	return u, nil
 }
 
-// sameHostRedirects follows a redirect only on the original host: the
-// API_KEY header would otherwise be sent to a stranger.
+// guarded is the HTTP client to send with: hc (a shallow copy, so the
+// caller's is not changed) or a new one with timeout, that follows a
+// redirect only under sameHostRedirects, and then the caller's own policy.
+func guarded(hc *http.Client, timeout time.Duration) *http.Client {
+	if hc == nil {
+		return &http.Client{Timeout: timeout, CheckRedirect: sameHostRedirects}
+	}
+	c := *hc
+	policy := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := sameHostRedirects(req, via); err != nil {
+			return err
+		}
+		if policy != nil {
+			return policy(req, via)
+		}
+		return nil
+	}
+	return &c
+}
+
+// sameHostRedirects follows a redirect only on the original host and never
+// from https to http. Every header of the request goes along with a
+// redirect but Authorization and cookies, which Go's client drops for
+// another domain: the key, in whatever header Auth puts it (API_KEY, a
+// header of the provider's name), would otherwise be sent to a stranger,
+// or in clear.
 func sameHostRedirects(req *http.Request, via []*http.Request) error {
 	if len(via) >= 5 {
 		return errors.New("stopped after 5 redirects")
 	}
-	if req.URL.Host != via[0].URL.Host {
-		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", via[0].URL.Host, req.URL.Host)
+	from := via[0].URL
+	if req.URL.Host != from.Host {
+		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", from.Host, req.URL.Host)
+	}
+	if from.Scheme == "https" && req.URL.Scheme != "https" {
+		return fmt.Errorf("redirect from https to %s on %s refused: the API key would go unencrypted", req.URL.Scheme, req.URL.Host)
 	}
 	return nil
 }
@@ -206,6 +235,9 @@ func (c *Client) WithObserve(fn func(*Raw) error) *Client {
 	cc.cfg.Observe = fn
 	return &cc
 }
+
+// Auth returns how the client sends the key.
+func (c *Client) Auth() Auth { return c.cfg.Auth }
 
 // Limiter returns the client's rate limiter.
 func (c *Client) Limiter() *Limiter { return c.limiter }
@@ -420,8 +452,7 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 	if err != nil {
 		return nil, err
 	}
-	// Set directly: the canonical form would be "Api_key".
-	req.Header["API_KEY"] = []string{c.cfg.Key.secret}
+	c.cfg.Auth.set(req.Header, c.cfg.Key.secret)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	// The request as landed and named in errors: a next page's link may
