@@ -40,7 +40,7 @@ func creditsCommand() *cli.Command {
 			}
 			report, err := jobs.Credits(c.Context, client)
 			if err != nil {
-				return err
+				return authHint(err, client.Auth())
 			}
 			if format == "json" {
 				return writeCreditsJSON(c.App.Writer, report)

@@ -271,6 +271,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
 		Progress: progressOf(status),
 	})
+	err = authHint(err, client.Auth())
 	if cerr := wh.Close(); err == nil {
 		err = cerr
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +26,7 @@ const (
 	flagScheduleURL = "schedule-url"
 	flagTrackingURL = "tracking-url"
 	flagKeyFile     = "api-key-file"
+	flagAuth        = "auth"
 	flagRate        = "rate"
 	flagTimeout     = "timeout"
 	flagStateDir    = "state-dir"
@@ -49,6 +51,7 @@ func sourceFlags() []cli.Flag {
 		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, in days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
 		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"},
+		authFlag(),
 		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"},
 		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
@@ -56,6 +59,30 @@ func sourceFlags() []cli.Flag {
 		logFormatFlag(),
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
 	}
+}
+
+// authFlag chooses how the key is sent, for the client and the simulator.
+func authFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
+		Usage: "how the provider wants the key: api-key (the API_KEY header), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME, e.g. header:X-API-Key); it goes in that header and no other"}
+}
+
+// readAuth reads --auth.
+func readAuth(c *cli.Context) (extract.Auth, error) {
+	a, err := extract.ParseAuth(c.String(flagAuth))
+	if err != nil {
+		return a, configError("ETALAKE_AUTH (--auth): %v", err)
+	}
+	return a, nil
+}
+
+// authHint adds to a 401 how the key was sent and the setting that
+// changes it: a provider that wants it otherwise answers 401 too.
+func authHint(err error, a extract.Auth) error {
+	if !errors.Is(err, extract.ErrUnauthorized) {
+		return err
+	}
+	return fmt.Errorf("%w\n(the key was sent in %s; if the provider wants it otherwise, set ETALAKE_AUTH or --auth: %s)", err, a.Want(), extract.AuthForms)
 }
 
 func logFormatFlag() cli.Flag {
@@ -118,6 +145,9 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if cfg.Key, err = readKey(c); err != nil {
 		return nil, err
 	}
+	if cfg.Auth, err = readAuth(c); err != nil {
+		return nil, err
+	}
 	if cfg.ScheduleAPI, err = wire.ParseScheduleAPI(c.String(flagScheduleAPI)); err != nil {
 		return nil, configError("ETALAKE_SCHEDULE_API (--schedule-api): %v", err)
 	}
@@ -150,7 +180,7 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if err != nil {
 		return nil, usageErr{err}
 	}
-	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "rate", rate.String(), "state_dir", dir)
+	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "auth", cfg.Auth.String(), "rate", rate.String(), "state_dir", dir)
 	return client, nil
 }
 

@@ -125,10 +125,10 @@ func (a Auth) Header() string {
 func (a Auth) Bearer() bool { return a.scheme == authBearer }
 
 // Want says how the key is sent, for messages: "the API_KEY header",
-// "Authorization: Bearer <key>", "the X-API-Key header".
+// "the Authorization header, as Bearer <key>", "the X-API-Key header".
 func (a Auth) Want() string {
 	if a.Bearer() {
-		return "Authorization: Bearer <key>"
+		return "the Authorization header, as Bearer <key>"
 	}
 	return "the " + a.Header() + " header"
 }
