@@ -23,12 +23,13 @@ const DefaultTimeout = 60 * time.Second
 // one is refused, not buffered.
 const maxRead = 256 << 20
 
-// Config configures a Client. ScheduleURL, TrackingURL and Key are required;
-// every other member has a working zero value.
+// Config configures a Client. Key and at least one of ScheduleURL and
+// TrackingURL are required; every other member has a working zero value.
 type Config struct {
 	// ScheduleURL is the schedule product's base URL, ending in
 	// /schedule/api/v1; TrackingURL the tracking product's, ending in
-	// /container-tracking/api/v2.
+	// /container-tracking/api/v2. Either may be empty: a call to that
+	// product then fails with ErrNoURL before anything else.
 	ScheduleURL, TrackingURL string
 	Key                      Key
 	// Auth is how the key is sent; the zero value is the API_KEY header.
@@ -77,8 +78,8 @@ type Config struct {
 // request holds a credit of its product's budget while it is in flight.
 type Client struct {
 	cfg      Config
-	schedule *url.URL
-	tracking *url.URL
+	schedule *url.URL // nil: no URL (ErrNoURL)
+	tracking *url.URL // nil: no URL (ErrNoURL)
 	http     *http.Client
 	limiter  *Limiter
 	clock    Clock
@@ -96,6 +97,9 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if c.tracking, err = parseBase("tracking URL", cfg.TrackingURL); err != nil {
 		return nil, err
+	}
+	if c.schedule == nil && c.tracking == nil {
+		return nil, errors.New("no URL: set the schedule URL, the tracking URL or both")
 	}
 	if cfg.Key.IsZero() {
 		return nil, errors.New("no API key: set ETALAKE_API_KEY or use --api-key-file")
@@ -166,7 +170,12 @@ func withRetryDefaults(p RetryPolicy) RetryPolicy {
 	return p
 }
 
+// parseBase reads a product's base URL; nil when s is empty (the product
+// is not configured).
 func parseBase(name, s string) (*url.URL, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("invalid %s %q: want an absolute http(s) URL such as https://api.example.com/schedule/api/v1", name, s)
@@ -249,10 +258,23 @@ type request struct {
 	url      *url.URL
 }
 
-func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Values) *request {
-	base := c.schedule
+// HasURL reports whether product p has a base URL: a call to a product
+// without one fails with ErrNoURL.
+func (c *Client) HasURL(p wire.Product) bool { return c.base(p) != nil }
+
+func (c *Client) base(p wire.Product) *url.URL {
 	if p == wire.ProductTracking {
-		base = c.tracking
+		return c.tracking
+	}
+	return c.schedule
+}
+
+// newRequest builds a call to product p, or fails with ErrNoURL when p has
+// no URL: before the limiter and the budget, nothing spent or waited for.
+func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Values) (*request, error) {
+	base := c.base(p)
+	if base == nil {
+		return nil, fmt.Errorf("%s %s: %w", p, e, ErrNoURL)
 	}
 	day := c.date()
 	all := map[string]string{
@@ -276,7 +298,7 @@ func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]str
 	u.RawPath = wire.JoinBase(base.EscapedPath(), escaped)
 	u.Path, _ = url.PathUnescape(u.RawPath) // escaped by us: cannot fail
 	u.RawQuery = tq.Encode()
-	return &request{product: p, endpoint: e, url: &u}
+	return &request{product: p, endpoint: e, url: &u}, nil
 }
 
 // WithLogicalDate returns a client that shares everything with c and

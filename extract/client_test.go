@@ -357,7 +357,8 @@ func TestClientConfigErrorsNameTheSetting(t *testing.T) {
 		cfg  extract.Config
 		want string
 	}{
-		{extract.Config{TrackingURL: "http://x", Key: k}, "schedule URL"},
+		{extract.Config{Key: k}, "no URL"},
+		{extract.Config{ScheduleURL: " ", TrackingURL: "", Key: k}, "no URL"},
 		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "http://x", Key: k}, "schedule URL"},
 		{extract.Config{ScheduleURL: "http://x", TrackingURL: "x/y", Key: k}, "tracking URL"},
 		{extract.Config{ScheduleURL: "http://x", TrackingURL: "http://x"}, "API key"},
@@ -485,5 +486,67 @@ func TestClientSendsPathTemplatesWithQueries(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sent\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A schedule-only or tracking-only setup: a call to the product without a
+// URL fails with ErrNoURL before the limiter and the budget (a cancelled
+// context and a spent cap would otherwise answer first), and sends
+// nothing; the other product is asked as ever.
+func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
+	for _, missing := range wire.Products {
+		t.Run(string(missing), func(t *testing.T) {
+			r := newRig(t, simtest.Options{}, "test", func(c *extract.Config) {
+				if missing == wire.ProductSchedule {
+					c.ScheduleURL = ""
+				} else {
+					c.TrackingURL = "  "
+				}
+				c.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, 0)
+				c.TrackingBudget = extract.NewBudget(wire.ProductTracking, 0)
+			})
+			if r.client.HasURL(missing) {
+				t.Errorf("HasURL(%s) with no URL", missing)
+			}
+			cancelled, cancel := context.WithCancel(context.Background())
+			cancel()
+			ref := extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer}
+			calls := map[string]func() error{
+				"current period": func() error { _, _, err := r.client.CurrentPeriod(cancelled, missing); return err },
+				"periods":        func() error { _, _, err := r.client.Periods(cancelled, missing); return err },
+			}
+			if missing == wire.ProductSchedule {
+				calls["port"] = func() error { _, _, err := r.client.PortSchedule(cancelled, "NLRTM"); return err }
+				calls["p2p"] = func() error {
+					_, _, err := r.client.PointToPoint(cancelled, "CNSHA", "NLRTM", extract.P2POptions{})
+					return err
+				}
+				calls["vessel"] = func() error { _, _, err := r.client.VesselSchedule(cancelled, 9321483); return err }
+			} else {
+				calls["shipment"] = func() error { _, _, err := r.client.Shipment(cancelled, ref); return err }
+			}
+			for name, call := range calls {
+				if err := call(); !errors.Is(err, extract.ErrNoURL) {
+					t.Errorf("%s: %v, want ErrNoURL", name, err)
+				}
+			}
+			if n := len(r.ledger()); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+			if st := r.client.Budget(missing).State(); st.Reserved != 0 || st.Spent != 0 {
+				t.Errorf("budget touched: %+v", st)
+			}
+			// The configured product answers.
+			other := wire.ProductTracking
+			if missing == wire.ProductTracking {
+				other = wire.ProductSchedule
+			}
+			if !r.client.HasURL(other) {
+				t.Errorf("HasURL(%s) = false", other)
+			}
+			if _, _, err := r.client.CurrentPeriod(context.Background(), other); err != nil {
+				t.Errorf("%s: %v", other, err)
+			}
+		})
 	}
 }
