@@ -20,7 +20,8 @@ func creditsCommand() *cli.Command {
 		Usage: "show the credit balance and the period history of each product (free calls)",
 		Description: "Reads GET /consumption/current-period and /consumption/periods of the schedule and the\n" +
 			"tracking product. These calls cost no credit but each takes one slot of the rate limit.\n" +
-			"A product whose provider reports no balance is shown as not reported.",
+			"A product whose provider reports no balance is shown as not reported; one whose URL is not set\n" +
+			"(ETALAKE_SCHEDULE_URL, ETALAKE_TRACKING_URL) as not configured, and is not asked.",
 		Flags: append(sourceFlags(),
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 		),
@@ -40,7 +41,13 @@ func creditsCommand() *cli.Command {
 			}
 			report, err := jobs.Credits(c.Context, client)
 			if err != nil {
-				return err
+				return authHint(err, client.Auth())
+			}
+			for i, pc := range report {
+				if pc.NotConfigured {
+					setting, _ := urlSetting(pc.Product)
+					report[i].Error = "not configured: " + setting + " is not set"
+				}
 			}
 			if format == "json" {
 				return writeCreditsJSON(c.App.Writer, report)
@@ -63,6 +70,10 @@ func writeCreditsTable(w io.Writer, report []jobs.ProductCredits) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PRODUCT\tPERIOD START\tPERIOD END\tINITIAL\tUSED\tREMAINING\tSTATE\t")
 	for _, pc := range report {
+		if pc.NotConfigured {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%s\t\n", pc.Product, pc.Error)
+			continue
+		}
 		if pc.Error != "" {
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tnot reported: %s\t\n", pc.Product, pc.Error)
 			continue

@@ -16,6 +16,7 @@ import (
 	"github.com/etalake/etalake/internal/termline"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 // selectionFlags choose what a run asks for.
@@ -256,6 +257,9 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
+	if err := selectionURLs(client, sel); err != nil {
+		return err
+	}
 	var wh *load.Warehouse
 	if c.Bool("dry-run") {
 		wh, err = openPlanning(c)
@@ -277,6 +281,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
 		Progress: progressOf(status),
 	})
+	err = urlError(authHint(err, client.Auth()))
 	if cerr := wh.Close(); err == nil {
 		err = cerr
 	}
@@ -297,6 +302,28 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return cli.Exit(fmt.Sprintf("%s ended partial: %s", job, res.Run.StopReason), exitPartial)
 	}
 	return nil
+}
+
+// selectionURLs refuses, before the warehouse is opened, a selection
+// that asks a product whose URL is not set (the job would stop on it
+// too, after adding --shipments to the tracked set).
+func selectionURLs(client *extract.Client, sel jobs.Selection) error {
+	schedules := len(sel.Ports) + len(sel.Lanes) + len(sel.Vessels)
+	if schedules > 0 && !client.HasURL(wire.ProductSchedule) {
+		return noURL(wire.ProductSchedule, howMany(schedules, "schedule")+" selected (--ports, --lanes, --vessels)")
+	}
+	if n := len(sel.Shipments); n > 0 && !client.HasURL(wire.ProductTracking) {
+		return noURL(wire.ProductTracking, howMany(n, "shipment")+" given with --shipments")
+	}
+	return nil
+}
+
+// howMany is "1 schedule is", "3 schedules are".
+func howMany(n int, what string) string {
+	if n == 1 {
+		return "1 " + what + " is"
+	}
+	return fmt.Sprintf("%d %ss are", n, what)
 }
 
 // somethingTracked refuses a nightly run given no selection when no

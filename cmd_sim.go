@@ -60,9 +60,9 @@ func simServeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
 		Usage: "serve the simulated service over HTTP",
-		Description: "Serves both products of the service with all its rules: API_KEY authentication (401),\n" +
-			"product access and credit quota (403), input validation (400), no data (404), the per-key\n" +
-			"rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
+		Description: "Serves both products of the service with all its rules: API_KEY authentication (401; or\n" +
+			"as --auth says), product access and credit quota (403), input validation (400), no data (404),\n" +
+			"the per-key rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
 			"The first line on stdout gives the base URLs, ready for the shell:\n" +
 			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=…\n\n" +
 			"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0 under /cs\n" +
@@ -75,9 +75,12 @@ func simServeCommand() *cli.Command {
 			"smaller. While items remain, the Next-Page-Cursor header names the next page, asked as the standard's\n" +
 			"version (--dcsa-version, sent as API-Version) says: 1.0.0 and 1.0.1 with ?cursor=<that> alone (any other\n" +
 			"parameter: 400), 1.0.2 and 1.0.3 with the cursor and the first request's filters unchanged (altered\n" +
-			"filters: 400). Each page costs 1 schedule credit; errors are DCSA ErrorResponses, and free.\n" +
-			"/schedule/api/v1 then answers a web server's 404, and the schedule product has no consumption\n" +
-			"endpoints. IMO numbers: etalake sim world --list vessels.\n\n" +
+			"filters: 400). Each page costs 1 schedule credit; no data is 200 [], errors are DCSA ErrorResponses,\n" +
+			"and free. /schedule/api/v1 then answers a web server's 404, and the schedule product has no\n" +
+			"consumption endpoints. IMO numbers: etalake sim world --list vessels.\n\n" +
+			"--auth bearer wants the key as Authorization: Bearer KEY, --auth header:X-API-Key as the value of\n" +
+			"X-API-Key, as carriers' APIs do (DCSA defines no scheme); the export line then sets ETALAKE_AUTH too.\n" +
+			"A request without the key there is refused 401 with a message saying how it is wanted.\n\n" +
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
 			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
@@ -98,6 +101,8 @@ func simServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "dcsa-version", Value: sim.DefaultDCSAVersion,
 				Usage: "dcsa-cs-1.0: the version followed (" + strings.Join(sim.DCSAVersions, ", ") + "): 1.0.0 and 1.0.1 want a next page asked with the cursor alone, 1.0.2 and 1.0.3 with the first request's filters"},
 			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
+			&cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
+				Usage: "where the simulator wants the key: api-key (the API_KEY header, as the service), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME); a request without it there is refused 401, saying how it is wanted"},
 		),
 		OnUsageError: usageError,
 		Action:       simServe,
@@ -145,6 +150,10 @@ func simServe(c *cli.Context) error {
 	if v := c.String("dcsa-version"); !slices.Contains(sim.DCSAVersions, v) {
 		return configError("--dcsa-version %q: want one of %s", v, strings.Join(sim.DCSAVersions, ", "))
 	}
+	auth, err := readAuth(c)
+	if err != nil {
+		return err
+	}
 	if c.Float64("speed") < 0 {
 		return configError("--speed %v: want 0 or more", c.Float64("speed"))
 	}
@@ -172,6 +181,7 @@ func simServe(c *cli.Context) error {
 		ScheduleAPI: api,
 		PageSize:    pageSize,
 		DCSAVersion: c.String("dcsa-version"),
+		Auth:        auth,
 	})
 	if err != nil {
 		return configError("%v", err)
@@ -184,6 +194,9 @@ func simServe(c *cli.Context) error {
 	exports := fmt.Sprintf("export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s", base, svc.ScheduleBasePath(), base, sim.TrackingPrefix)
 	if api != sim.ScheduleAPIService {
 		exports += " ETALAKE_SCHEDULE_API=" + api
+	}
+	if auth != (extract.Auth{}) {
+		exports += " ETALAKE_AUTH=" + shellWord(auth.String())
 	}
 	fmt.Fprintln(c.App.Writer, exports)
 	fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
@@ -266,6 +279,19 @@ func simWorldCommand() *cli.Command {
 			return w.Error()
 		},
 	}
+}
+
+// shellWord quotes s for a POSIX shell when it holds more than letters,
+// digits and -_.:/=@%+, (a header name may hold $, ', `, |, & or ~).
+func shellWord(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		safe = safe && (r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/=@%+,", r)))
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -18,9 +18,11 @@ import (
 // returns the first line it prints.
 func serveSim(t *testing.T, args ...string) string {
 	t.Helper()
-	t.Setenv("ETALAKE_SCHEDULE_API", "")
-	if err := os.Unsetenv("ETALAKE_SCHEDULE_API"); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"ETALAKE_SCHEDULE_API", "ETALAKE_AUTH"} {
+		t.Setenv(name, "")
+		if err := os.Unsetenv(name); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	out, w := io.Pipe()

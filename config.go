@@ -26,6 +26,7 @@ const (
 	flagScheduleURL = "schedule-url"
 	flagTrackingURL = "tracking-url"
 	flagKeyFile     = "api-key-file"
+	flagAuth        = "auth"
 	flagRate        = "rate"
 	flagTimeout     = "timeout"
 	flagStateDir    = "state-dir"
@@ -45,13 +46,14 @@ const (
 // to explain why it is refused.
 func sourceFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0)"},
+		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0); unset in a tracking-only setup, where a job that asks a schedule stops before any request (exit 2)"},
 		&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
 		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items (the limit parameter; default: the provider's); every page is a request and a credit"},
 		&cli.IntFlag{Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
 		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, in days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
-		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2"},
+		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2; unset in a schedule-only setup, where a job with shipments due stops before any request (exit 2)"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"},
+		authFlag(),
 		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"},
 		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
@@ -59,6 +61,55 @@ func sourceFlags() []cli.Flag {
 		logFormatFlag(),
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
 	}
+}
+
+// urlSetting names the setting of product p's URL, and how the URL ends.
+func urlSetting(p wire.Product) (setting, ending string) {
+	if p == wire.ProductTracking {
+		return "ETALAKE_TRACKING_URL (--" + flagTrackingURL + ")", "/container-tracking/api/v2"
+	}
+	return "ETALAKE_SCHEDULE_URL (--" + flagScheduleURL + ")", "/schedule/api/v1"
+}
+
+// noURL is the usage error of a job that needs product p, whose URL is
+// not set: what needs it (need), the setting, and the remedy.
+func noURL(p wire.Product, need string) error {
+	setting, ending := urlSetting(p)
+	return usageErr{fmt.Errorf("%s but %s is not set: set it to the %s product's base URL (…%s); nothing was asked", need, setting, p, ending)}
+}
+
+// urlError words a job's *jobs.MissingURLError with the setting's
+// variable and flag (exit 2).
+func urlError(err error) error {
+	var e *jobs.MissingURLError
+	if errors.As(err, &e) {
+		return noURL(e.Product, e.Due())
+	}
+	return err
+}
+
+// authFlag chooses how the key is sent, for the client and the simulator.
+func authFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
+		Usage: "how the provider wants the key: api-key (the API_KEY header), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME, e.g. header:X-API-Key); it goes in that header and no other"}
+}
+
+// readAuth reads --auth.
+func readAuth(c *cli.Context) (extract.Auth, error) {
+	a, err := extract.ParseAuth(c.String(flagAuth))
+	if err != nil {
+		return a, configError("ETALAKE_AUTH (--auth): %v", err)
+	}
+	return a, nil
+}
+
+// authHint adds to a 401 how the key was sent and the setting that
+// changes it: a provider that wants it otherwise answers 401 too.
+func authHint(err error, a extract.Auth) error {
+	if !errors.Is(err, extract.ErrUnauthorized) {
+		return err
+	}
+	return fmt.Errorf("%w\n(the key was sent in %s; if the provider wants it otherwise, set ETALAKE_AUTH or --auth: %s)", err, a.Want(), extract.AuthForms)
 }
 
 func logFormatFlag() cli.Flag {
@@ -110,16 +161,17 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
 		TrackingBudget: extract.NewBudget(wire.ProductTracking, capTracking),
 	}
-	for name, v := range map[string]string{"ETALAKE_SCHEDULE_URL (--schedule-url)": cfg.ScheduleURL, "ETALAKE_TRACKING_URL (--tracking-url)": cfg.TrackingURL} {
-		if strings.TrimSpace(v) == "" {
-			return nil, configError("%s is not set: want the service's base URL; try `etalake sim serve` for a local simulator", name)
-		}
+	if strings.TrimSpace(cfg.ScheduleURL) == "" && strings.TrimSpace(cfg.TrackingURL) == "" {
+		return nil, configError("neither ETALAKE_SCHEDULE_URL (--schedule-url) nor ETALAKE_TRACKING_URL (--tracking-url) is set: want the base URL of the product you use, or both; try `etalake sim serve` for a local simulator")
 	}
 	if cfg.Timeout <= 0 {
 		return nil, configError("--timeout %s: want a positive duration such as 60s", cfg.Timeout)
 	}
 	var err error
 	if cfg.Key, err = readKey(c); err != nil {
+		return nil, err
+	}
+	if cfg.Auth, err = readAuth(c); err != nil {
 		return nil, err
 	}
 	if cfg.ScheduleAPI, err = wire.ParseScheduleAPI(c.String(flagScheduleAPI)); err != nil {
@@ -157,7 +209,7 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if err != nil {
 		return nil, usageErr{err}
 	}
-	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "rate", rate.String(), "state_dir", dir)
+	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "auth", cfg.Auth.String(), "rate", rate.String(), "state_dir", dir)
 	return client, nil
 }
 

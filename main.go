@@ -25,7 +25,7 @@ var version = "dev"
 const (
 	exitOK      = 0
 	exitFailure = 1
-	exitUsage   = 2 // usage, configuration, authentication (401)
+	exitUsage   = 2 // usage, configuration (a product's URL a job needs unset), authentication (401)
 	exitPartial = 3 // cap, quota, failures after retries, dead letters
 	// exitBusy is sysexits' EX_TEMPFAIL: another job held the warehouse
 	// past --lock-timeout; trying again later is the remedy.
@@ -35,8 +35,10 @@ const (
 const exitCodesHelp = `EXIT CODES:
    0  ok: everything asked was answered and loaded
    1  failure: nothing more could be done (the warehouse could not be written, a declined backfill, …)
-   2  usage, configuration or authentication (401) error, or a product's URL or profile that is wrong
-      (the provider answered as no server of its contract does: a 404 from a DCSA provider, a web page)
+   2  usage, configuration or authentication (401) error; a job that needs a product whose URL is
+      not set (ETALAKE_SCHEDULE_URL, ETALAKE_TRACKING_URL) stops with it before any request; a
+      product whose URL or profile is wrong (the provider answered as no server of its contract
+      does: a 404 from a DCSA provider, a web page) stops after one request
    3  partial: a credit cap or quota was reached, requests failed after retries, answers stayed
       broken in transfer, responses were dead-lettered (kept in raw_responses, see dead_letters)
       or input rows were skipped; everything landed is kept; etl_runs.shortfalls counts why
@@ -165,7 +167,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, load.ErrBusy):
 		return exitBusy
-	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput), errors.Is(err, extract.ErrMisconfigured):
+	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput),
+		errors.Is(err, extract.ErrNoURL), errors.Is(err, extract.ErrMisconfigured):
 		return exitUsage
 	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted):
 		return exitPartial

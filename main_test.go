@@ -23,7 +23,7 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 	t.Helper()
 	for _, name := range []string{"ETALAKE_API_KEY", "ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_RATE", "ETALAKE_API_KEY_FILE", "ETALAKE_TIMEOUT", "ETALAKE_PATHS", "ETALAKE_LOG_FORMAT",
 		"ETALAKE_WAREHOUSE", "ETALAKE_MEMORY_LIMIT", "ETALAKE_MAX_BODY", "ETALAKE_SHIPMENTS", "ETALAKE_PORTS", "ETALAKE_LANES", "ETALAKE_VESSELS",
-		"ETALAKE_DATE", "ETALAKE_MAX_CREDITS", "ETALAKE_MAX_TRACKING_CALLS", "ETALAKE_SCHEDULE_API", "ETALAKE_PAGE_SIZE", "ETALAKE_SCHEDULE_DAYS", "ETALAKE_MAX_PAGES"} {
+		"ETALAKE_DATE", "ETALAKE_MAX_CREDITS", "ETALAKE_MAX_TRACKING_CALLS", "ETALAKE_SCHEDULE_API", "ETALAKE_PAGE_SIZE", "ETALAKE_SCHEDULE_DAYS", "ETALAKE_MAX_PAGES", "ETALAKE_AUTH"} {
 		// t.Setenv restores the variable after the test; then unset it for
 		// real, as an empty variable still counts as set.
 		t.Setenv(name, "")
@@ -79,11 +79,21 @@ func TestCLICredits(t *testing.T) {
 		{"no key", with("ETALAKE_API_KEY", ""), []string{"credits"}, 2, "ETALAKE_API_KEY"},
 		{"key on the command line", good, []string{"credits", "--api-key", cliKey}, 2, "--api-key refused"},
 		{"missing key file", good, []string{"credits", "--api-key-file", "/nonexistent/key"}, 2, "--api-key-file"},
-		{"no schedule URL", with("ETALAKE_SCHEDULE_URL", ""), []string{"credits"}, 2, "ETALAKE_SCHEDULE_URL"},
+		{"no schedule URL", with("ETALAKE_SCHEDULE_URL", ""), []string{"credits"}, 0, "not configured: ETALAKE_SCHEDULE_URL (--schedule-url) is not set"},
+		{"no tracking URL, json", with("ETALAKE_TRACKING_URL", ""), []string{"credits", "--format", "json"}, 0, `"not_configured": true`},
 		{"malformed URL", with("ETALAKE_TRACKING_URL", "localhost:1"), []string{"credits"}, 2, "tracking URL"},
 		{"malformed rate", with("ETALAKE_RATE", "ten per second"), []string{"credits"}, 2, "ETALAKE_RATE"},
 		{"unknown flag", good, []string{"credits", "--bogus"}, 2, "bogus"},
 	}
+	neither := with("ETALAKE_SCHEDULE_URL", "")
+	delete(neither, "ETALAKE_TRACKING_URL")
+	cases = append(cases, struct {
+		name    string
+		env     map[string]string
+		args    []string
+		code    int
+		mention string
+	}{"no URL at all", neither, []string{"credits"}, 2, "neither ETALAKE_SCHEDULE_URL (--schedule-url) nor ETALAKE_TRACKING_URL (--tracking-url) is set"})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := run(t, tc.env, tc.args...)

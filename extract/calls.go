@@ -48,7 +48,10 @@ func (c *Client) PortSchedule(ctx context.Context, port string) (wire.Schedules[
 	if err != nil {
 		return wire.Schedules[wire.PortSchedule]{}, nil, err
 	}
-	r := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": code}, nil)
+	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": code}, nil)
+	if err != nil {
+		return wire.Schedules[wire.PortSchedule]{}, nil, err
+	}
 	return schedules(ctx, c, r, wire.DecodePortSchedules)
 }
 
@@ -92,7 +95,10 @@ func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptio
 		}
 		q.Set("maxTranshipment", strconv.Itoa(*opt.MaxTranshipment))
 	}
-	r := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, map[string]string{"pol": from, "pod": to}, q)
+	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, map[string]string{"pol": from, "pod": to}, q)
+	if err != nil {
+		return none, nil, err
+	}
 	return schedules(ctx, c, r, wire.DecodePointToPoints)
 }
 
@@ -103,7 +109,10 @@ func (c *Client) VesselSchedule(ctx context.Context, imo int) (wire.Schedules[wi
 	if !ValidIMO(imo) {
 		return wire.Schedules[wire.VesselSchedule]{}, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
 	}
-	r := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
+	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
+	if err != nil {
+		return wire.Schedules[wire.VesselSchedule]{}, nil, err
+	}
 	return schedules(ctx, c, r, wire.DecodeVesselSchedules)
 }
 
@@ -114,7 +123,10 @@ func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment,
 		return nil, nil, err
 	}
 	q := wire.ShipmentQuery(ref.Number, string(ref.Type), ref.Sealine)
-	r := c.newRequest(wire.ProductTracking, wire.EndpointShipment, nil, q)
+	r, err := c.newRequest(wire.ProductTracking, wire.EndpointShipment, nil, q)
+	if err != nil {
+		return nil, nil, err
+	}
 	return get(ctx, c, r, wire.DecodeShipment)
 }
 
@@ -122,10 +134,13 @@ func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment,
 // but it takes a rate-limit slot). A successful answer with a credit count
 // also lowers the product's budget cap to what the server says remains.
 func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.ConsumptionPeriod, *Raw, error) {
+	r, err := c.newRequest(p, wire.EndpointCurrentPeriod, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := c.hasConsumption(p); err != nil {
 		return nil, nil, err
 	}
-	r := c.newRequest(p, wire.EndpointCurrentPeriod, nil, nil)
 	period, raw, err := get(ctx, c, r, wire.DecodeCurrentPeriod)
 	if err == nil && period.Credits != nil {
 		c.Budget(p).SetServerRemaining(max(*period.Credits, 0))
@@ -136,10 +151,13 @@ func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.Consu
 // Periods fetches the history of consumption periods of product p, oldest
 // first (free).
 func (c *Client) Periods(ctx context.Context, p wire.Product) ([]wire.ConsumptionPeriod, *Raw, error) {
+	r, err := c.newRequest(p, wire.EndpointPeriods, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := c.hasConsumption(p); err != nil {
 		return nil, nil, err
 	}
-	r := c.newRequest(p, wire.EndpointPeriods, nil, nil)
 	return get(ctx, c, r, wire.DecodePeriods)
 }
 

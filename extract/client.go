@@ -24,14 +24,17 @@ const DefaultTimeout = 60 * time.Second
 // one is refused, not buffered.
 const maxRead = 256 << 20
 
-// Config configures a Client. ScheduleURL, TrackingURL and Key are required;
-// every other member has a working zero value.
+// Config configures a Client. Key and at least one of ScheduleURL and
+// TrackingURL are required; every other member has a working zero value.
 type Config struct {
 	// ScheduleURL is the schedule product's base URL, ending in
 	// /schedule/api/v1; TrackingURL the tracking product's, ending in
-	// /container-tracking/api/v2.
+	// /container-tracking/api/v2. Either may be empty: a call to that
+	// product then fails with ErrNoURL before anything else.
 	ScheduleURL, TrackingURL string
 	Key                      Key
+	// Auth is how the key is sent; the zero value is the API_KEY header.
+	Auth Auth
 	// ScheduleAPI is the schedule product's profile; "" is
 	// wire.ScheduleAPIService.
 	ScheduleAPI wire.ScheduleAPI
@@ -47,8 +50,9 @@ type Config struct {
 	// DefaultMaxPages. The walk stops there with a *PagingError, its last
 	// page landed naming the next, where the next call resumes.
 	MaxPages int
-	// HTTP defaults to a client with Timeout that refuses redirects to
-	// another host (they would carry the API key away).
+	// HTTP defaults to a client with Timeout. Whatever the client, a
+	// redirect to another host or from https to http is refused: the key
+	// would go with it.
 	HTTP    *http.Client
 	Timeout time.Duration
 	// Limiter defaults to a process-local limiter at DefaultRate. Share one
@@ -79,8 +83,8 @@ type Config struct {
 // request holds a credit of its product's budget while it is in flight.
 type Client struct {
 	cfg      Config
-	schedule *url.URL
-	tracking *url.URL
+	schedule *url.URL // nil: no URL (ErrNoURL)
+	tracking *url.URL // nil: no URL (ErrNoURL)
 	http     *http.Client
 	limiter  *Limiter
 	clock    Clock
@@ -101,6 +105,9 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if c.tracking, err = parseBase("tracking URL", cfg.TrackingURL); err != nil {
 		return nil, err
+	}
+	if c.schedule == nil && c.tracking == nil {
+		return nil, errors.New("no URL: set the schedule URL, the tracking URL or both")
 	}
 	if cfg.Key.IsZero() {
 		return nil, errors.New("no API key: set ETALAKE_API_KEY or use --api-key-file")
@@ -132,10 +139,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if c.cfg.Timeout == 0 {
 		c.cfg.Timeout = DefaultTimeout
 	}
-	c.http = cfg.HTTP
-	if c.http == nil {
-		c.http = &http.Client{Timeout: c.cfg.Timeout, CheckRedirect: sameHostRedirects}
-	}
+	c.http = guarded(cfg.HTTP, c.cfg.Timeout)
 	c.clock = cfg.Clock
 	if c.clock == nil {
 		c.clock = SystemClock{}
@@ -180,7 +184,12 @@ func withRetryDefaults(p RetryPolicy) RetryPolicy {
 	return p
 }
 
+// parseBase reads a product's base URL; nil when s is empty (the product
+// is not configured).
 func parseBase(name, s string) (*url.URL, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("invalid %s %q: want an absolute http(s) URL such as https://api.example.com/schedule/api/v1", name, s)
@@ -192,14 +201,43 @@ func parseBase(name, s string) (*url.URL, error) {
 	return u, nil
 }
 
-// sameHostRedirects follows a redirect only on the original host: the
-// API_KEY header would otherwise be sent to a stranger.
+// guarded is the HTTP client to send with: hc (a shallow copy, so the
+// caller's is not changed) or a new one with timeout, that follows a
+// redirect only under sameHostRedirects, and then the caller's own policy.
+func guarded(hc *http.Client, timeout time.Duration) *http.Client {
+	if hc == nil {
+		return &http.Client{Timeout: timeout, CheckRedirect: sameHostRedirects}
+	}
+	c := *hc
+	policy := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := sameHostRedirects(req, via); err != nil {
+			return err
+		}
+		if policy != nil {
+			return policy(req, via)
+		}
+		return nil
+	}
+	return &c
+}
+
+// sameHostRedirects follows a redirect only on the original host and never
+// from https to http. Every header of the request goes along with a
+// redirect but Authorization and cookies, which Go's client drops for
+// another domain: the key, in whatever header Auth puts it (API_KEY, a
+// header of the provider's name), would otherwise be sent to a stranger,
+// or in clear.
 func sameHostRedirects(req *http.Request, via []*http.Request) error {
 	if len(via) >= 5 {
 		return errors.New("stopped after 5 redirects")
 	}
-	if req.URL.Host != via[0].URL.Host {
-		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", via[0].URL.Host, req.URL.Host)
+	from := via[0].URL
+	if req.URL.Host != from.Host {
+		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", from.Host, req.URL.Host)
+	}
+	if from.Scheme == "https" && req.URL.Scheme != "https" {
+		return fmt.Errorf("redirect from https to %s on %s refused: the API key would go unencrypted", req.URL.Scheme, req.URL.Host)
 	}
 	return nil
 }
@@ -224,6 +262,9 @@ func (c *Client) WithObserve(fn func(*Raw) error) *Client {
 // MaxPages is how many pages of one answer a call follows.
 func (c *Client) MaxPages() int { return c.cfg.MaxPages }
 
+// Auth returns how the client sends the key.
+func (c *Client) Auth() Auth { return c.cfg.Auth }
+
 // Limiter returns the client's rate limiter.
 func (c *Client) Limiter() *Limiter { return c.limiter }
 
@@ -240,10 +281,23 @@ type request struct {
 	id   string
 }
 
-func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Values) *request {
-	base := c.schedule
+// HasURL reports whether product p has a base URL: a call to a product
+// without one fails with ErrNoURL.
+func (c *Client) HasURL(p wire.Product) bool { return c.base(p) != nil }
+
+func (c *Client) base(p wire.Product) *url.URL {
 	if p == wire.ProductTracking {
-		base = c.tracking
+		return c.tracking
+	}
+	return c.schedule
+}
+
+// newRequest builds a call to product p, or fails with ErrNoURL when p has
+// no URL: before the limiter and the budget, nothing spent or waited for.
+func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]string, q url.Values) (*request, error) {
+	base := c.base(p)
+	if base == nil {
+		return nil, fmt.Errorf("%s %s: %w", p, e, ErrNoURL)
 	}
 	day := c.date()
 	all := map[string]string{
@@ -267,7 +321,7 @@ func (c *Client) newRequest(p wire.Product, e wire.Endpoint, vars map[string]str
 	u.RawPath = wire.JoinBase(base.EscapedPath(), escaped)
 	u.Path, _ = url.PathUnescape(u.RawPath) // escaped by us: cannot fail
 	u.RawQuery = tq.Encode()
-	return &request{product: p, endpoint: e, url: &u}
+	return &request{product: p, endpoint: e, url: &u}, nil
 }
 
 // WithLogicalDate returns a client that shares everything with c and
@@ -489,8 +543,7 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 	if err != nil {
 		return nil, err
 	}
-	// Set directly: the canonical form would be "Api_key".
-	req.Header["API_KEY"] = []string{c.cfg.Key.secret}
+	c.cfg.Auth.set(req.Header, c.cfg.Key.secret)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	// The request as landed and named in errors: a next page's link may

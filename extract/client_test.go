@@ -2,6 +2,7 @@ package extract_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -350,34 +351,14 @@ func TestClientTimeoutCountsAsPossiblyCharged(t *testing.T) {
 	}
 }
 
-func TestClientRefusesRedirectToAnotherHost(t *testing.T) {
-	stranger := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("the stranger received a request with API_KEY=%v", r.Header.Get("API_KEY") != "")
-	}))
-	defer stranger.Close()
-	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, stranger.URL+r.URL.Path, http.StatusFound)
-	}))
-	defer redirector.Close()
-	k, _ := extract.NewKey("redirect-secret-1")
-	c, err := extract.NewClient(extract.Config{ScheduleURL: redirector.URL + sim.SchedulePrefix, TrackingURL: redirector.URL, Key: k,
-		Retry: extract.RetryPolicy{MaxAttempts: 1, MaxElapsed: time.Second, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = c.CurrentPeriod(context.Background(), wire.ProductSchedule)
-	if err == nil || !strings.Contains(err.Error(), "another host") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
 func TestClientConfigErrorsNameTheSetting(t *testing.T) {
 	k, _ := extract.NewKey("k")
 	cases := []struct {
 		cfg  extract.Config
 		want string
 	}{
-		{extract.Config{TrackingURL: "http://x", Key: k}, "schedule URL"},
+		{extract.Config{Key: k}, "no URL"},
+		{extract.Config{ScheduleURL: " ", TrackingURL: "", Key: k}, "no URL"},
 		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "http://x", Key: k}, "schedule URL"},
 		{extract.Config{ScheduleURL: "http://x", TrackingURL: "x/y", Key: k}, "tracking URL"},
 		{extract.Config{ScheduleURL: "http://x", TrackingURL: "http://x"}, "API key"},
@@ -390,45 +371,62 @@ func TestClientConfigErrorsNameTheSetting(t *testing.T) {
 	}
 }
 
-// The key appears in no error, no raw response and no request line, even
-// when the server echoes it back.
+// The key appears in no error, no raw response, no request line and no
+// next page, in any scheme, even when the server echoes back the header it
+// received ("Bearer KEY" included) in any encoding: as sent, JSON-escaped,
+// percent-encoded, base64 of the header line at any offset.
 func TestClientNeverLeaksTheKey(t *testing.T) {
 	const key = "sk-live-LEAKCHECK-0001"
-	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write([]byte(`{"errorCode":400,"message":"bad key ` + r.Header.Get("API_KEY") + `","details":["` + r.Header.Get("API_KEY") + `"],"time":"2026-01-01T00:00:00Z"}`))
-	}))
-	defer echo.Close()
-	var seen []string
-	k, _ := extract.NewKey(key)
-	c, err := extract.NewClient(extract.Config{ScheduleURL: echo.URL, TrackingURL: echo.URL, Key: k,
-		Observe: func(raw *extract.Raw) error { seen = append(seen, string(raw.Body), raw.Request); return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, raw, err := c.PortSchedule(context.Background(), "NLRTM")
-	seen = append(seen, err.Error(), string(raw.Body), raw.Request)
+	for _, scheme := range schemes {
+		t.Run(scheme, func(t *testing.T) {
+			a := mustAuth(t, scheme)
+			echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				v := r.Header.Get(a.Header())
+				line := a.Header() + ": " + v
+				forms := []string{v, strings.ReplaceAll(v, " ", `\u0020`), strings.ReplaceAll(v, "-", "%2D"),
+					base64.StdEncoding.EncodeToString([]byte(line)), base64.StdEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte("x" + line))}
+				all := strings.Join(forms, " | ")
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write([]byte(`{"errorCode":400,"message":"bad key ` + all + `","details":["` + all + `"],"time":"2026-01-01T00:00:00Z"}`))
+			}))
+			defer echo.Close()
+			var seen []string
+			k, _ := extract.NewKey(key)
+			c, err := extract.NewClient(extract.Config{ScheduleURL: echo.URL, TrackingURL: echo.URL, Key: k, Auth: a,
+				Observe: func(raw *extract.Raw) error { seen = append(seen, string(raw.Body), raw.Request); return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, raw, err := c.PortSchedule(context.Background(), "NLRTM")
+			seen = append(seen, err.Error(), string(raw.Body), raw.Request)
+			if !strings.Contains(err.Error(), "[REDACTED]") {
+				t.Fatalf("nothing redacted in %v: the echo proves nothing", err)
+			}
 
-	r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(0), Tracking: simtest.Credits(1)}}}, key, nil)
-	for _, call := range []func() error{
-		func() error { _, _, err := r.client.PortSchedule(context.Background(), "NLRTM"); return err },
-		func() error { _, _, err := r.client.PortSchedule(context.Background(), "bad"); return err },
-		func() error {
-			_, _, err := r.client.CurrentPeriod(context.Background(), wire.ProductTracking)
-			return err
-		},
-	} {
-		if err := call(); err != nil {
-			seen = append(seen, err.Error())
-		}
-	}
-	for _, raw := range r.raws {
-		seen = append(seen, string(raw.Body), raw.Request)
-	}
-	b, _ := json.Marshal(r.ledger())
-	seen = append(seen, string(b))
-	if all := strings.Join(seen, "\n"); strings.Contains(all, key) {
-		t.Fatalf("the key leaked:\n%s", all)
+			r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(0), Tracking: simtest.Credits(1)}}, Auth: a}, key, nil)
+			for _, call := range []func() error{
+				func() error { _, _, err := r.client.PortSchedule(context.Background(), "NLRTM"); return err },
+				func() error { _, _, err := r.client.PortSchedule(context.Background(), "bad"); return err },
+				func() error {
+					_, _, err := r.client.CurrentPeriod(context.Background(), wire.ProductTracking)
+					return err
+				},
+			} {
+				if err := call(); err != nil {
+					seen = append(seen, err.Error())
+				}
+			}
+			for _, raw := range r.raws {
+				seen = append(seen, string(raw.Body), raw.Request)
+			}
+			b, _ := json.Marshal(r.ledger())
+			seen = append(seen, string(b))
+			for _, text := range seen {
+				if k.RedactString(text) != text || strings.Contains(text, "LEAKCHECK") {
+					t.Errorf("the key leaked:\n%s", text)
+				}
+			}
+		})
 	}
 }
 
@@ -488,5 +486,67 @@ func TestClientSendsPathTemplatesWithQueries(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sent\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A schedule-only or tracking-only setup: a call to the product without a
+// URL fails with ErrNoURL before the limiter and the budget (a cancelled
+// context and a spent cap would otherwise answer first), and sends
+// nothing; the other product is asked as ever.
+func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
+	for _, missing := range wire.Products {
+		t.Run(string(missing), func(t *testing.T) {
+			r := newRig(t, simtest.Options{}, "test", func(c *extract.Config) {
+				if missing == wire.ProductSchedule {
+					c.ScheduleURL = ""
+				} else {
+					c.TrackingURL = "  "
+				}
+				c.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, 0)
+				c.TrackingBudget = extract.NewBudget(wire.ProductTracking, 0)
+			})
+			if r.client.HasURL(missing) {
+				t.Errorf("HasURL(%s) with no URL", missing)
+			}
+			cancelled, cancel := context.WithCancel(context.Background())
+			cancel()
+			ref := extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer}
+			calls := map[string]func() error{
+				"current period": func() error { _, _, err := r.client.CurrentPeriod(cancelled, missing); return err },
+				"periods":        func() error { _, _, err := r.client.Periods(cancelled, missing); return err },
+			}
+			if missing == wire.ProductSchedule {
+				calls["port"] = func() error { _, _, err := r.client.PortSchedule(cancelled, "NLRTM"); return err }
+				calls["p2p"] = func() error {
+					_, _, err := r.client.PointToPoint(cancelled, "CNSHA", "NLRTM", extract.P2POptions{})
+					return err
+				}
+				calls["vessel"] = func() error { _, _, err := r.client.VesselSchedule(cancelled, 9321483); return err }
+			} else {
+				calls["shipment"] = func() error { _, _, err := r.client.Shipment(cancelled, ref); return err }
+			}
+			for name, call := range calls {
+				if err := call(); !errors.Is(err, extract.ErrNoURL) {
+					t.Errorf("%s: %v, want ErrNoURL", name, err)
+				}
+			}
+			if n := len(r.ledger()); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+			if st := r.client.Budget(missing).State(); st.Reserved != 0 || st.Spent != 0 {
+				t.Errorf("budget touched: %+v", st)
+			}
+			// The configured product answers.
+			other := wire.ProductTracking
+			if missing == wire.ProductTracking {
+				other = wire.ProductSchedule
+			}
+			if !r.client.HasURL(other) {
+				t.Errorf("HasURL(%s) = false", other)
+			}
+			if _, _, err := r.client.CurrentPeriod(context.Background(), other); err != nil {
+				t.Errorf("%s: %v", other, err)
+			}
+		})
 	}
 }

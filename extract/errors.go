@@ -27,6 +27,10 @@ var (
 var (
 	// ErrInvalidInput wraps every validation failure (*InputError).
 	ErrInvalidInput = errors.New("invalid input")
+	// ErrNoURL: the call is to a product whose base URL is not set
+	// (Config.ScheduleURL or TrackingURL); it failed before the limiter
+	// and the budget, nothing waited for or spent.
+	ErrNoURL = errors.New("no base URL is set for the product")
 	// ErrBudgetSpent: the run's credit cap for the product is reached; the
 	// request was not sent.
 	ErrBudgetSpent = errors.New("credit budget spent")

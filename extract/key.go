@@ -11,7 +11,7 @@ import (
 // Key is an API key. It never prints itself: String, GoString, JSON and text
 // encodings all yield "[REDACTED]", so a Key inside a config struct, an error
 // or a log attribute cannot leak. Only the client reads the secret, to set
-// the API_KEY header.
+// the header Config.Auth names.
 type Key struct {
 	secret string
 	red    *redactor // every form of the key (see redactor)

@@ -182,6 +182,9 @@ func (r *runner) execute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := r.needURLs(work); err != nil {
+		return err
+	}
 	if len(work) > 0 { // nothing to buy, no reason to spend rate-limit slots
 		r.balances(ctx, true, work)
 	}

@@ -59,13 +59,49 @@ func keyForms() map[string]string {
 	}
 }
 
-// leaks lists the forms of the key found in text, by name; decoded, the
-// text must not hold the key either.
-func leaks(text string) []string {
+// sentForms are the forms of what a server received with the key sent as
+// a says — the header's value ("Bearer KEY" in the bearer scheme) and the
+// whole header line — as it may echo them: as received, JSON-escaped,
+// percent-encoded, base64 at each byte offset. Each is safe inside a JSON
+// string as it stands.
+func sentForms(a extract.Auth, value string) map[string]string {
+	var uAll strings.Builder
+	for _, r := range value {
+		fmt.Fprintf(&uAll, `\u%04x`, r)
+	}
+	line := a.Header() + ": " + value
+	b64 := func(prefix string) string { return base64.StdEncoding.EncodeToString([]byte(prefix + line)) }
+	return map[string]string{
+		"header value":                     value,
+		`header value, JSON "\/"`:          strings.ReplaceAll(value, "/", `\/`),
+		`header value, JSON \u every char`: uAll.String(),
+		"header value, percent-encoded":    url.QueryEscape(value),
+		"header value, path-escaped":       url.PathEscape(value),
+		"header line, base64 offset 0":     b64(""),
+		"header line, base64 offset 1":     b64("x"),
+		"header line, base64 offset 2":     b64("xy"),
+		"header line, base64 URL":          base64.RawURLEncoding.EncodeToString([]byte(line)),
+	}
+}
+
+// sentValue is the header value that carries echoKey in scheme a.
+func sentValue(a extract.Auth) string {
+	if a.Bearer() {
+		return "Bearer " + echoKey
+	}
+	return echoKey
+}
+
+// leaks lists the forms of the key, and of the header sent with it in
+// scheme a, found in text, by name; decoded, the text must not hold the
+// key either.
+func leaks(text string, a extract.Auth) []string {
 	var out []string
-	for name, form := range keyForms() {
-		if strings.Contains(text, form) {
-			out = append(out, name)
+	for _, forms := range []map[string]string{keyForms(), sentForms(a, sentValue(a))} {
+		for name, form := range forms {
+			if strings.Contains(text, form) {
+				out = append(out, name)
+			}
 		}
 	}
 	if strings.Contains(text, echoKey) {
@@ -76,18 +112,22 @@ func leaks(text string) []string {
 }
 
 // echoing is a server in front of the simulator that echoes the key in
-// every form: into the names its 2xx answers carry (a shipment's sealine
-// name, every place name of a schedule), into the message of the 500s it
-// answers to every third request and to every one for ZZZU0000000, into
-// the messages of its 404s, and into response headers.
-func echoing(next http.Handler) http.Handler {
-	var all []string
-	for _, f := range keyForms() {
-		all = append(all, f)
-	}
-	echo := strings.Join(all, " | ")
+// every form, and the header it received it in (a's: "Authorization:
+// Bearer KEY" in the bearer scheme) in every form: into the names its 2xx
+// answers carry (a shipment's sealine name, every place name of a
+// schedule), into the message of the 500s it answers to every third
+// request and to every one for ZZZU0000000, into the messages of its 404s,
+// and into response headers.
+func echoing(next http.Handler, a extract.Auth) http.Handler {
 	var n atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var all []string
+		for _, forms := range []map[string]string{keyForms(), sentForms(a, r.Header.Get(a.Header()))} {
+			for _, f := range forms {
+				all = append(all, f)
+			}
+		}
+		echo := strings.Join(all, " | ")
 		w.Header().Set("X-Echo", echo)
 		w.Header().Set("Warning", `199 - "`+echo+`"`)
 		if strings.Contains(r.URL.Path, "/consumption/") {
@@ -123,17 +163,32 @@ func echoing(next http.Handler) http.Handler {
 }
 
 // A server that echoes the API key — as sent, JSON-escaped, percent-
-// encoded, base64 — in 2xx, 4xx and 5xx bodies and in headers gets no
-// form of it into anything etalake writes: not the logs, not a table, not
-// the Parquet mirror, not the raw bodies once decoded, not an error.
-// Where a field held the key, the warehouse holds [REDACTED].
+// encoded, base64 — and the header it came in ("Authorization: Bearer
+// KEY" included), in 2xx, 4xx and 5xx bodies and in headers, gets no form
+// of it into anything etalake writes, whatever the scheme the key is sent
+// in: not the logs, not a table, not the Parquet mirror, not the raw
+// bodies once decoded, not an error. Where a field held the key, the
+// warehouse holds [REDACTED].
 func TestAnEchoedKeyLeavesNoTraceInAnyForm(t *testing.T) {
+	for _, scheme := range []string{"api-key", "bearer", "header:X-API-Key"} {
+		t.Run(scheme, func(t *testing.T) {
+			auth, err := extract.ParseAuth(scheme)
+			if err != nil {
+				t.Fatal(err)
+			}
+			echoedKeyLeavesNoTrace(t, auth)
+		})
+	}
+}
+
+func echoedKeyLeavesNoTrace(t *testing.T, auth extract.Auth) {
 	ctx := context.Background()
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: echoKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
 		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Auth: auth,
 	})
-	front := httptest.NewServer(echoing(env.Service))
+	front := httptest.NewServer(echoing(env.Service, auth))
 	t.Cleanup(front.Close)
 	dir := t.TempDir()
 	wh, err := load.Open(ctx, dir, load.DefaultOptions())
@@ -142,6 +197,9 @@ func TestAnEchoedKeyLeavesNoTraceInAnyForm(t *testing.T) {
 	}
 	defer wh.Close()
 	cfg := env.Config(t, echoKey)
+	if cfg.Auth != auth {
+		t.Fatalf("the client sends the key as %s, the simulator wants %s", cfg.Auth, auth)
+	}
 	cfg.ScheduleURL, cfg.TrackingURL = front.URL+sim.SchedulePrefix, front.URL+sim.TrackingPrefix
 	cfg.Limiter, _ = extract.NewLimiter(extract.LimiterConfig{Rate: extract.Rate{N: 1000, Window: time.Second}})
 	cfg.Retry = extract.RetryPolicy{MaxAttempts: 3, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
@@ -193,7 +251,7 @@ func TestAnEchoedKeyLeavesNoTraceInAnyForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, text := range texts {
-		if found := leaks(text); len(found) > 0 {
+		if found := leaks(text, auth); len(found) > 0 {
 			t.Errorf("text %d holds the key as %v:\n%.600s", i, found, text)
 		}
 	}
@@ -203,6 +261,11 @@ func TestAnEchoedKeyLeavesNoTraceInAnyForm(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "[REDACTED]") {
 		t.Errorf("no log line holds [REDACTED]: the echoed errors did not reach the log, the test proves nothing:\n%s", logs.String())
+	}
+	// What the front echoed of the header made it that far: the redaction
+	// of the key, not luck, kept it out.
+	if auth.Bearer() && count(t, wh, "SELECT count(*) FROM shipments WHERE sealine_name LIKE '%Bearer [REDACTED]%'") == 0 {
+		t.Errorf("no shipments.sealine_name holds the echoed Bearer header, redacted: the test proves nothing")
 	}
 }
 

@@ -3,15 +3,17 @@
 // `etalake sim serve` use it; no production path needs it.
 //
 // Service applies every rule of the service spec in order — API_KEY
-// authentication (401), the per-key rate window (429), product access
-// (403), input validation (400), quota (403, before processing), no data
-// (404) — charges one credit per successful paid call in monthly periods,
-// answers the consumption endpoints for free, and can misbehave on purpose
-// (Faults: latency, 5xx, cut bodies, 429 bursts), seeded. Every request is
-// kept in a ledger that names keys by fingerprint only. Requests are checked
-// by the simulator's own rules, written from the spec (validate.go), never by
-// the client's validators: the conformance tests run the real client against
-// this service, and a shared check would agree with itself.
+// authentication (401; or, as Config.Auth says, a bearer token or a header
+// of another name, as carriers' APIs want it), the per-key rate window
+// (429), product access (403), input validation (400), quota (403, before
+// processing), no data (404) — charges one credit per successful paid
+// call in monthly periods, answers the consumption endpoints for free, and
+// can misbehave on purpose (Faults: latency, 5xx, cut bodies, 429
+// bursts), seeded. Every request is kept in a ledger that names keys by
+// fingerprint only. Requests are checked by the simulator's own rules,
+// written from the spec (validate.go, auth.go), never by the client's
+// validators: the conformance tests run the real client against this
+// service, and a shared check would agree with itself.
 //
 // The schedule product speaks one of two profiles (Config.ScheduleAPI):
 // the service's own (spec/schedules.md, under SchedulePrefix), or DCSA

@@ -53,6 +53,12 @@ type Config struct {
 	// profile follows (DCSAVersions; "": DefaultDCSAVersion): sent as
 	// API-Version, and deciding how a next page must be asked.
 	DCSAVersion string
+	// Auth is where the service wants the key: the zero value is the
+	// API_KEY header (spec §5); extract.ParseAuth("bearer") wants
+	// "Authorization: Bearer KEY", "header:NAME" the key as header NAME.
+	// A request without the key there is refused 401, saying how it is
+	// wanted.
+	Auth extract.Auth
 }
 
 // Service is the simulated Shipping Schedule and Container ETA Service, an
@@ -69,6 +75,7 @@ type Service struct {
 	dcsa  bool   // the schedule product speaks ScheduleAPIDCSA
 	pages int    // Config.PageSize
 	csv   string // Config.DCSAVersion: the DCSA version served
+	auth  extract.Auth
 
 	mu       sync.Mutex
 	accounts map[string]*account // by key
@@ -107,6 +114,7 @@ func New(cfg Config) (*Service, error) {
 		dcsa:     cfg.ScheduleAPI == ScheduleAPIDCSA,
 		pages:    cfg.PageSize,
 		csv:      cfg.DCSAVersion,
+		auth:     cfg.Auth,
 		accounts: map[string]*account{},
 		windows:  map[string]*window{},
 		bursts:   map[string]int{},
@@ -161,6 +169,9 @@ func (s *Service) ScheduleBasePath() string {
 	}
 	return SchedulePrefix
 }
+
+// Auth is where the service wants the key.
+func (s *Service) Auth() extract.Auth { return s.auth }
 
 // ScheduleAPI is the profile of the schedule product.
 func (s *Service) ScheduleAPI() string {
@@ -231,6 +242,8 @@ type reply struct {
 	retryIn time.Duration
 	next    string    // DCSA: the Next-Page-Cursor
 	asOf    time.Time // DCSA: the time the page is answered as of
+	// challenge is the WWW-Authenticate of a 401 (the bearer scheme's).
+	challenge string
 }
 
 // ServeHTTP answers one request as of the virtual clock.
@@ -254,7 +267,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	entry.Seq = int64(len(s.ledger)) + 1
-	rep := s.decide(r.Header.Get("API_KEY"), rt, routeErr, arrived, virt, &entry)
+	rep := s.decide(r.Header, rt, routeErr, arrived, virt, &entry)
 	latency := s.dice.latency()
 	entry.Status = rep.status
 	s.ledger = append(s.ledger, entry)
@@ -292,6 +305,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.Set("Next-Page-Cursor", rep.next)
 		}
 	}
+	if rep.status == http.StatusUnauthorized && rep.challenge != "" {
+		h.Set("WWW-Authenticate", rep.challenge)
+	}
 	if rep.status == http.StatusTooManyRequests && s.retry {
 		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(max(rep.retryIn, time.Second).Seconds()))))
 	}
@@ -322,18 +338,22 @@ func (s *Service) written(seq int64, at time.Time) {
 // decide applies the service's rules in order — authentication, rate limit,
 // route, product access, input validation, faults, quota, data — and charges
 // a credit for a successful paid answer. The caller holds s.mu.
-func (s *Service) decide(key string, rt *route, routeErr *apiFault, arrived, virt time.Time, entry *LedgerEntry) reply {
+func (s *Service) decide(h http.Header, rt *route, routeErr *apiFault, arrived, virt time.Time, entry *LedgerEntry) reply {
 	fail := func(status int, msg string, details ...any) reply {
 		return reply{status: status, fault: &apiFault{status: status, message: msg, details: details}}
 	}
+	key, challenge := s.credential(h)
+	unauthorized := func(msg string) reply {
+		rep := fail(http.StatusUnauthorized, msg)
+		rep.challenge = challenge
+		return rep
+	}
 	a := s.accounts[key]
 	switch {
-	case key == "":
-		return fail(http.StatusUnauthorized, "missing API_KEY header")
 	case a == nil:
-		return fail(http.StatusUnauthorized, "invalid API key")
+		return unauthorized(s.refusal(h, key))
 	case a.expired(virt):
-		return fail(http.StatusUnauthorized, "API key expired")
+		return unauthorized("API key expired")
 	}
 	entry.KeyID = a.keyID
 

@@ -33,6 +33,9 @@ type Options struct {
 	// DCSAVersion is the DCSA version served (sim.DCSAVersions; "": the
 	// default).
 	DCSAVersion string
+	// Auth is where the simulator wants the key (sim.Config.Auth); the
+	// zero value is the API_KEY header.
+	Auth extract.Auth
 }
 
 // Env is a running simulator.
@@ -84,6 +87,7 @@ func Start(t testing.TB, opt Options) *Env {
 		ScheduleAPI: opt.ScheduleAPI,
 		PageSize:    opt.PageSize,
 		DCSAVersion: opt.DCSAVersion,
+		Auth:        opt.Auth,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -98,14 +102,15 @@ func Start(t testing.TB, opt Options) *Env {
 	}
 }
 
-// Config is a client configuration for this simulator and key.
+// Config is a client configuration for this simulator and key, sending
+// the key the way the simulator wants it.
 func (e *Env) Config(t testing.TB, key string) extract.Config {
 	t.Helper()
 	k, err := extract.NewKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return extract.Config{ScheduleURL: e.ScheduleURL, TrackingURL: e.TrackingURL, Key: k}
+	return extract.Config{ScheduleURL: e.ScheduleURL, TrackingURL: e.TrackingURL, Key: k, Auth: e.Service.Auth()}
 }
 
 // Port returns a port that has a by-port schedule at time at.
