@@ -447,7 +447,7 @@ func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
 		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: res.String(),
 		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
 		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
-		NextPage: raw.Next, Broken: raw.Broken,
+		NextPage: raw.Next, Broken: raw.Broken, PagingStop: raw.PagingStop,
 	}
 }
 

@@ -37,6 +37,8 @@ type bench struct {
 	api wire.ScheduleAPI
 	// retry, when set, is the client's retry policy (else the default).
 	retry extract.RetryPolicy
+	// mod, when set, changes the client's configuration last.
+	mod func(*extract.Config)
 }
 
 // wrap puts a handler made by mw in front of the simulator.
@@ -75,7 +77,7 @@ func (b *bench) client(t *testing.T, capS, capT, maxDecode int64) *extract.Clien
 	cfg := b.env.Config(t, runKey)
 	cfg.ScheduleAPI = b.api
 	if b.front != nil {
-		cfg.ScheduleURL, cfg.TrackingURL = b.front.URL+sim.SchedulePrefix, b.front.URL+sim.TrackingPrefix
+		cfg.ScheduleURL, cfg.TrackingURL = b.front.URL+b.env.Service.ScheduleBasePath(), b.front.URL+sim.TrackingPrefix
 	}
 	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: extract.Rate{N: 1000, Window: time.Second}})
 	if err != nil {
@@ -86,6 +88,9 @@ func (b *bench) client(t *testing.T, capS, capT, maxDecode int64) *extract.Clien
 	cfg.Retry = b.retry
 	cfg.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, capS)
 	cfg.TrackingBudget = extract.NewBudget(wire.ProductTracking, capT)
+	if b.mod != nil {
+		b.mod(&cfg)
+	}
 	c, err := extract.NewClient(cfg)
 	if err != nil {
 		t.Fatal(err)
