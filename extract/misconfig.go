@@ -82,6 +82,9 @@ func describeBody(resp *rawResponse) string {
 	if _, ok := wire.DCSAErrorMessage(resp.Body); ok {
 		return "a DCSA error response"
 	}
+	if mt, _, err := mime.ParseMediaType(resp.contentType); err == nil && mt == "text/plain" {
+		return fmt.Sprintf("a plain-text page (%d bytes)", len(resp.Body))
+	}
 	ct := resp.contentType
 	if ct == "" {
 		ct = "no content type"

@@ -345,8 +345,12 @@ func TestANextPageIsAskedAsTheProvidersVersionOfTheStandardSays(t *testing.T) {
 			for _, a := range asked[1+tc.refused:] {
 				u, _ := url.Parse(a)
 				q := u.Query()
+				rule := cursorWithQueryRule
+				if tc.wantAlone {
+					rule = cursorAloneRule
+				}
 				if alone := len(q) == 1 && q.Has("cursor"); alone != tc.wantAlone {
-					t.Errorf("asked %s: cursor alone = %v, want %v", a, alone, tc.wantAlone)
+					t.Errorf("asked %s: cursor alone = %v, want %v: %q", a, alone, tc.wantAlone, rule)
 				}
 				if !tc.wantAlone && (q.Get("limit") != "1" || q.Get("UNLocationCode") != "NLAMS" || q.Get("date") != "2026-01-05") {
 					t.Errorf("asked %s: want the first request's limit and filters with the cursor", a)
