@@ -15,8 +15,10 @@ const (
 )
 
 // addSchedule derives one of the three schedule responses, of either
-// profile, into port_calls and the dimensions. Each item that does not
-// decode is dead-lettered alone, under its path; its siblings load.
+// profile, into port_calls and the dimensions. Each element that does not
+// decode (an item, a vessel schedule, a leg or one of its ends, a
+// transport call, a timestamp) or does not fit is dead-lettered alone,
+// under its path; its siblings load.
 func (b *Batch) addSchedule(a *add) {
 	var (
 		err error
@@ -66,10 +68,10 @@ type call struct {
 	facility                               string
 }
 
-// timestamp buffers the port_calls row of timestamps[j] of a call
+// timestamp buffers the port_calls row of timestamps[ts.Index] of a call
 // recorded at record, or a dead letter when the timestamp does not fit.
 // Its codes are kept upper case.
-func (b *Batch) timestamp(a *add, c *call, record string, j int, ts *wire.Timestamp) {
+func (b *Batch) timestamp(a *add, c *call, record string, ts *wire.Timestamp) {
 	var voyage, problem string
 	typ, cls := upperCode(ts.EventTypeCode), upperCode(ts.EventClassifierCode)
 	switch {
@@ -87,18 +89,19 @@ func (b *Batch) timestamp(a *add, c *call, record string, j int, ts *wire.Timest
 		voyage = c.exportVoyage
 	}
 	if problem != "" {
-		b.deadLetter(a, indexed(record+".timestamps", j), problem)
+		b.deadLetter(a, indexed(record+".timestamps", ts.Index), problem)
 		return
 	}
-	b.portCall(a, c, typ, cls, voyage, ts.EventDateTime.UnixMicro())
+	b.portCall(a, c, typ, cls, voyage, ts.EventDateTime.UnixMicro(), ts.EventDateTimeZone)
 }
 
 // isClassifier reports whether an (upper-case) eventClassifierCode is one
 // of the standard's: planned, estimated, actual.
 func isClassifier(cls string) bool { return cls == "PLN" || cls == "EST" || cls == "ACT" }
 
-// portCall buffers one port_calls row.
-func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
+// portCall buffers one port_calls row; zone is the zone its date was read
+// in, "" when it carried its offset.
+func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64, zone string) {
 	s := b.keep(a)
 	row := portCallRow{
 		observed: observed{rid: a.r.ResponseID},
@@ -119,6 +122,7 @@ func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
 		exportVoyage: c.exportVoyage,
 		facility:     c.facility,
 		at:           at,
+		zone:         s.of(zone),
 	}
 	put(a, b.portCalls, row.portCallKey, row)
 }
@@ -160,7 +164,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 			facility:     b.facility(a, vs.Facility),
 		}
 		for j := range vs.Timestamps {
-			b.timestamp(a, &c, record, j, &vs.Timestamps[j])
+			b.timestamp(a, &c, record, &vs.Timestamps[j])
 		}
 	}
 }
@@ -177,9 +181,6 @@ func (b *Batch) derivePointToPoint(a *add, p *wire.PointToPoint) {
 		for k := range rt.Legs {
 			leg := &rt.Legs[k]
 			record := leg.Source
-			if record == "" {
-				record = indexed(rt.Source+".legs", k)
-			}
 			if vesselIMO(leg.Vessel) == 0 {
 				b.deadLetter(a, record, "leg without a positive vessel.imo")
 				continue
@@ -202,8 +203,12 @@ func (b *Batch) derivePointToPoint(a *add, p *wire.PointToPoint) {
 				importVoyage: arrival,
 				exportVoyage: voyage,
 			}
-			b.legCall(a, c, record, "departure", "DEPA", leg.Departure)
-			b.legCall(a, c, record, "arrival", "ARRI", leg.Arrival)
+			if !leg.DepartureLeftOut {
+				b.legCall(a, c, record, "departure", "DEPA", leg.Departure)
+			}
+			if !leg.ArrivalLeftOut {
+				b.legCall(a, c, record, "arrival", "ARRI", leg.Arrival)
+			}
 		}
 	}
 }
@@ -236,7 +241,7 @@ func (b *Batch) legCall(a *add, c call, record, end, typ string, lc *wire.LegCal
 	if typ == "ARRI" {
 		voyage = c.importVoyage
 	}
-	b.portCall(a, &c, typ, cls, voyage, lc.DateTime.UnixMicro())
+	b.portCall(a, &c, typ, cls, voyage, lc.DateTime.UnixMicro(), lc.DateTimeZone)
 }
 
 // deriveVesselSchedule: one row per transportCalls[i].timestamps[j] of the
@@ -276,7 +281,7 @@ func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule, askedVesse
 		c.importVoyage = s.of(deref(tc.CarrierImportVoyageNumber))
 		c.exportVoyage = s.of(deref(tc.CarrierExportVoyageNumber))
 		for j := range tc.Timestamps {
-			b.timestamp(a, &c, record, j, &tc.Timestamps[j])
+			b.timestamp(a, &c, record, &tc.Timestamps[j])
 		}
 	}
 }
