@@ -200,6 +200,29 @@ var expectations = map[string]func(t *testing.T, res transform.Result, tables ma
 		mustContain(t, tables, "dead_letters", `"record":"[0].vesselSchedules[0].timestamps[2].eventDateTime","reason":"\"14/01/2025 10:45\" is not a date-time`)
 		mustContain(t, tables, "port_calls", `"vessel_imo":9321483,"voyage":"2103N","event_type_code":"DEPA","classifier":"PLN"`)
 	},
+	// A DCSA service schedule sent without its array; naive dates at
+	// Rotterdam, Hamburg and Shanghai read in their countries' zones, at
+	// Los Angeles (the United States have several) in UTC, flagged.
+	"dcsa_vessel_schedule_bare": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 7, "dead_letters": 0})
+		for _, want := range []string{
+			`"port_locode":"DEHAM","vessel_imo":9321483,"voyage":"2103S","event_type_code":"ARRI","classifier":"PLN"`,
+			`"event_at":"2025-01-17T05:00:00Z","response_id":"r-dcsa-vessel-bare","observed_date":"2025-01-13","event_at_zone_assumed":"Europe/Berlin"`,
+			`"event_at":"2025-02-19T22:00:00Z","response_id":"r-dcsa-vessel-bare","observed_date":"2025-01-13","event_at_zone_assumed":"Asia/Shanghai"`,
+			`"event_at":"2025-03-05T08:00:00Z","response_id":"r-dcsa-vessel-bare","observed_date":"2025-01-13","event_at_zone_assumed":"UTC"`,
+		} {
+			mustContain(t, tables, "port_calls", want)
+		}
+		mustContain(t, tables, "facilities", `"facility_key":"CNSHA:SGH4"`)
+	},
+	// A DCSA routing sent without its array: the leg end whose date does
+	// not read is dead-lettered alone, the leg's departure lands.
+	"dcsa_p2p_routing_bare": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 3, "dead_letters": 1})
+		mustContain(t, tables, "dead_letters", `"record":"legs[1].arrival.dateTime"`)
+		mustContain(t, tables, "port_calls", `"port_locode":"NLRTM","vessel_imo":9321483,"voyage":"2103N","event_type_code":"DEPA","classifier":"PLN"`)
+		mustContain(t, tables, "port_calls", `"vessel_imo":23162713`)
+	},
 	// The service profile: codes in lower case, an IMO number with a
 	// prefix or written 9839179.0, naive dates read in location.timezone.
 	// Dead-lettered: a date that does not read, a classifier that is none

@@ -10,8 +10,8 @@ import (
 
 // The dcsa-cs-1.0 profile's payloads: DCSA Commercial Schedules 1.0 as
 // published (dcsaorg/DCSA-OpenAPI, cs/v1, 1.0.0 to 1.0.3). Every answer is
-// a JSON array; its items are decoded one by one, each element inside on
-// its own, and converted
+// a JSON array (one item sent bare is read as an array of one); its items
+// are decoded one by one, each element inside on its own, and converted
 // into the service profile's types, so that both profiles load the same
 // columns. Members we do not use (cutOffTimes, footprints, universal
 // references, addresses beyond country and state) stay in the raw
@@ -234,11 +234,18 @@ func (p dcsaPartner) carrier() string { return strings.ToUpper(strings.TrimSpace
 // errNull is the error of an element sent as null.
 var errNull = &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[dcsaPortSchedule]()}
 
-// dcsaItems decodes a DCSA answer, an array, item by item with item,
-// which returns the error of an item that does not decode: the item is
-// then left out under its index (what names it). all names the items,
-// for the error of an array that does not decode.
-func (d *scheduleDecoding) dcsaItems(body []byte, all, what string, item func(json.RawMessage, string) error) error {
+// dcsaItems decodes a DCSA answer of shape (an array, or one item bare)
+// item by item with item, which returns the error of an item that does
+// not decode (what names it): an array's item is then left out under its
+// index, a bare item is a body that does not decode. what names them
+// all, for the error of an array that does not decode.
+func (d *scheduleDecoding) dcsaItems(body []byte, shape scheduleShape, all, what string, item func(json.RawMessage, string) error) error {
+	if shape == dcsaItem {
+		if err := item(body, ""); err != nil {
+			return decodeError("DCSA "+strings.TrimPrefix(what, "the "), plainJSONError(err))
+		}
+		return nil
+	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(body, &raws); err != nil {
 		return decodeError("DCSA "+all, plainJSONError(err))

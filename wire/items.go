@@ -55,8 +55,9 @@ func plainJSONError(err error) error {
 
 // Schedules is a decoded schedule answer of either profile: its items in
 // the service profile's shapes, and the elements that did not decode. A
-// service-profile body is one item; a DCSA answer (a JSON array) has one
-// per array item (one per item and vessel for vessel schedules).
+// service-profile body is one item; a DCSA answer (a JSON array, or one of
+// its items bare) has one per item (one per item and vessel for vessel
+// schedules).
 type Schedules[T any] struct {
 	Items []T
 	Bad   []ItemError
@@ -79,20 +80,25 @@ func IsArray(body []byte) bool {
 // while its siblings decode. Beyond either contract they read date-times
 // without an offset (parseDateTime; the zone assumed is in the element's
 // …Zone field, see scheduleDecoding.resolve), IMO and MMSI numbers as
-// numbers or strings, with or without an IMO prefix (idNumber). Codes are
-// kept as sent: the transform upper-cases them.
+// numbers or strings, with or without an IMO prefix (idNumber), and a
+// DCSA item sent bare where the standard wants an array of them. Codes
+// are kept as sent: the transform upper-cases them.
 
 // DecodePortSchedules decodes a by-port schedule of either profile. The
 // service profile's object must have vesselSchedules (an empty list is
 // fine; a missing location means the port asked for); a DCSA answer is an
-// array of PortSchedule.
+// array of PortSchedule, or one PortSchedule (location with
+// UNLocationCode, and vesselSchedules).
 func DecodePortSchedules(body []byte) (Schedules[PortSchedule], error) {
 	d := &scheduleDecoding{}
 	out := Schedules[PortSchedule]{}
+	shape, err := shapeOf(body, isDCSAPortSchedule)
 	switch {
-	case IsArray(body):
+	case err != nil:
+		return out, decodeError("port schedule", err)
+	case shape != serviceShape:
 		out.DCSA = true
-		err := d.dcsaItems(body, "port schedules", "the port schedule", func(raw json.RawMessage, path string) error {
+		err = d.dcsaItems(body, shape, "port schedules", "the port schedule", func(raw json.RawMessage, path string) error {
 			ps, err := d.dcsaPortSchedule(raw, path)
 			if err == nil {
 				out.Items = append(out.Items, ps)
@@ -127,14 +133,18 @@ func DecodePortSchedules(body []byte) (Schedules[PortSchedule], error) {
 
 // DecodePointToPoints decodes a port-to-port schedule of either profile:
 // the service profile's object with routes, or a DCSA array of routings
-// (one PointToPoint of one route each).
+// (one PointToPoint of one route each), or one routing bare
+// (placeOfReceipt or placeOfDelivery, and legs).
 func DecodePointToPoints(body []byte) (Schedules[PointToPoint], error) {
 	d := &scheduleDecoding{}
 	out := Schedules[PointToPoint]{}
+	shape, err := shapeOf(body, isDCSAPointToPoint)
 	switch {
-	case IsArray(body):
+	case err != nil:
+		return out, decodeError("point-to-point schedule", err)
+	case shape != serviceShape:
 		out.DCSA = true
-		err := d.dcsaItems(body, "point-to-point routes", "the routing", func(raw json.RawMessage, path string) error {
+		err = d.dcsaItems(body, shape, "point-to-point routes", "the routing", func(raw json.RawMessage, path string) error {
 			p, err := d.dcsaPointToPoint(raw, path)
 			if err == nil {
 				out.Items = append(out.Items, p)
@@ -171,14 +181,19 @@ func DecodePointToPoints(body []byte) (Schedules[PointToPoint], error) {
 
 // DecodeVesselSchedules decodes a by-vessel schedule of either profile:
 // the service profile's object with transportCalls, or a DCSA array of
-// service schedules.
+// service schedules, or one service schedule bare (vesselSchedules, with
+// neither a port schedule's location nor the service profile's
+// transportCalls).
 func DecodeVesselSchedules(body []byte) (Schedules[VesselSchedule], error) {
 	d := &scheduleDecoding{}
 	out := Schedules[VesselSchedule]{}
+	shape, err := shapeOf(body, isDCSAServiceSchedule)
 	switch {
-	case IsArray(body):
+	case err != nil:
+		return out, decodeError("vessel schedule", err)
+	case shape != serviceShape:
 		out.DCSA = true
-		err := d.dcsaItems(body, "vessel schedules", "the service schedule", func(raw json.RawMessage, path string) error {
+		err = d.dcsaItems(body, shape, "vessel schedules", "the service schedule", func(raw json.RawMessage, path string) error {
 			vs, err := d.dcsaVesselSchedules(raw, path)
 			out.Items = append(out.Items, vs...)
 			return err
@@ -209,6 +224,78 @@ func DecodeVesselSchedules(body []byte) (Schedules[VesselSchedule], error) {
 	d.resolve()
 	out.Bad = d.bad
 	return out, nil
+}
+
+// scheduleShape is which profile's shape a schedule body has.
+type scheduleShape int
+
+const (
+	serviceShape scheduleShape = iota // the service profile's object
+	dcsaArray                         // a DCSA answer: an array of items
+	dcsaItem                          // one DCSA item, not wrapped in an array
+)
+
+// shapeOf tells a schedule body's shape: a JSON array is a DCSA answer; an
+// object is one DCSA item when isDCSA says so by its members, else the
+// service profile's answer. A body that is neither (invalid JSON, a
+// string) is an error.
+func shapeOf(body []byte, isDCSA func(map[string]json.RawMessage) bool) (scheduleShape, error) {
+	if IsArray(body) {
+		return dcsaArray, nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return serviceShape, plainJSONError(err)
+	}
+	if members != nil && isDCSA(members) {
+		return dcsaItem, nil
+	}
+	return serviceShape, nil
+}
+
+// The DCSA items bare are told from the service profile's objects by the
+// members in which the two differ.
+
+// isDCSAPortSchedule: a location with UNLocationCode and no locode, or,
+// when the location names neither, vessel schedules with DCSA's
+// servicePartners or isDummyVessel.
+func isDCSAPortSchedule(m map[string]json.RawMessage) bool {
+	if isAbsent(m["vesselSchedules"]) {
+		return false
+	}
+	var loc map[string]json.RawMessage
+	if json.Unmarshal(m["location"], &loc) == nil && loc != nil {
+		if !isAbsent(loc["locode"]) {
+			return false
+		}
+		if !isAbsent(loc["UNLocationCode"]) {
+			return true
+		}
+	}
+	var list []json.RawMessage
+	_ = json.Unmarshal(m["vesselSchedules"], &list)
+	for _, raw := range list {
+		var s map[string]json.RawMessage
+		if json.Unmarshal(raw, &s) == nil && s != nil {
+			return !isAbsent(s["servicePartners"]) || !isAbsent(s["isDummyVessel"])
+		}
+	}
+	return false
+}
+
+// isDCSAPointToPoint: legs at the top, where the service profile has
+// routes.
+func isDCSAPointToPoint(m map[string]json.RawMessage) bool {
+	_, routes := m["routes"]
+	return !isAbsent(m["legs"]) && !routes
+}
+
+// isDCSAServiceSchedule: vesselSchedules without a location (a port
+// schedule) or transportCalls (the service profile's vessel schedule).
+func isDCSAServiceSchedule(m map[string]json.RawMessage) bool {
+	_, calls := m["transportCalls"]
+	_, loc := m["location"]
+	return !isAbsent(m["vesselSchedules"]) && !calls && !loc
 }
 
 // decodeRequired decodes body into v after checking that the object has the

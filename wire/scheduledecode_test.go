@@ -195,3 +195,67 @@ func TestEachLegCallAndScheduleIsLeftOutAlone(t *testing.T) {
 		t.Errorf("vessel schedules %+v", vs.Items)
 	}
 }
+
+// DCSA answers are arrays ("type: array, items: $ref PortSchedule"); a
+// provider that sends one item bare is read as sending an array of one,
+// its paths without an index. The service profile's objects, which share
+// member names with the DCSA items, are told apart by the members in
+// which they differ (locode or UNLocationCode, routes or legs,
+// transportCalls or vesselSchedules) and still read as the service's.
+func TestADCSAItemSentBareIsReadAsAnArrayOfOne(t *testing.T) {
+	port := `{"location":{"UNLocationCode":"NLAMS"},"vesselSchedules":[{"servicePartners":[{"carrierCode":"MAEU"}],
+	  "vessel":{"vesselIMONumber":"IMO9321483"},"isDummyVessel":false,"timestamps":[
+	  {"eventTypeCode":"arri","eventClassifierCode":"pln","eventDateTime":"2025-01-14T09:21:00"},{"eventDateTime":"soon"}]}]}`
+	ps, err := wire.DecodePortSchedules([]byte(port))
+	if err != nil || !ps.DCSA || len(ps.Items) != 1 || ps.Items[0].Location.Locode != "NLAMS" || len(ps.Items[0].VesselSchedules) != 1 {
+		t.Fatalf("bare port schedule: %+v, %v", ps, err)
+	}
+	if got := strings.Join(badPaths(t, ps.Bad), " "); got != "vesselSchedules[0].timestamps[1].eventDateTime" {
+		t.Errorf("left out %s", got)
+	}
+	p2p := `{"placeOfReceipt":{"location":{"UNLocationCode":"NLAMS"}},"placeOfDelivery":{"location":{"UNLocationCode":"SGSIN"}},"transitTime":37,
+	  "legs":[{"transport":{"modeOfTransport":"VESSEL","vessel":{"vesselIMONumber":"9321483"}},
+	  "departure":{"location":{"UNLocationCode":"NLAMS"},"dateTime":"2025-01-15T18:00:00+01:00"},"arrival":{"location":{"UNLocationCode":"SGSIN"},"dateTime":"2025-02-19T20:00:00+08:00"}}]}`
+	pp, err := wire.DecodePointToPoints([]byte(p2p))
+	if err != nil || !pp.DCSA || len(pp.Items) != 1 || pp.Items[0].PlaceOfDelivery.Locode != "SGSIN" || len(pp.Items[0].Routes[0].Legs) != 1 ||
+		pp.Items[0].Routes[0].Legs[0].Source != "legs[0]" {
+		t.Fatalf("bare routing: %+v, %v", pp, err)
+	}
+	service := `{"carrierServiceName":"Great Lion Service","carrierServiceCode":"FE1","vesselSchedules":[
+	  {"vessel":{"vesselIMONumber":"9321483","operatorCarrierCode":"MAEU"},"isDummyVessel":false,"transportCalls":[
+	  {"location":{"UNLocationCode":"NLAMS"},"timestamps":[]}]}]}`
+	vs, err := wire.DecodeVesselSchedules([]byte(service))
+	if err != nil || !vs.DCSA || len(vs.Items) != 1 || vs.Items[0].CarrierCode != "MAEU" || vs.Items[0].TransportCalls[0].Source != "vesselSchedules[0].transportCalls[0]" {
+		t.Fatalf("bare service schedule: %+v, %v", vs, err)
+	}
+	if _, err := wire.DecodeVesselSchedules([]byte(`{"carrierServiceCode":"FE1","vesselSchedules":7}`)); err != nil {
+		t.Errorf("a bare service schedule whose vesselSchedules is no array: %v; want it read, the member left out", err)
+	}
+	if _, err := wire.DecodePortSchedules([]byte(`{"location":5,"vesselSchedules":[{"isDummyVessel":false}]}`)); err == nil {
+		t.Errorf("a bare port schedule whose location is a number decodes")
+	}
+
+	// The service profile's objects.
+	for name, decode := range map[string]func() (bool, error){
+		"port": func() (bool, error) {
+			s, err := wire.DecodePortSchedules([]byte(`{"location":{"locode":"NLRTM","UNLocationCode":"NLRTM"},"vesselSchedules":[]}`))
+			return s.DCSA, err
+		},
+		"port without a location": func() (bool, error) {
+			s, err := wire.DecodePortSchedules([]byte(`{"location":null,"vesselSchedules":[{"carrierCode":"MAEU","timestamps":[]}]}`))
+			return s.DCSA, err
+		},
+		"p2p": func() (bool, error) {
+			s, err := wire.DecodePointToPoints([]byte(`{"placeOfReceipt":{"locode":"CNSHA"},"routes":[],"legs":[]}`))
+			return s.DCSA, err
+		},
+		"vessel": func() (bool, error) {
+			s, err := wire.DecodeVesselSchedules([]byte(`{"vessel":{"imo":9321483},"carrierServiceCode":"FE1","transportCalls":[],"vesselSchedules":[]}`))
+			return s.DCSA, err
+		},
+	} {
+		if dcsa, err := decode(); err != nil || dcsa {
+			t.Errorf("%s: read as DCSA %v, %v; want the service profile's", name, dcsa, err)
+		}
+	}
+}
