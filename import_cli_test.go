@@ -85,3 +85,44 @@ func mustContainerNumber(t *testing.T, body string) string {
 	}
 	return rest[:11]
 }
+
+// Schedules as real providers send them (issue 29, item 5): DCSA port
+// schedules with lower-case codes, dates without an offset, IMO numbers
+// with a prefix, as a JSON number and of 8 digits, and a service schedule
+// sent without its array. Every call lands, its codes upper case and its
+// naive dates read in the port's zone, the import is ok (exit 0) and the
+// reliability view judges the call. The same port schedules with one
+// timestamp that does not read: only that timestamp is dead-lettered,
+// under its path, the other calls land, and the import is partial (exit
+// 3).
+func TestImportOfLenientSchedulesIsHonest(t *testing.T) {
+	cases := "testdata/transform/"
+	env := map[string]string{"ETALAKE_WAREHOUSE": t.TempDir()}
+	code, out, stderr := run(t, env, "import", "--observed-at", "2025-01-13T06:00:00Z",
+		cases+"dcsa_port_schedules_lenient/body.json", cases+"dcsa_vessel_schedule_bare/body.json")
+	if code != 0 || !strings.Contains(out, ": ok") || !strings.Contains(out, "port_calls 14") {
+		t.Fatalf("lenient schedules: exit %d, want 0 with 14 port calls\n%s%s", code, out, stderr)
+	}
+	for query, want := range map[string]string{
+		"SELECT count(*) AS n FROM dead_letters": "0",
+		"SELECT count(*) AS n FROM port_calls WHERE classifier IN ('PLN', 'EST', 'ACT') AND event_type_code IN ('ARRI', 'DEPA')": "14",
+		"SELECT string_agg(DISTINCT event_at_zone_assumed, ',' ORDER BY event_at_zone_assumed) AS z FROM port_calls":             "Asia/Shanghai,Europe/Amsterdam,Europe/Berlin,UTC",
+		"SELECT outcome FROM port_call_reliability WHERE port_locode = 'NLAMS' AND vessel_imo = 9321483":                         "on_time",
+		"SELECT count(DISTINCT vessel_imo) AS n FROM port_calls WHERE vessel_imo IN (9321483, 9839179, 23162713)":                "3",
+	} {
+		code, got, stderr := run(t, env, "sql", query)
+		if code != 0 || !strings.Contains(got, "\n"+want+"\n") {
+			t.Errorf("%s: exit %d, want %s\n%s%s", query, code, want, got, stderr)
+		}
+	}
+
+	env = map[string]string{"ETALAKE_WAREHOUSE": t.TempDir()}
+	code, out, stderr = run(t, env, "import", "--observed-at", "2025-01-13T06:00:00Z", cases+"dcsa_port_schedules_one_bad_timestamp/body.json")
+	if code != 3 || !strings.Contains(out, ": partial") || !strings.Contains(out, "port_calls 6") || !strings.Contains(out, "1 dead letters") {
+		t.Fatalf("one timestamp that does not read: exit %d, want 3 with 6 port calls and 1 dead letter\n%s%s", code, out, stderr)
+	}
+	code, got, _ := run(t, env, "sql", "SELECT record FROM dead_letters")
+	if code != 0 || !strings.Contains(got, "[0].vesselSchedules[0].timestamps[2].eventDateTime") {
+		t.Errorf("dead letters:\n%s", got)
+	}
+}

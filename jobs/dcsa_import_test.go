@@ -45,7 +45,7 @@ func TestImportOfADCSAPortScheduleLoadsItsPortCalls(t *testing.T) {
 	if err := wh.DB().QueryRow(`SELECT resource FROM raw_responses`).Scan(&resource); err != nil || resource != "port:NLAMS" {
 		t.Errorf("landed as %q, %v: want port:NLAMS", resource, err)
 	}
-	if err := wh.DB().QueryRow(`SELECT string_agg(record, ',' ORDER BY record) FROM dead_letters`).Scan(&records); err != nil || records != "[1].vesselSchedules[1]" {
+	if err := wh.DB().QueryRow(`SELECT string_agg(record, ',' ORDER BY record) FROM dead_letters`).Scan(&records); err != nil || records != "[1].vesselSchedules[1].timestamps" {
 		t.Errorf("dead letters %q, %v", records, err)
 	}
 }

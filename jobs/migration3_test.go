@@ -232,11 +232,19 @@ func buildBeforeMigration3(t *testing.T, dir, src string) {
 	}
 	// The mirror of those rows, one file per partition, as SyncParquet
 	// writes it.
-	for _, tbl := range []*schema.Table{schema.Shipments, schema.ETAObservations, schema.Containers,
-		schema.ContainerEvents, schema.EventObservations, schema.DeadLetters} {
+	writeMirror(t, db, dir, 2, schema.Shipments, schema.ETAObservations, schema.Containers,
+		schema.ContainerEvents, schema.EventObservations, schema.DeadLetters)
+}
+
+// writeMirror writes in dir the Parquet mirror of the tables' rows in db,
+// one file per partition, as SyncParquet writes it, with the columns the
+// tables had as of migration version.
+func writeMirror(t *testing.T, db *sql.DB, dir string, version int, tables ...*schema.Table) {
+	t.Helper()
+	for _, tbl := range tables {
 		var cols []string
 		for _, c := range tbl.Columns {
-			if c.Since <= 2 && c.Name != tbl.Partition {
+			if c.Since <= version && c.Name != tbl.Partition {
 				cols = append(cols, schema.Ident(c.Name))
 			}
 		}

@@ -38,6 +38,11 @@ const eventKeyDoc = "stable identity of the event, from what does not change abo
 // eventZoneSource is where a container event's date takes its time zone.
 const eventZoneSource = "the event's place (location.timezone, or that of the same UN/LOCODE elsewhere in the response)"
 
+// portZoneSource is where a schedule's date takes its time zone
+// (wire.scheduleDecoding.resolve).
+const portZoneSource = "the port's zone: its location.timezone, that of the same UN/LOCODE elsewhere in the response, " +
+	"else the zone of the UN/LOCODE's country when the country has one (DCSA answers name no zone)"
+
 // zoneAssumedDoc documents the column telling which time zone a date
 // written without a UTC offset (2023-12-31T05:39:00, 2021-01-13 01:57:00)
 // was read in.
@@ -347,8 +352,10 @@ var (
 			req("port_locode", Varchar, "the port called"),
 			req("vessel_imo", BigInt, "the vessel"),
 			req("voyage", Varchar, "the voyage of the timestamp: import voyage for ARRI, export voyage for DEPA; empty when not given"),
-			req("event_type_code", Varchar, "ARRI or DEPA"),
-			req("classifier", Varchar, "PLN, EST or ACT"),
+			{Name: "event_type_code", Type: Varchar, Since: 1, DocSince: 4, OldDoc: "ARRI or DEPA",
+				Doc: "ARRI or DEPA, upper-cased (a schedule's arri is ARRI)"},
+			{Name: "classifier", Type: Varchar, Since: 1, DocSince: 4, OldDoc: "PLN, EST or ACT",
+				Doc: "PLN (planned), EST (estimated) or ACT (actual), upper-cased (a schedule's pln is PLN)"},
 			colObservedAt,
 			req("carrier", Varchar, "SCAC of the carrier"),
 			opt("service_code", Varchar, "carrier service code"),
@@ -359,6 +366,7 @@ var (
 			opt("facility_key", Varchar, "terminal (facilities)"),
 			req("event_at", Timestamp, "the timestamp"),
 			colResponseID, colObservedDate,
+			{Name: "event_at_zone_assumed", Type: Varchar, Nullable: true, Since: 4, Doc: zoneAssumedDoc("event_at", portZoneSource)},
 		},
 	}
 )

@@ -30,7 +30,7 @@ func (b *Batch) location(a *add, l *wire.Location) string {
 		name:        s.of(l.Name),
 		state:       s.of(deref(l.State)),
 		country:     s.of(l.Country),
-		countryCode: s.of(l.CountryCode),
+		countryCode: s.code(l.CountryCode, upperCode(l.CountryCode)),
 		timezone:    s.of(l.Timezone),
 	}
 	if c := l.Coordinates; c != nil {
@@ -56,10 +56,10 @@ func (b *Batch) facility(a *add, f *wire.Facility) string {
 		seen:        seenAt(a.obs, a.r.ResponseID),
 		key:         s.of(key),
 		name:        s.of(f.Name),
-		countryCode: s.of(f.CountryCode),
+		countryCode: s.code(f.CountryCode, upperCode(f.CountryCode)),
 		locode:      s.code(deref(f.Locode), upperCode(deref(f.Locode))),
-		bic:         s.of(deref(f.BICCode)),
-		smdg:        s.of(deref(f.SMDGCode)),
+		bic:         s.code(deref(f.BICCode), upperCode(deref(f.BICCode))),
+		smdg:        s.code(deref(f.SMDGCode), upperCode(deref(f.SMDGCode))),
 	}
 	if c := f.Coordinates; c != nil {
 		row.lat, row.lng = floatOf(c.Lat), floatOf(c.Lng)
@@ -73,16 +73,17 @@ func (b *Batch) facility(a *add, f *wire.Facility) string {
 // facility by: LOCODE:SMDG when the facility has a locode and an SMDG code;
 // else PLACE:BIC when it has a BIC code, PLACE being its locode or, without
 // one, its country code; else PLACE:NAME with the name upper-cased and its
-// white space collapsed to single spaces. The locode is in upper case. A
-// facility with none of these (or nil) has no key: "".
+// white space collapsed to single spaces. The locode and the codes are
+// trimmed and in upper case. A facility with none of these (or nil) has no
+// key: "".
 func facilityKey(f *wire.Facility) string {
 	if f == nil {
 		return ""
 	}
-	locode, smdg, bic := upperCode(deref(f.Locode)), deref(f.SMDGCode), deref(f.BICCode)
+	locode, smdg, bic := upperCode(deref(f.Locode)), upperCode(deref(f.SMDGCode)), upperCode(deref(f.BICCode))
 	place := locode
 	if place == "" {
-		place = f.CountryCode
+		place = upperCode(f.CountryCode)
 	}
 	switch {
 	case locode != "" && smdg != "":

@@ -178,6 +178,75 @@ var expectations = map[string]func(t *testing.T, res transform.Result, tables ma
 	"p2p_transhipment": func(t *testing.T, res transform.Result, tables map[string]*table) {
 		wantRows(t, tables, map[string]int{"port_calls": 6})
 	},
+	// Schedules as real providers send them (issue 29): the DCSA
+	// standard's example values with lower-case codes, date-times without
+	// an offset, IMO numbers with a prefix, as a JSON number and of 8
+	// digits. Every call lands, its codes upper case and its naive dates
+	// read in the port's zone (DCSA locations name none: that of the
+	// country, the Netherlands having one).
+	"dcsa_port_schedules_lenient": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 7, "dead_letters": 0, "vessels": 3})
+		mustContain(t, tables, "port_calls", `"vessel_imo":9321483,"voyage":"2103S","event_type_code":"ARRI","classifier":"EST"`)
+		mustContain(t, tables, "port_calls", `"carrier":"MAEU","service_code":"FE1"`)
+		mustContain(t, tables, "port_calls", `"event_at":"2025-01-14T10:00:00Z","response_id":"r-dcsa-port-lenient","observed_date":"2025-01-13","event_at_zone_assumed":"Europe/Amsterdam"`)
+		mustContain(t, tables, "port_calls", `"event_at":"2025-01-14T08:21:00Z","response_id":"r-dcsa-port-lenient","observed_date":"2025-01-13","event_at_zone_assumed":null`)
+		mustContain(t, tables, "port_calls", `"vessel_imo":23162713`)
+		mustContain(t, tables, "port_calls", `"carrier":"CMDU"`)
+	},
+	// The same with one timestamp whose date does not read: it alone is
+	// dead-lettered, with its path; its siblings land.
+	"dcsa_port_schedules_one_bad_timestamp": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 6, "dead_letters": 1})
+		mustContain(t, tables, "dead_letters", `"record":"[0].vesselSchedules[0].timestamps[2].eventDateTime","reason":"\"14/01/2025 10:45\" is not a date-time`)
+		mustContain(t, tables, "port_calls", `"vessel_imo":9321483,"voyage":"2103N","event_type_code":"DEPA","classifier":"PLN"`)
+	},
+	// A DCSA service schedule sent without its array; naive dates at
+	// Rotterdam, Hamburg and Shanghai read in their countries' zones, at
+	// Los Angeles (the United States have several) in UTC, flagged.
+	"dcsa_vessel_schedule_bare": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 7, "dead_letters": 0})
+		for _, want := range []string{
+			`"port_locode":"DEHAM","vessel_imo":9321483,"voyage":"2103S","event_type_code":"ARRI","classifier":"PLN"`,
+			`"event_at":"2025-01-17T05:00:00Z","response_id":"r-dcsa-vessel-bare","observed_date":"2025-01-13","event_at_zone_assumed":"Europe/Berlin"`,
+			`"event_at":"2025-02-19T22:00:00Z","response_id":"r-dcsa-vessel-bare","observed_date":"2025-01-13","event_at_zone_assumed":"Asia/Shanghai"`,
+			`"event_at":"2025-03-05T08:00:00Z","response_id":"r-dcsa-vessel-bare","observed_date":"2025-01-13","event_at_zone_assumed":"UTC"`,
+		} {
+			mustContain(t, tables, "port_calls", want)
+		}
+		mustContain(t, tables, "facilities", `"facility_key":"CNSHA:SGH4"`)
+	},
+	// A DCSA routing sent without its array: the leg end whose date does
+	// not read is dead-lettered alone, the leg's departure lands.
+	"dcsa_p2p_routing_bare": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 3, "dead_letters": 1})
+		mustContain(t, tables, "dead_letters", `"record":"legs[1].arrival.dateTime"`)
+		mustContain(t, tables, "port_calls", `"port_locode":"NLRTM","vessel_imo":9321483,"voyage":"2103N","event_type_code":"DEPA","classifier":"PLN"`)
+		mustContain(t, tables, "port_calls", `"vessel_imo":23162713`)
+	},
+	// The service profile: codes in lower case, an IMO number with a
+	// prefix or written 9839179.0, naive dates read in location.timezone.
+	// Dead-lettered: a date that does not read, a classifier that is none
+	// of the standard's ("eventClassifierCode … enum: PLN, EST, ACT"), a
+	// vessel with no IMO number.
+	"port_schedule_lenient": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 4, "dead_letters": 3})
+		mustContain(t, tables, "dead_letters", `"record":"vesselSchedules[0].timestamps[3].eventDateTime"`)
+		mustContain(t, tables, "dead_letters", `"record":"vesselSchedules[0].timestamps[4]","reason":"timestamp with eventClassifierCode \"planned\": want PLN, EST or ACT"`)
+		mustContain(t, tables, "dead_letters", `"record":"vesselSchedules[2]","reason":"vessel schedule without a positive vessel.imo"`)
+		mustContain(t, tables, "port_calls", `"event_at":"2026-02-04T18:00:00Z","response_id":"r-port-lenient","observed_date":"2026-02-01","event_at_zone_assumed":"Europe/Amsterdam"`)
+		mustContain(t, tables, "port_calls", `"port_locode":"NLRTM","vessel_imo":9832614,"voyage":"345W","event_type_code":"ARRI","classifier":"PLN"`)
+		mustContain(t, tables, "facilities", `"facility_key":"NLRTM:APMII","name":"APM Terminals Maasvlakte II","country_code":"NL","locode":"NLRTM","bic_code":"NLRTMAPM2","smdg_code":"APMII"`)
+	},
+	// A call's place without a zone takes that of the same UN/LOCODE
+	// elsewhere in the answer (New York); Valencia, whose country has
+	// several zones (the Canaries), and a zone Go does not know are UTC.
+	"vessel_schedule_lenient": func(t *testing.T, res transform.Result, tables map[string]*table) {
+		wantRows(t, tables, map[string]int{"port_calls": 5, "dead_letters": 0})
+		mustContain(t, tables, "port_calls", `"event_at":"2026-01-30T09:00:00Z","response_id":"r-vessel-lenient","observed_date":"2026-02-01","event_at_zone_assumed":"America/New_York"`)
+		mustContain(t, tables, "port_calls", `"port_locode":"ESVLC","vessel_imo":9321483,"voyage":"FL513E","event_type_code":"ARRI","classifier":"PLN"`)
+		mustContain(t, tables, "port_calls", `"event_at":"2026-02-12T06:00:00Z","response_id":"r-vessel-lenient","observed_date":"2026-02-01","event_at_zone_assumed":"UTC"`)
+		mustContain(t, tables, "port_calls", `"carrier":"MSCU"`)
+	},
 	"periods": func(t *testing.T, res transform.Result, tables map[string]*table) {
 		wantRows(t, tables, map[string]int{"consumption_periods": 2, "dead_letters": 1})
 	},

@@ -24,7 +24,8 @@ type Identity struct {
 const looked = "looked for a shipment (route or containers, bare or inside data or containerDetails), a port schedule (location and vesselSchedules), " +
 	"a port-to-port schedule (routes and placeOfReceipt or placeOfDelivery), a vessel schedule (vessel and transportCalls), " +
 	"a consumption period (credits or creditsInitial) or a list of periods, " +
-	"or a DCSA Commercial Schedules 1.0 array (port-schedules, point-to-point-routes, vessel-schedules)"
+	"or a DCSA Commercial Schedules 1.0 array or one of its items (a port schedule; a routing: legs and placeOfReceipt or placeOfDelivery; " +
+	"a service schedule: carrierServiceCode or carrierServiceName, and vesselSchedules)"
 
 // Identify infers which request a body answers, for importing responses
 // saved by other tools: a shipment (route or containers, bare or inside
@@ -34,10 +35,13 @@ const looked = "looked for a shipment (route or containers, bare or inside data 
 // them (EMCU-8593893 as EMCU8593893, maeu as MAEU); location and vesselSchedules answer the
 // by-port request of location.locode; routes with placeOfReceipt and
 // placeOfDelivery the port-to-port request of their locodes;
-// transportCalls with vessel the by-vessel request of vessel.imo; a
-// consumption period object the schedule product's current period; an
-// array of periods (bare or under a member) the schedule product's
-// periods. A body it cannot place (an error body, another shape, invalid
+// transportCalls with vessel the by-vessel request of vessel.imo; a DCSA
+// Commercial Schedules array, or one of its items sent bare (a port
+// schedule, a routing, a service schedule: wire's decoders tell them from
+// the service profile's objects by the members in which they differ), the
+// request of its first item's port, places or vessel; a consumption
+// period object the schedule product's current period; an array of
+// periods (bare or under a member) the schedule product's periods. A body it cannot place (an error body, another shape, invalid
 // JSON) is an error matching ErrUnidentified that says what it looked for.
 func Identify(body []byte) (Identity, error) {
 	trimmed := bytes.TrimSpace(body)
@@ -74,6 +78,12 @@ func Identify(body []byte) (Identity, error) {
 	case has("routes") && (has("placeOfReceipt") || has("placeOfDelivery")):
 		return identifySchedule(wire.EndpointP2PSchedule, trimmed)
 	case has("transportCalls") && has("vessel"):
+		return identifySchedule(wire.EndpointVesselSchedule, trimmed)
+	// One item of a DCSA answer, not wrapped in its array (a port
+	// schedule is the first case).
+	case has("legs") && (has("placeOfReceipt") || has("placeOfDelivery")):
+		return identifySchedule(wire.EndpointP2PSchedule, trimmed)
+	case has("vesselSchedules") && (has("carrierServiceCode") || has("carrierServiceName")):
 		return identifySchedule(wire.EndpointVesselSchedule, trimmed)
 	}
 	if id, err := identifyPeriods(trimmed, members); err == nil {
@@ -124,8 +134,8 @@ func identifySchedule(e wire.Endpoint, body []byte) (Identity, error) {
 		var s wire.Schedules[wire.PortSchedule]
 		if s, err = wire.DecodePortSchedules(body); err == nil {
 			empty = len(s.Items) == 0
-			if !empty && s.Items[0].Location != nil && s.Items[0].Location.Locode != "" {
-				vars = map[string]string{"port": strings.ToUpper(s.Items[0].Location.Locode)}
+			if !empty && s.Items[0].Location != nil && upperCode(s.Items[0].Location.Locode) != "" {
+				vars = map[string]string{"port": upperCode(s.Items[0].Location.Locode)}
 			}
 		}
 	case wire.EndpointP2PSchedule:
@@ -135,8 +145,8 @@ func identifySchedule(e wire.Endpoint, body []byte) (Identity, error) {
 			empty = len(s.Items) == 0
 			if !empty {
 				from, to := s.Items[0].PlaceOfReceipt, s.Items[0].PlaceOfDelivery
-				if from != nil && from.Locode != "" && to != nil && to.Locode != "" {
-					vars = map[string]string{"pol": strings.ToUpper(from.Locode), "pod": strings.ToUpper(to.Locode)}
+				if from != nil && upperCode(from.Locode) != "" && to != nil && upperCode(to.Locode) != "" {
+					vars = map[string]string{"pol": upperCode(from.Locode), "pod": upperCode(to.Locode)}
 				}
 			}
 		}

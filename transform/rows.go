@@ -404,6 +404,7 @@ type portCallRow struct {
 	carrier, serviceCode, serviceName, vesselName string
 	importVoyage, exportVoyage, facility          string
 	at                                            int64
+	zone                                          string
 }
 
 // portCallKey is the key of port_calls.
@@ -434,5 +435,6 @@ func newPortCalls() *store[portCallKey, portCallRow] {
 		ts("event_at", func(r *portCallRow) int64 { return r.at }),
 		str("response_id", func(r *portCallRow) string { return r.rid }),
 		date("observed_date", func(r *portCallRow) int64 { return r.obs }),
+		optStr("event_at_zone_assumed", func(r *portCallRow) string { return r.zone }),
 	)
 }

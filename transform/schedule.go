@@ -3,7 +3,6 @@ package transform
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/etalake/etalake/wire"
 )
@@ -16,8 +15,10 @@ const (
 )
 
 // addSchedule derives one of the three schedule responses, of either
-// profile, into port_calls and the dimensions. Each item that does not
-// decode is dead-lettered alone, under its path; its siblings load.
+// profile, into port_calls and the dimensions. Each element that does not
+// decode (an item, a vessel schedule, a leg or one of its ends, a
+// transport call, a timestamp) or does not fit is dead-lettered alone,
+// under its path; its siblings load.
 func (b *Batch) addSchedule(a *add) {
 	var (
 		err error
@@ -67,31 +68,40 @@ type call struct {
 	facility                               string
 }
 
-// timestamp buffers the port_calls row of timestamps[j] of a call
+// timestamp buffers the port_calls row of timestamps[ts.Index] of a call
 // recorded at record, or a dead letter when the timestamp does not fit.
-func (b *Batch) timestamp(a *add, c *call, record string, j int, ts *wire.Timestamp) {
+// Its codes are kept upper case.
+func (b *Batch) timestamp(a *add, c *call, record string, ts *wire.Timestamp) {
 	var voyage, problem string
+	typ, cls := upperCode(ts.EventTypeCode), upperCode(ts.EventClassifierCode)
 	switch {
-	case ts.EventTypeCode != "ARRI" && ts.EventTypeCode != "DEPA":
+	case typ != "ARRI" && typ != "DEPA":
 		problem = fmt.Sprintf("timestamp with eventTypeCode %q: want ARRI or DEPA", ts.EventTypeCode)
-	case ts.EventClassifierCode == "":
+	case cls == "":
 		problem = "timestamp without eventClassifierCode"
+	case !isClassifier(cls):
+		problem = fmt.Sprintf("timestamp with eventClassifierCode %q: want PLN, EST or ACT", ts.EventClassifierCode)
 	case ts.EventDateTime.IsZero():
 		problem = "timestamp without eventDateTime"
-	case ts.EventTypeCode == "ARRI":
+	case typ == "ARRI":
 		voyage = c.importVoyage
 	default:
 		voyage = c.exportVoyage
 	}
 	if problem != "" {
-		b.deadLetter(a, indexed(record+".timestamps", j), problem)
+		b.deadLetter(a, indexed(record+".timestamps", ts.Index), problem)
 		return
 	}
-	b.portCall(a, c, ts.EventTypeCode, ts.EventClassifierCode, voyage, ts.EventDateTime.UnixMicro())
+	b.portCall(a, c, typ, cls, voyage, ts.EventDateTime.UnixMicro(), ts.EventDateTimeZone)
 }
 
-// portCall buffers one port_calls row.
-func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
+// isClassifier reports whether an (upper-case) eventClassifierCode is one
+// of the standard's: planned, estimated, actual.
+func isClassifier(cls string) bool { return cls == "PLN" || cls == "EST" || cls == "ACT" }
+
+// portCall buffers one port_calls row; zone is the zone its date was read
+// in, "" when it carried its offset.
+func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64, zone string) {
 	s := b.keep(a)
 	row := portCallRow{
 		observed: observed{rid: a.r.ResponseID},
@@ -112,6 +122,7 @@ func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
 		exportVoyage: c.exportVoyage,
 		facility:     c.facility,
 		at:           at,
+		zone:         s.of(zone),
 	}
 	put(a, b.portCalls, row.portCallKey, row)
 }
@@ -121,7 +132,7 @@ func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64) {
 func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 	port := ""
 	if ps.Location != nil {
-		port = strings.ToUpper(ps.Location.Locode)
+		port = upperCode(ps.Location.Locode)
 	}
 	if port == "" {
 		port = a.r.requestVar("port")
@@ -144,7 +155,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 			query:        queryPort,
 			port:         port,
 			imo:          b.vessel(a, vs.Vessel),
-			carrier:      s.of(strings.ToUpper(vs.CarrierCode)),
+			carrier:      s.of(upperCode(vs.CarrierCode)),
 			serviceCode:  s.of(deref(vs.CarrierServiceCode)),
 			serviceName:  s.of(deref(vs.CarrierServiceName)),
 			vesselName:   s.of(vs.Vessel.Name),
@@ -153,7 +164,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 			facility:     b.facility(a, vs.Facility),
 		}
 		for j := range vs.Timestamps {
-			b.timestamp(a, &c, record, j, &vs.Timestamps[j])
+			b.timestamp(a, &c, record, &vs.Timestamps[j])
 		}
 	}
 }
@@ -170,9 +181,6 @@ func (b *Batch) derivePointToPoint(a *add, p *wire.PointToPoint) {
 		for k := range rt.Legs {
 			leg := &rt.Legs[k]
 			record := leg.Source
-			if record == "" {
-				record = indexed(rt.Source+".legs", k)
-			}
 			if vesselIMO(leg.Vessel) == 0 {
 				b.deadLetter(a, record, "leg without a positive vessel.imo")
 				continue
@@ -189,30 +197,39 @@ func (b *Batch) derivePointToPoint(a *add, p *wire.PointToPoint) {
 			c := call{
 				query:        queryP2P,
 				imo:          b.vessel(a, leg.Vessel),
-				carrier:      s.of(strings.ToUpper(carrier)),
+				carrier:      s.of(upperCode(carrier)),
 				serviceCode:  s.of(deref(leg.CarrierServiceCode)),
 				vesselName:   s.of(leg.Vessel.Name),
 				importVoyage: arrival,
 				exportVoyage: voyage,
 			}
-			b.legCall(a, c, record, "departure", "DEPA", leg.Departure)
-			b.legCall(a, c, record, "arrival", "ARRI", leg.Arrival)
+			if !leg.DepartureLeftOut {
+				b.legCall(a, c, record, "departure", "DEPA", leg.Departure)
+			}
+			if !leg.ArrivalLeftOut {
+				b.legCall(a, c, record, "arrival", "ARRI", leg.Arrival)
+			}
 		}
 	}
 }
 
-// legCall buffers the row of one end of a leg (record is the leg's).
+// legCall buffers the row of one end of a leg (record is the leg's), its
+// classifier kept upper case.
 func (b *Batch) legCall(a *add, c call, record, end, typ string, lc *wire.LegCall) {
-	problem := ""
+	problem, cls := "", ""
 	switch {
 	case lc == nil:
 		problem = "leg without " + end
-	case lc.Location == nil || lc.Location.Locode == "":
+	case lc.Location == nil || upperCode(lc.Location.Locode) == "":
 		problem = end + " without location.locode"
-	case lc.EventClassifierCode == "":
+	case upperCode(lc.EventClassifierCode) == "":
 		problem = end + " without eventClassifierCode"
+	case !isClassifier(upperCode(lc.EventClassifierCode)):
+		problem = fmt.Sprintf("%s with eventClassifierCode %q: want PLN, EST or ACT", end, lc.EventClassifierCode)
 	case lc.DateTime.IsZero():
 		problem = end + " without dateTime"
+	default:
+		cls = upperCode(lc.EventClassifierCode)
 	}
 	if problem != "" {
 		b.deadLetter(a, record+"."+end, problem)
@@ -224,7 +241,7 @@ func (b *Batch) legCall(a *add, c call, record, end, typ string, lc *wire.LegCal
 	if typ == "ARRI" {
 		voyage = c.importVoyage
 	}
-	b.portCall(a, &c, typ, lc.EventClassifierCode, voyage, lc.DateTime.UnixMicro())
+	b.portCall(a, &c, typ, cls, voyage, lc.DateTime.UnixMicro(), lc.DateTimeZone)
 }
 
 // deriveVesselSchedule: one row per transportCalls[i].timestamps[j] of the
@@ -246,7 +263,7 @@ func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule, askedVesse
 	base := call{
 		query:       queryVessel,
 		imo:         imo,
-		carrier:     s.of(strings.ToUpper(vs.CarrierCode)),
+		carrier:     s.of(upperCode(vs.CarrierCode)),
 		serviceCode: s.of(deref(vs.CarrierServiceCode)),
 		serviceName: s.of(deref(vs.CarrierServiceName)),
 		vesselName:  s.of(vesselName(vs.Vessel)),
@@ -254,7 +271,7 @@ func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule, askedVesse
 	for i := range vs.TransportCalls {
 		tc := &vs.TransportCalls[i]
 		record := tc.Source
-		if tc.Location == nil || tc.Location.Locode == "" {
+		if tc.Location == nil || upperCode(tc.Location.Locode) == "" {
 			b.deadLetter(a, record, "transport call without location.locode")
 			continue
 		}
@@ -264,7 +281,7 @@ func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule, askedVesse
 		c.importVoyage = s.of(deref(tc.CarrierImportVoyageNumber))
 		c.exportVoyage = s.of(deref(tc.CarrierExportVoyageNumber))
 		for j := range tc.Timestamps {
-			b.timestamp(a, &c, record, j, &tc.Timestamps[j])
+			b.timestamp(a, &c, record, &tc.Timestamps[j])
 		}
 	}
 }

@@ -141,3 +141,68 @@ func zone(name string) (*time.Location, string) {
 	}
 	return loc, name
 }
+
+// naiveDateTime is a date-time without an offset and where it goes.
+type naiveDateTime struct {
+	d     *dateTime
+	place *Location // its place, nil for none
+	set   func(t time.Time, zone string)
+}
+
+// naiveDates are the date-times without an offset of a body, held until
+// every place of the body, and so the zone of each, is known.
+type naiveDates []naiveDateTime
+
+// read decodes a date-time member and hands its value to set: at once, or,
+// when it is naive, once the zone of place is known (resolve). A member
+// missing, null or blank is no date-time: set is not called.
+func (n *naiveDates) read(raw json.RawMessage, place *Location, set func(time.Time, string)) error {
+	dt, err := parseDateTime(raw)
+	switch {
+	case err != nil:
+		return err
+	case dt == nil:
+	case dt.naive:
+		*n = append(*n, naiveDateTime{d: dt, place: place, set: set})
+	default:
+		set(dt.t, "")
+	}
+	return nil
+}
+
+// resolve reads each naive date-time in the zone zoneOf names for its
+// place (UTC for none, or a zone Go does not know).
+func (n naiveDates) resolve(zoneOf func(*Location) string) {
+	for _, x := range n {
+		tz := ""
+		if x.place != nil {
+			tz = zoneOf(x.place)
+		}
+		x.set(x.d.in(tz))
+	}
+}
+
+// placeZones are the time zones the places of a body name, by UN/LOCODE
+// (in upper case): the first named for each.
+type placeZones map[string]string
+
+// note records the zone of place l, when it names both a UN/LOCODE and a
+// zone.
+func (z placeZones) note(l *Location) {
+	if l == nil || l.Locode == "" || strings.TrimSpace(l.Timezone) == "" {
+		return
+	}
+	code := strings.ToUpper(strings.TrimSpace(l.Locode))
+	if _, ok := z[code]; !ok {
+		z[code] = l.Timezone
+	}
+}
+
+// of is the zone of place l: its own timezone, else the one another
+// place of the body with the same UN/LOCODE names; "" when neither.
+func (z placeZones) of(l *Location) string {
+	if strings.TrimSpace(l.Timezone) != "" {
+		return l.Timezone
+	}
+	return z[strings.ToUpper(strings.TrimSpace(l.Locode))]
+}

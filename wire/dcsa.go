@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -9,23 +10,25 @@ import (
 
 // The dcsa-cs-1.0 profile's payloads: DCSA Commercial Schedules 1.0 as
 // published (dcsaorg/DCSA-OpenAPI, cs/v1, 1.0.0 to 1.0.3). Every answer is
-// a JSON array; its items are decoded one by one and converted into the
-// service profile's types, so that both profiles load the same columns.
-// Members we do not use (cutOffTimes, footprints, universal references,
-// addresses beyond country and state) stay in the raw landing.
+// a JSON array (one item sent bare is read as an array of one); its items
+// are decoded one by one, each element inside on its own, and converted
+// into the service profile's types, so that both profiles load the same
+// columns. Members we do not use (cutOffTimes, footprints, universal
+// references, addresses beyond country and state) stay in the raw
+// landing.
 
 // dcsaPortSchedule is an item of GET /v1/port-schedules.
 type dcsaPortSchedule struct {
-	Location        *dcsaLocation     `json:"location"`
-	VesselSchedules []json.RawMessage `json:"vesselSchedules"`
+	Location        *dcsaLocation   `json:"location"`
+	VesselSchedules json.RawMessage `json:"vesselSchedules"`
 }
 
 // dcsaSchedule is one vessel's call in a port schedule.
 type dcsaSchedule struct {
-	ServicePartners []dcsaPartner `json:"servicePartners"`
-	Vessel          *dcsaVessel   `json:"vessel"`
-	IsDummyVessel   bool          `json:"isDummyVessel"`
-	Timestamps      []Timestamp   `json:"timestamps"`
+	ServicePartners []dcsaPartner   `json:"servicePartners"`
+	Vessel          *dcsaVessel     `json:"vessel"`
+	IsDummyVessel   bool            `json:"isDummyVessel"`
+	Timestamps      json.RawMessage `json:"timestamps"`
 }
 
 // dcsaPartner is a ServicePartner or ServicePartnerSchedule: a carrier
@@ -38,14 +41,16 @@ type dcsaPartner struct {
 	CarrierExportVoyageNumber string `json:"carrierExportVoyageNumber"`
 }
 
-// dcsaVessel is the standard's Vessel (and Barge): numbers as strings.
+// dcsaVessel is the standard's Vessel (and Barge): numbers as strings
+// ("vesselIMONumber": "9321483", 7 or 8 digits), read as idNumber reads
+// them, so a JSON number and an IMO prefix ("IMO9321483") are read too.
 type dcsaVessel struct {
-	VesselIMONumber     flexNumber `json:"vesselIMONumber"`
-	MMSINumber          flexNumber `json:"MMSINumber"`
-	Name                string     `json:"name"`
-	Flag                string     `json:"flag"`
-	CallSign            string     `json:"callSign"`
-	OperatorCarrierCode string     `json:"operatorCarrierCode"`
+	VesselIMONumber     idNumber `json:"vesselIMONumber"`
+	MMSINumber          idNumber `json:"MMSINumber"`
+	Name                string   `json:"name"`
+	Flag                string   `json:"flag"`
+	CallSign            string   `json:"callSign"`
+	OperatorCarrierCode string   `json:"operatorCarrierCode"`
 }
 
 // dcsaLocation covers Location, TransportCallLocation and
@@ -72,44 +77,45 @@ type dcsaAddress struct {
 
 // dcsaServiceSchedule is an item of GET /v1/vessel-schedules.
 type dcsaServiceSchedule struct {
-	CarrierServiceName string            `json:"carrierServiceName"`
-	CarrierServiceCode string            `json:"carrierServiceCode"`
-	VesselSchedules    []json.RawMessage `json:"vesselSchedules"`
+	CarrierServiceName string          `json:"carrierServiceName"`
+	CarrierServiceCode string          `json:"carrierServiceCode"`
+	VesselSchedules    json.RawMessage `json:"vesselSchedules"`
 }
 
 type dcsaVesselSchedule struct {
-	Vessel         *dcsaVessel         `json:"vessel"`
-	IsDummyVessel  bool                `json:"isDummyVessel"`
-	TransportCalls []dcsaTransportCall `json:"transportCalls"`
+	Vessel         *dcsaVessel     `json:"vessel"`
+	IsDummyVessel  bool            `json:"isDummyVessel"`
+	TransportCalls json.RawMessage `json:"transportCalls"`
 }
 
 type dcsaTransportCall struct {
-	CarrierImportVoyageNumber string        `json:"carrierImportVoyageNumber"`
-	CarrierExportVoyageNumber string        `json:"carrierExportVoyageNumber"`
-	Location                  *dcsaLocation `json:"location"`
-	Timestamps                []Timestamp   `json:"timestamps"`
+	CarrierImportVoyageNumber string          `json:"carrierImportVoyageNumber"`
+	CarrierExportVoyageNumber string          `json:"carrierExportVoyageNumber"`
+	Location                  *dcsaLocation   `json:"location"`
+	Timestamps                json.RawMessage `json:"timestamps"`
 }
 
 // dcsaPointToPoint is an item of GET /v1/point-to-point-routes: one
-// routing.
+// routing. Its places of receipt and delivery are read for their
+// locations only.
 type dcsaPointToPoint struct {
-	PlaceOfReceipt  *dcsaPlace        `json:"placeOfReceipt"`
-	PlaceOfDelivery *dcsaPlace        `json:"placeOfDelivery"`
-	TransitTime     *int              `json:"transitTime"`
-	Legs            []json.RawMessage `json:"legs"`
+	PlaceOfReceipt  *dcsaPlace      `json:"placeOfReceipt"`
+	PlaceOfDelivery *dcsaPlace      `json:"placeOfDelivery"`
+	TransitTime     idNumber        `json:"transitTime"`
+	Legs            json.RawMessage `json:"legs"`
 }
 
 // dcsaPlace is a place of receipt, delivery, departure or arrival.
 type dcsaPlace struct {
-	Location *dcsaLocation `json:"location"`
-	DateTime *time.Time    `json:"dateTime"`
+	Location *dcsaLocation   `json:"location"`
+	DateTime json.RawMessage `json:"dateTime"`
 }
 
 type dcsaLeg struct {
-	SequenceNumber int            `json:"sequenceNumber"`
-	Transport      *dcsaTransport `json:"transport"`
-	Departure      *dcsaPlace     `json:"departure"`
-	Arrival        *dcsaPlace     `json:"arrival"`
+	SequenceNumber idNumber        `json:"sequenceNumber"`
+	Transport      *dcsaTransport  `json:"transport"`
+	Departure      json.RawMessage `json:"departure"`
+	Arrival        json.RawMessage `json:"arrival"`
 }
 
 type dcsaTransport struct {
@@ -123,29 +129,13 @@ type dcsaTransport struct {
 // the carrier has not assigned a ship) names no vessel a port call can be
 // kept for. It is left out, not reported: the standard allows it, and the
 // same call comes back with its vessel once one is assigned. It stays in
-// the raw landing.
+// the raw landing. A dummy vessel that has an IMO number is read as any
+// vessel; a vessel that is no dummy and has none is the transform's to
+// dead-letter.
 
-// flexNumber is a number the standard sends as a string of digits; a JSON
-// number is taken too. Anything else is no number (0).
-type flexNumber int
-
-func (n *flexNumber) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
-	v, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || v < 0 {
-		*n = 0
-		return nil
-	}
-	*n = flexNumber(v)
-	return nil
-}
-
-func (n flexNumber) ptr() *int {
-	if n <= 0 {
-		return nil
-	}
-	v := int(n)
-	return &v
+// isDummy reports whether a vessel schedule is a dummy vessel's.
+func isDummy(dummy bool, v *dcsaVessel) bool {
+	return dummy && (v == nil || v.VesselIMONumber.n == nil || *v.VesselIMONumber.n <= 0)
 }
 
 func optString(s string) *string {
@@ -168,7 +158,7 @@ func (l *dcsaLocation) location() *Location {
 		if loc.Name == "" {
 			loc.Name = a.City
 		}
-		loc.CountryCode = strings.ToUpper(a.CountryCode)
+		loc.CountryCode = strings.ToUpper(strings.TrimSpace(a.CountryCode))
 		loc.State = optString(a.StateRegion)
 	}
 	if loc.CountryCode == "" && len(loc.Locode) == 5 {
@@ -186,14 +176,14 @@ func (l *dcsaLocation) facility() *Facility {
 	}
 	smdg, bic := l.FacilitySMDGCode, ""
 	if f := l.Facility; f != nil {
-		switch strings.ToUpper(f.FacilityCodeListProvider) {
+		switch strings.ToUpper(strings.TrimSpace(f.FacilityCodeListProvider)) {
 		case "SMDG":
 			smdg = f.FacilityCode
 		case "BIC":
 			bic = f.FacilityCode
 		}
 	}
-	if smdg == "" && bic == "" && l.FacilityName == "" {
+	if strings.TrimSpace(smdg) == "" && strings.TrimSpace(bic) == "" && l.FacilityName == "" {
 		return nil
 	}
 	f := &Facility{Name: l.FacilityName, SMDGCode: optString(strings.ToUpper(smdg)), BICCode: optString(strings.ToUpper(bic))}
@@ -212,8 +202,8 @@ func (v *dcsaVessel) vessel() *Vessel {
 	}
 	return &Vessel{
 		Name:     v.Name,
-		IMO:      v.VesselIMONumber.ptr(),
-		MMSI:     v.MMSINumber.ptr(),
+		IMO:      v.VesselIMONumber.n,
+		MMSI:     v.MMSINumber.n,
 		CallSign: optString(v.CallSign),
 		Flag:     optString(strings.ToUpper(v.Flag)),
 	}
@@ -241,21 +231,74 @@ func partner(partners []dcsaPartner, v *dcsaVessel) dcsaPartner {
 
 func (p dcsaPartner) carrier() string { return strings.ToUpper(strings.TrimSpace(p.CarrierCode)) }
 
-// portSchedule converts one item of a port-schedules answer; its
-// vesselSchedules are decoded one by one, the ones that fail reported
-// under path.
-func (d *dcsaPortSchedule) portSchedule(path string) (PortSchedule, []ItemError) {
-	ps := PortSchedule{Location: d.Location.location(), Source: path}
-	facility := d.Location.facility()
-	var bad []ItemError
-	for j, raw := range d.VesselSchedules {
+// errNull is the error of an element sent as null.
+var errNull = &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[dcsaPortSchedule]()}
+
+// dcsaItems decodes a DCSA answer of shape (an array, or one item bare)
+// item by item with item, which returns the error of an item that does
+// not decode (what names it): an array's item is then left out under its
+// index, a bare item is a body that does not decode. what names them
+// all, for the error of an array that does not decode.
+func (d *scheduleDecoding) dcsaItems(body []byte, shape scheduleShape, all, what string, item func(json.RawMessage, string) error) error {
+	if shape == dcsaItem {
+		if err := item(body, ""); err != nil {
+			return decodeError("DCSA "+strings.TrimPrefix(what, "the "), plainJSONError(err))
+		}
+		return nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(body, &raws); err != nil {
+		return decodeError("DCSA "+all, plainJSONError(err))
+	}
+	for i, raw := range raws {
+		path := "[" + strconv.Itoa(i) + "]"
+		if err := item(raw, path); err != nil {
+			d.leftOut(path, what, err)
+		}
+	}
+	return nil
+}
+
+// decodeItem decodes a DCSA item, which must be an object.
+func decodeItem(raw json.RawMessage, v any) error {
+	if isAbsent(raw) {
+		return errNull
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// list decodes the array member at path of an element (what names its
+// elements and the element, for the error of a member that is no array).
+func (d *scheduleDecoding) list(raw json.RawMessage, path, what string) []json.RawMessage {
+	if isAbsent(raw) {
+		return nil
+	}
+	var out []json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		d.leftOut(path, what, err)
+		return nil
+	}
+	return out
+}
+
+// dcsaPortSchedule converts one item of a port-schedules answer, at path;
+// its vessel schedules are decoded one by one.
+func (d *scheduleDecoding) dcsaPortSchedule(raw json.RawMessage, path string) (PortSchedule, error) {
+	var v dcsaPortSchedule
+	if err := decodeItem(raw, &v); err != nil {
+		return PortSchedule{}, err
+	}
+	ps := PortSchedule{Location: v.Location.location(), Source: path}
+	d.place(ps.Location)
+	facility := v.Location.facility()
+	for j, el := range d.list(v.VesselSchedules, memberPath(path, "vesselSchedules"), "every vessel schedule of the port schedule") {
 		var s dcsaSchedule
 		at := indexPath(path, "vesselSchedules", j)
-		if err := json.Unmarshal(raw, &s); err != nil {
-			bad = append(bad, itemError(at, err))
+		if err := json.Unmarshal(el, &s); err != nil {
+			d.leftOut(at, "the vessel schedule", err)
 			continue
 		}
-		if s.IsDummyVessel && (s.Vessel == nil || s.Vessel.VesselIMONumber <= 0) {
+		if isDummy(s.IsDummyVessel, s.Vessel) {
 			continue // see dummy
 		}
 		p := partner(s.ServicePartners, s.Vessel)
@@ -267,99 +310,119 @@ func (d *dcsaPortSchedule) portSchedule(path string) (PortSchedule, []ItemError)
 			CarrierImportVoyageNumber: optString(p.CarrierImportVoyageNumber),
 			CarrierExportVoyageNumber: optString(p.CarrierExportVoyageNumber),
 			Facility:                  facility,
-			Timestamps:                s.Timestamps,
+			Timestamps:                d.timestamps(s.Timestamps, at+".timestamps", ps.Location, "vessel schedule"),
 			Source:                    at,
 		})
 	}
-	return ps, bad
+	return ps, nil
 }
 
-// vesselSchedules converts one item of a vessel-schedules answer (a
-// service) into one VesselSchedule per vessel it lists; the carrier is the
-// vessel's operator.
-func (d *dcsaServiceSchedule) vesselSchedules(path string) ([]VesselSchedule, []ItemError) {
+// dcsaVesselSchedules converts one item of a vessel-schedules answer (a
+// service), at path, into one VesselSchedule per vessel it lists; the
+// carrier is the vessel's operator. Each vessel schedule and each of its
+// transport calls is decoded on its own.
+func (d *scheduleDecoding) dcsaVesselSchedules(raw json.RawMessage, path string) ([]VesselSchedule, error) {
+	var v dcsaServiceSchedule
+	if err := decodeItem(raw, &v); err != nil {
+		return nil, err
+	}
 	var out []VesselSchedule
-	var bad []ItemError
-	for j, raw := range d.VesselSchedules {
+	for j, el := range d.list(v.VesselSchedules, memberPath(path, "vesselSchedules"), "every vessel schedule of the service") {
 		var s dcsaVesselSchedule
 		at := indexPath(path, "vesselSchedules", j)
-		if err := json.Unmarshal(raw, &s); err != nil {
-			bad = append(bad, itemError(at, err))
+		if err := json.Unmarshal(el, &s); err != nil {
+			d.leftOut(at, "the vessel schedule", err)
 			continue
 		}
-		if s.IsDummyVessel && (s.Vessel == nil || s.Vessel.VesselIMONumber <= 0) {
+		if isDummy(s.IsDummyVessel, s.Vessel) {
 			continue // see dummy
 		}
 		vs := VesselSchedule{
 			Source:             at,
 			Vessel:             s.Vessel.vessel(),
-			CarrierServiceCode: optString(d.CarrierServiceCode),
-			CarrierServiceName: optString(d.CarrierServiceName),
+			CarrierServiceCode: optString(v.CarrierServiceCode),
+			CarrierServiceName: optString(v.CarrierServiceName),
 		}
 		if s.Vessel != nil {
 			vs.CarrierCode = strings.ToUpper(strings.TrimSpace(s.Vessel.OperatorCarrierCode))
 		}
-		for k, tc := range s.TransportCalls {
+		for k, el := range d.list(s.TransportCalls, at+".transportCalls", "every transport call of the vessel schedule") {
+			var tc dcsaTransportCall
+			tat := indexPath(at, "transportCalls", k)
+			if err := json.Unmarshal(el, &tc); err != nil {
+				d.leftOut(tat, "the transport call", err)
+				continue
+			}
+			loc := tc.Location.location()
+			d.place(loc)
 			vs.TransportCalls = append(vs.TransportCalls, TransportCall{
 				SequenceNumber:            k + 1,
-				Location:                  tc.Location.location(),
+				Location:                  loc,
 				Facility:                  tc.Location.facility(),
 				CarrierImportVoyageNumber: optString(tc.CarrierImportVoyageNumber),
 				CarrierExportVoyageNumber: optString(tc.CarrierExportVoyageNumber),
-				Timestamps:                tc.Timestamps,
-				Source:                    indexPath(at, "transportCalls", k),
+				Timestamps:                d.timestamps(tc.Timestamps, tat+".timestamps", loc, "transport call"),
+				Source:                    tat,
 			})
 		}
 		out = append(out, vs)
 	}
-	return out, bad
+	return out, nil
 }
 
-// pointToPoint converts one routing into a PointToPoint of one route. Legs
+// dcsaPointToPoint converts one routing, at path, into a PointToPoint of
+// one route; each leg, and each end of a leg, is decoded on its own. Legs
 // by truck, rail or any mode but vessel and barge call at no port and are
 // left out; planned times of legs are PLN (the standard's legs carry no
 // classifier: they are the carrier's plan).
-func (d *dcsaPointToPoint) pointToPoint(path string) (PointToPoint, []ItemError) {
-	p := PointToPoint{Routes: []P2PRoute{{TransitTime: d.TransitTime, Source: path}}, Source: path}
-	if d.PlaceOfReceipt != nil {
-		p.PlaceOfReceipt = d.PlaceOfReceipt.Location.location()
+func (d *scheduleDecoding) dcsaPointToPoint(raw json.RawMessage, path string) (PointToPoint, error) {
+	var v dcsaPointToPoint
+	if err := decodeItem(raw, &v); err != nil {
+		return PointToPoint{}, err
 	}
-	if d.PlaceOfDelivery != nil {
-		p.PlaceOfDelivery = d.PlaceOfDelivery.Location.location()
+	p := PointToPoint{Routes: []P2PRoute{{TransitTime: v.TransitTime.n, Source: path}}, Source: path}
+	if v.PlaceOfReceipt != nil {
+		p.PlaceOfReceipt = v.PlaceOfReceipt.Location.location()
 	}
+	if v.PlaceOfDelivery != nil {
+		p.PlaceOfDelivery = v.PlaceOfDelivery.Location.location()
+	}
+	d.place(p.PlaceOfReceipt)
+	d.place(p.PlaceOfDelivery)
 	route := &p.Routes[0]
-	var bad []ItemError
-	for k, raw := range d.Legs {
+	for k, el := range d.list(v.Legs, memberPath(path, "legs"), "every leg of the routing") {
 		var l dcsaLeg
 		at := indexPath(path, "legs", k)
-		if err := json.Unmarshal(raw, &l); err != nil {
-			bad = append(bad, itemError(at, err))
+		if err := json.Unmarshal(el, &l); err != nil {
+			d.leftOut(at, "the leg", err)
 			continue
 		}
 		t := l.Transport
 		if t == nil {
 			t = &dcsaTransport{}
 		}
-		v := t.Vessel
-		switch strings.ToUpper(t.ModeOfTransport) {
+		vessel := t.Vessel
+		switch strings.ToUpper(strings.TrimSpace(t.ModeOfTransport)) {
 		case "VESSEL", "":
 		case "BARGE":
-			v = t.Barge
+			vessel = t.Barge
 		default:
 			continue
 		}
-		pt := partner(t.ServicePartners, v)
+		pt := partner(t.ServicePartners, vessel)
 		leg := Leg{
-			SequenceNumber:      l.SequenceNumber,
-			Vessel:              v.vessel(),
+			Vessel:              vessel.vessel(),
 			CarrierCode:         optString(pt.carrier()),
 			CarrierServiceCode:  optString(pt.CarrierServiceCode),
 			CarrierVoyageNumber: optString(pt.CarrierExportVoyageNumber),
 			ArrivalVoyageNumber: optString(pt.CarrierImportVoyageNumber),
-			Departure:           l.Departure.legCall(),
-			Arrival:             l.Arrival.legCall(),
 			Source:              at,
 		}
+		if l.SequenceNumber.n != nil {
+			leg.SequenceNumber = *l.SequenceNumber.n
+		}
+		leg.Departure, leg.DepartureLeftOut = d.dcsaLegCall(l.Departure, at, "departure")
+		leg.Arrival, leg.ArrivalLeftOut = d.dcsaLegCall(l.Arrival, at, "arrival")
 		if leg.CarrierVoyageNumber == nil {
 			leg.CarrierVoyageNumber = leg.ArrivalVoyageNumber
 		}
@@ -368,27 +431,28 @@ func (d *dcsaPointToPoint) pointToPoint(path string) (PointToPoint, []ItemError)
 		}
 		route.Legs = append(route.Legs, leg)
 	}
-	return p, bad
+	return p, nil
 }
 
-func (p *dcsaPlace) legCall() *LegCall {
-	if p == nil {
-		return nil
+// dcsaLegCall converts the end (departure, arrival) of the leg at path:
+// nil when there is none, or when it is left out (left).
+func (d *scheduleDecoding) dcsaLegCall(raw json.RawMessage, path, end string) (lc *LegCall, left bool) {
+	if isAbsent(raw) {
+		return nil, false
 	}
-	lc := &LegCall{Location: p.Location.location(), Facility: p.Location.facility(), EventClassifierCode: "PLN"}
-	if p.DateTime != nil {
-		lc.DateTime = *p.DateTime
+	at := path + "." + end
+	var p dcsaPlace
+	if err := json.Unmarshal(raw, &p); err != nil {
+		d.leftOut(at, "the "+end, err)
+		return nil, true
 	}
-	return lc
-}
-
-// indexPath is the path of member[i] inside the item at path ("" for the
-// body itself).
-func indexPath(path, member string, i int) string {
-	if path != "" {
-		path += "."
+	lc = &LegCall{Location: p.Location.location(), Facility: p.Location.facility(), EventClassifierCode: "PLN"}
+	d.place(lc.Location)
+	if err := d.naive.read(p.DateTime, lc.Location, func(t time.Time, zone string) { lc.DateTime, lc.DateTimeZone = t, zone }); err != nil {
+		d.leftOut(at+".dateTime", "the "+end, err)
+		return nil, true
 	}
-	return path + member + "[" + strconv.Itoa(i) + "]"
+	return lc, false
 }
 
 // DCSAErrorMessage reads the standard's ErrorResponse into one line: its

@@ -25,6 +25,13 @@ func FuzzDecoders(f *testing.F) {
 		`[{"carrierServiceCode":"FE1","vesselSchedules":[{"vessel":{"vesselIMONumber":"x"},"transportCalls":[{"location":null}]}]},"x"]`,
 		`{"containerDetails":{"metadata":{"updatedAt":"2024-01-18 10:00:00"},"route":{"pol":{"location":{"locode":"CNSHA","timezone":"Asia/Shanghai"},"date":"2023-12-31T05:39:00"}},"containers":[]}}`,
 		`{"containers":[{"number":"X","events":[{"location":{"locode":"SGSIN","timezone":"Nowhere/Else"},"date":"2024-01-06 10:00","isActual":null,"vessel":{"imo":"IMO 9321483","mmsi":1.5e9}},5,{"date":7}]}]}`,
+		// Schedules beyond the contracts (issue 29): DCSA items sent bare,
+		// naive dates, IMO prefixes, one element of the wrong kind.
+		`{"location":{"UNLocationCode":"nlams"},"vesselSchedules":[{"servicePartners":[{"carrierCode":"maeu"}],"vessel":{"vesselIMONumber":"IMO9321483"},"isDummyVessel":false,"timestamps":[{"eventTypeCode":"arri","eventClassifierCode":"pln","eventDateTime":"2025-01-14T09:21:00"},{"eventDateTime":"soon"},7]}]}`,
+		`{"placeOfReceipt":{"location":{"UNLocationCode":"NLAMS"}},"legs":[{"transport":{"vessel":{"vesselIMONumber":23162713}},"departure":{"location":{"UNLocationCode":"NLAMS"},"dateTime":"2025-01-15 18:00"},"arrival":5}]}`,
+		`{"carrierServiceCode":"FE1","vesselSchedules":[{"vessel":{"vesselIMONumber":"imo 9321483"},"transportCalls":[{"location":{"UNLocationCode":"DEHAM"},"timestamps":{}},null]}]}`,
+		`{"location":{"locode":"NLRTM"},"vesselSchedules":[{"vessel":{"imo":"IMO 9321483"},"timestamps":[{"eventDateTime":"2026-03-01 06:00"}]}]}`,
+		`{"placeOfDelivery":{"locode":"NLRTM","timezone":"Europe/Amsterdam"},"routes":[{"transitTime":"31","legs":[{"departure":{"dateTime":"x"},"arrival":{"location":{"locode":"nlrtm"},"dateTime":"2026-03-01T06:00"}}]},"r"]}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

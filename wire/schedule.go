@@ -6,11 +6,20 @@ import "time"
 // fixed in spec/schedules.md.
 
 // Timestamp is a DCSA schedule timestamp: an arrival or departure (ARRI,
-// DEPA), planned, estimated or actual (PLN, EST, ACT).
+// DEPA), planned, estimated or actual (PLN, EST, ACT). The decoders keep
+// the codes as sent; EventDateTime is zero when none was sent.
 type Timestamp struct {
 	EventTypeCode       string    `json:"eventTypeCode"`
 	EventClassifierCode string    `json:"eventClassifierCode"`
 	EventDateTime       time.Time `json:"eventDateTime"`
+	// EventDateTimeZone is "" when eventDateTime carried its offset (or
+	// is absent), else the zone it was read in, the date having none: the
+	// IANA name of the port's zone (see scheduleDecoding.resolve), or
+	// UTCZone when no zone is known.
+	EventDateTimeZone string `json:"-"`
+	// Index is the timestamp's index in its timestamps array, for naming
+	// it (timestamps[Index]): the timestamps left out leave gaps.
+	Index int `json:"-"`
 }
 
 // PortSchedule answers GET /schedule/{port_code}.
@@ -68,14 +77,20 @@ type Leg struct {
 	Departure           *LegCall `json:"departure"`
 	Arrival             *LegCall `json:"arrival"`
 	Source              string   `json:"-"` // as on PortSchedule
+	// DepartureLeftOut and ArrivalLeftOut are set when that end did not
+	// decode: it is nil, and listed in Schedules.Bad.
+	DepartureLeftOut, ArrivalLeftOut bool `json:"-"`
 }
 
-// LegCall is the departure or arrival end of a leg.
+// LegCall is the departure or arrival end of a leg. DateTime is zero when
+// none was sent.
 type LegCall struct {
 	Location            *Location `json:"location"`
 	Facility            *Facility `json:"facility"`
 	DateTime            time.Time `json:"dateTime"`
 	EventClassifierCode string    `json:"eventClassifierCode"`
+	// DateTimeZone is as Timestamp.EventDateTimeZone, for dateTime.
+	DateTimeZone string `json:"-"`
 }
 
 // VesselSchedule answers GET /schedule/vessel/{imo}.

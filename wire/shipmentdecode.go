@@ -95,18 +95,23 @@ type shipmentDecoding struct {
 	s *Shipment
 	// naive are the date-times without an offset, read once every place
 	// of the body is known (resolveZones).
-	naive []naiveDateTime
-}
-
-// naiveDateTime is a date-time without an offset and where it goes.
-type naiveDateTime struct {
-	d     *dateTime
-	place *Location // its place, nil for none
-	set   func(t time.Time, zone string)
+	naive naiveDates
 }
 
 // bad records an element left out: err happened at path inside it.
 func (d *shipmentDecoding) bad(path, what string, err error) {
+	d.s.Bad = append(d.s.Bad, leftOut(path, what, err))
+}
+
+// leftOut is the ItemError of an element left out, what naming it: err
+// happened at path inside it, or in the member it names (memberErr, or
+// the field of a JSON type error), which is added to the path.
+func leftOut(path, what string, err error) ItemError {
+	var me *memberErr
+	if errors.As(err, &me) {
+		path += "." + me.member
+		err = me.err
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field != "" {
@@ -116,23 +121,13 @@ func (d *shipmentDecoding) bad(path, what string, err error) {
 		c.Field = ""
 		err = plainJSONError(&c)
 	}
-	d.s.Bad = append(d.s.Bad, ItemError{Path: path, Err: fmt.Errorf("%w; %s is left out", err, what)})
+	return ItemError{Path: path, Err: fmt.Errorf("%w; %s is left out", err, what)}
 }
 
 // dateTime decodes a date-time member and hands its value to set: at once,
 // or, when it is naive, once the zone of place is known (resolveZones).
 func (d *shipmentDecoding) dateTime(raw json.RawMessage, place *Location, set func(time.Time, string)) error {
-	dt, err := parseDateTime(raw)
-	switch {
-	case err != nil:
-		return err
-	case dt == nil:
-	case dt.naive:
-		d.naive = append(d.naive, naiveDateTime{d: dt, place: place, set: set})
-	default:
-		set(dt.t, "")
-	}
-	return nil
+	return d.naive.read(raw, place, set)
 }
 
 // memberError names the member of an error.
@@ -145,17 +140,6 @@ type memberErr struct {
 
 func (e *memberErr) Error() string { return e.err.Error() }
 func (e *memberErr) Unwrap() error { return e.err }
-
-// badAt records an element left out, its error naming the member that
-// failed when it is a memberErr.
-func (d *shipmentDecoding) badAt(path, what string, err error) {
-	var me *memberErr
-	if errors.As(err, &me) {
-		path += "." + me.member
-		err = me.err
-	}
-	d.bad(path, what, err)
-}
 
 type metadataJSON struct {
 	ShipmentType   string          `json:"shipmentType"`
@@ -230,7 +214,7 @@ func (d *shipmentDecoding) route(raw json.RawMessage) {
 		}
 	}
 	if err != nil {
-		d.badAt(path, path, err)
+		d.bad(path, path, err)
 		return
 	}
 	r.Pod = pod
@@ -250,7 +234,7 @@ func (d *shipmentDecoding) routePoint(raw json.RawMessage, member string) *Route
 		err = d.routePointMembers(&v, p)
 	}
 	if err != nil {
-		d.badAt(path, path, err)
+		d.bad(path, path, err)
 		return nil
 	}
 	return p
@@ -409,39 +393,23 @@ func (d *shipmentDecoding) resolveZones() {
 	if len(d.naive) == 0 {
 		return
 	}
-	byLocode := map[string]string{}
-	note := func(l *Location) {
-		if l != nil && l.Locode != "" && strings.TrimSpace(l.Timezone) != "" {
-			if _, ok := byLocode[strings.ToUpper(l.Locode)]; !ok {
-				byLocode[strings.ToUpper(l.Locode)] = l.Timezone
-			}
-		}
-	}
+	zones := placeZones{}
 	if r := d.s.Route; r != nil {
 		for _, p := range []*RoutePoint{r.Prepol, r.Pol, r.Postpod} {
 			if p != nil {
-				note(p.Location)
+				zones.note(p.Location)
 			}
 		}
 		if r.Pod != nil {
-			note(r.Pod.Location)
+			zones.note(r.Pod.Location)
 		}
 	}
 	for _, c := range d.s.Containers {
 		for _, e := range c.Events {
-			note(e.Location)
+			zones.note(e.Location)
 		}
 	}
-	for _, n := range d.naive {
-		tz := ""
-		if l := n.place; l != nil {
-			tz = l.Timezone
-			if strings.TrimSpace(tz) == "" {
-				tz = byLocode[strings.ToUpper(l.Locode)]
-			}
-		}
-		n.set(n.d.in(tz))
-	}
+	d.naive.resolve(zones.of)
 }
 
 // locationJSON, facilityJSON, coordinatesJSON and vesselJSON decode the
