@@ -34,19 +34,19 @@ WHERE NOT EXISTS (SELECT 1 FROM pending p WHERE p.resource = l.resource)
 // landedPages is the common part of Answered and PendingPages: the
 // answers (2xx or 404, not broken) landed by fetches for a logical date,
 // the next pages they name that have not landed, and the resources whose
-// latest walk (the pages of the latest run that landed any) stopped
-// short.
+// latest walk stopped short: the last page fetched says where it stopped
+// (a page landed again unchanged keeps the row, and the time, of its
+// first landing; a page that stopped a walk is a row of its own).
 const landedPages = `WITH landed AS (
-    SELECT resource, request, next_page, paging_stop, run_id FROM raw_responses
+    SELECT resource, request, next_page, paging_stop, fetched_at FROM raw_responses
     WHERE logical_date = ? AND source = ? AND (status BETWEEN 200 AND 299 OR status = 404) AND broken IS NULL),
 pending AS (
     SELECT l.resource, l.next_page FROM landed l
     WHERE l.next_page IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM landed n WHERE n.resource = l.resource AND n.request = l.next_page)),
 stopped AS (
-    SELECT DISTINCT l.resource FROM landed l
-    WHERE l.paging_stop IS NOT NULL
-      AND l.run_id = (SELECT max(x.run_id) FROM landed x WHERE x.resource = l.resource))`
+    SELECT resource FROM landed GROUP BY resource
+    HAVING arg_max(paging_stop IS NOT NULL, fetched_at))`
 
 // PendingPages lists, by resource, the next page to ask for a logical
 // date: a resource whose answer came in pages, some landed and the next
