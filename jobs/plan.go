@@ -59,12 +59,36 @@ func items(sel Selection, logical time.Time) []workItem {
 	return out
 }
 
+// Requests counts requests by the kind of their resource.
+type Requests struct{ Ports, Lanes, Vessels, Shipments int }
+
+// countRequests counts the requests of work that keep says to count.
+func countRequests(work []workItem, keep func(workItem) bool) Requests {
+	var n Requests
+	for _, it := range work {
+		if !keep(it) {
+			continue
+		}
+		switch it.resource.Kind {
+		case KindPort:
+			n.Ports++
+		case KindLane:
+			n.Lanes++
+		case KindVessel:
+			n.Vessels++
+		case KindShipment:
+			n.Shipments++
+		}
+	}
+	return n
+}
+
 // Plan is what a run will do, computed before any paid request.
 type Plan struct {
 	Job         string
 	LogicalDate time.Time
 	// Requests to send per kind, after the checkpoint.
-	Ports, Lanes, Vessels, Shipments int
+	Requests
 	// AlreadyLanded were answered earlier for this date; Finished are
 	// tracked shipments no longer refreshed; Resumed are among the requests
 	// and start at the page after those landed earlier for this date.
@@ -164,15 +188,15 @@ func (p *Plan) price(work []workItem, pages map[string]int, maxPages int) {
 	}
 }
 
-// Requests is every request the run will send at least if nothing fails.
-func (p Plan) Requests() int {
+// Total is every request the run will send at least if nothing fails.
+func (p Plan) Total() int {
 	s, t := p.Spend()
 	return s + t + p.Free
 }
 
 // Duration is the time the requests take at the rate limit.
 func (p Plan) Duration() time.Duration {
-	n := p.Requests()
+	n := p.Total()
 	if n <= p.Rate.N || p.Rate.N == 0 {
 		return 0
 	}

@@ -336,18 +336,7 @@ func (r *runner) plan(ctx context.Context, work []workItem) (Plan, error) {
 	p.Job, p.LogicalDate, p.Rate = r.opt.Job, r.logical, r.client.Limiter().Rate()
 	p.CapSchedule, p.CapTracking = r.opt.CapSchedule, r.opt.CapTracking
 	p.BalanceSchedule, p.BalanceTracking = r.run.BalanceScheduleBefore, r.run.BalanceTrackingBefore
-	for _, it := range work {
-		switch it.resource.Kind {
-		case KindPort:
-			p.Ports++
-		case KindLane:
-			p.Lanes++
-		case KindVessel:
-			p.Vessels++
-		case KindShipment:
-			p.Shipments++
-		}
-	}
+	p.Requests = countRequests(work, func(workItem) bool { return true })
 	p.ScheduleAPI = r.client.ScheduleAPI()
 	for _, prod := range r.products(work) {
 		if prod != wire.ProductSchedule || p.ScheduleAPI.HasConsumption() {

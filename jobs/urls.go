@@ -13,9 +13,8 @@ import (
 // before any request. It matches extract.ErrNoURL.
 type MissingURLError struct {
 	Product wire.Product
-	// Ports, Lanes, Vessels and Shipments count the requests due that need
-	// the product.
-	Ports, Lanes, Vessels, Shipments int
+	// Requests counts the requests due that need the product.
+	Requests
 	// Tracked: the shipments are the tracked set's (the nightly run), not
 	// only a selection.
 	Tracked bool
@@ -73,23 +72,8 @@ func (r *runner) needURLs(work []workItem) error {
 		if r.client.HasURL(p) {
 			continue
 		}
-		e := &MissingURLError{Product: p, Tracked: r.opt.Track}
-		for _, it := range work {
-			if it.product != p {
-				continue
-			}
-			switch it.resource.Kind {
-			case KindPort:
-				e.Ports++
-			case KindLane:
-				e.Lanes++
-			case KindVessel:
-				e.Vessels++
-			case KindShipment:
-				e.Shipments++
-			}
-		}
-		return e
+		return &MissingURLError{Product: p, Tracked: r.opt.Track,
+			Requests: countRequests(work, func(it workItem) bool { return it.product == p })}
 	}
 	return nil
 }

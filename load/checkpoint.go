@@ -83,7 +83,7 @@ func (w *Warehouse) FailedAsks(ctx context.Context, logical time.Time) (map[stri
 	if w.db == nil {
 		return nil, errClosed
 	}
-	rows, err := w.db.QueryContext(ctx, landedPages+`
+	out, err := countsByResource(ctx, w, landedPages+`
 SELECT b.resource, count(DISTINCT b.run_id) FROM raw_responses b
 WHERE b.logical_date = ? AND b.source = ? AND (b.broken IS NOT NULL OR b.paging_stop IS NOT NULL)
   AND (NOT EXISTS (SELECT 1 FROM landed l WHERE l.resource = b.resource)
@@ -94,17 +94,7 @@ GROUP BY b.resource`,
 	if err != nil {
 		return nil, fmt.Errorf("reading the broken answers: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var res string
-		var n int
-		if err := rows.Scan(&res, &n); err != nil {
-			return nil, err
-		}
-		out[res] = n
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // PagesPerAnswer is, by resource, how many pages its latest answer took:
@@ -116,7 +106,7 @@ func (w *Warehouse) PagesPerAnswer(ctx context.Context) (map[string]int, error) 
 	if w.db == nil {
 		return nil, errClosed
 	}
-	rows, err := w.db.QueryContext(ctx, `
+	out, err := countsByResource(ctx, w, `
 WITH pages AS (
     SELECT resource, logical_date, count(*) AS n FROM raw_responses
     WHERE source = ? AND status BETWEEN 200 AND 299 AND broken IS NULL AND logical_date IS NOT NULL
@@ -124,6 +114,15 @@ WITH pages AS (
 SELECT resource, CAST(arg_max(n, logical_date) AS INTEGER) FROM pages GROUP BY resource`, SourceFetch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the pages per answer: %w", err)
+	}
+	return out, nil
+}
+
+// countsByResource runs q, whose rows are a resource and a count.
+func countsByResource(ctx context.Context, w *Warehouse, q string, args ...any) (map[string]int, error) {
+	rows, err := w.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]int{}
