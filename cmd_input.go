@@ -12,6 +12,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/wire"
 )
 
 // listItems splits a list flag: comma-separated values, or
@@ -143,9 +144,10 @@ func parseLane(s string) (jobs.Lane, error) {
 	return jobs.Lane{POL: pol, POD: pod}, nil
 }
 
-// parseVessels reads --vessels: IMO numbers, duplicates dropped.
-func parseVessels(value string) ([]int, badRows, error) {
-	return parseList("vessels", value, extract.ParseIMO)
+// parseVessels reads --vessels: IMO numbers (and, for a DCSA provider,
+// 8-digit numbers), duplicates dropped.
+func parseVessels(value string, api wire.ScheduleAPI) ([]int, badRows, error) {
+	return parseList("vessels", value, func(s string) (int, error) { return extract.ParseVessel(s, api) })
 }
 
 // readShipments reads a shipments CSV: a header naming shipment_number and,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/wire"
 )
 
 func TestParseSelectionFlags(t *testing.T) {
@@ -18,7 +19,7 @@ func TestParseSelectionFlags(t *testing.T) {
 	if err != nil || len(lanes) != 2 || lanes[1].String() != "CNSHA-USLAX" {
 		t.Fatalf("lanes = %v, %v", lanes, err)
 	}
-	vessels, _, err := parseVessels("9321483,IMO 9074729")
+	vessels, _, err := parseVessels("9321483,IMO 9074729", wire.ScheduleAPIService)
 	if err != nil || len(vessels) != 2 || vessels[1] != 9074729 {
 		t.Fatalf("vessels = %v, %v", vessels, err)
 	}
@@ -30,7 +31,7 @@ func TestParseSelectionFlags(t *testing.T) {
 		{second(parseLanes("CNSHA")), "POL-POD"},
 		{second(parseLanes("CNSHA-CNSHA")), "two different ports"},
 		{second(parseLanes("CNSHA-NL")), "port code"},
-		{second(parseVessels("9074728")), "check digit"},
+		{second(parseVessels("9074728", wire.ScheduleAPIService)), "check digit"},
 	} {
 		if len(b.bad) != 1 || !strings.Contains(b.bad[0].String(), b.mention) {
 			t.Errorf("bad rows %v, want one mentioning %q", b.bad, b.mention)
@@ -111,5 +112,20 @@ func TestBadShipmentRowsAreEachReportedAndSkipped(t *testing.T) {
 	}
 	if w := extract.CheckDigitWarning(refs[1]); w == "" {
 		t.Error("no warning for TEMU1234567")
+	}
+}
+
+// DCSA's vesselIMONumber is "^\d{7,8}$": an 8-digit number (an inland
+// vessel's ENI) is asked of a DCSA provider; the service profile's
+// by-vessel path takes a 7-digit IMO number with its check digit, so an
+// 8-digit one is a bad row there, saying which profile takes it.
+func TestEightDigitVesselNumbersAreForDCSAProviders(t *testing.T) {
+	got, bad, err := parseVessels("IMO9321483,23162713", wire.ScheduleAPIDCSA)
+	if err != nil || len(bad) != 0 || len(got) != 2 || got[1] != 23162713 {
+		t.Fatalf("DCSA: %v, %v, %v: want both", got, bad, err)
+	}
+	got, bad, err = parseVessels("9321483,23162713", wire.ScheduleAPIService)
+	if err != nil || len(got) != 1 || len(bad) != 1 || !strings.Contains(bad[0].reason, "--schedule-api dcsa-cs-1.0") {
+		t.Fatalf("service: %v, %v, %v: want the 8-digit number a bad row naming the DCSA profile", got, bad, err)
 	}
 }

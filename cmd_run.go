@@ -63,7 +63,11 @@ func selection(c *cli.Context) (jobs.Selection, badRows, error) {
 		return sel, nil, configError("%v", err)
 	}
 	bad = append(bad, more...)
-	if sel.Vessels, more, err = parseVessels(c.String("vessels")); err != nil {
+	api, err := wire.ParseScheduleAPI(c.String(flagScheduleAPI))
+	if err != nil {
+		return sel, nil, configError("ETALAKE_SCHEDULE_API (--schedule-api): %v", err)
+	}
+	if sel.Vessels, more, err = parseVessels(c.String("vessels"), api); err != nil {
 		return sel, nil, configError("%v", err)
 	}
 	bad = append(bad, more...)

@@ -103,11 +103,12 @@ func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptio
 }
 
 // VesselSchedule fetches a vessel's schedule by IMO number, every page of
-// it (1 schedule credit a page). An IMO number with a bad check digit is
-// refused before any request.
+// it (1 schedule credit a page). An IMO number with a bad check digit, or
+// a number the profile does not take (ParseVessel), is refused before any
+// request.
 func (c *Client) VesselSchedule(ctx context.Context, imo int) (wire.Schedules[wire.VesselSchedule], *Raw, error) {
-	if !ValidIMO(imo) {
-		return wire.Schedules[wire.VesselSchedule]{}, nil, &InputError{Field: "IMO number", Value: strconv.Itoa(imo), Want: "7 digits with a valid check digit (e.g. 9321483)"}
+	if _, err := ParseVessel(strconv.Itoa(imo), c.cfg.ScheduleAPI); err != nil {
+		return wire.Schedules[wire.VesselSchedule]{}, nil, err
 	}
 	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
 	if err != nil {

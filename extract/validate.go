@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"github.com/etalake/etalake/wire"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,15 +23,40 @@ func ParsePortCode(s string) (string, error) {
 // ParseIMO parses an IMO ship identification number: 7 digits whose last is
 // the check digit, optionally written "IMO 9321483".
 func ParseIMO(s string) (int, error) {
+	return ParseVessel(s, wire.ScheduleAPIService)
+}
+
+// ParseVessel reads a vessel's number for the by-vessel query of a
+// schedule profile: an IMO number of 7 digits with a valid check digit,
+// with or without an IMO prefix; in the dcsa-cs-1.0 profile also a number
+// of 8 digits, as the standard's vesselIMONumber allows ("^\d{7,8}$": an
+// inland vessel's ENI number is 8), which has no check digit to verify.
+func ParseVessel(s string, api wire.ScheduleAPI) (int, error) {
 	t := strings.TrimSpace(s)
 	if len(t) >= 3 && strings.EqualFold(t[:3], "IMO") {
 		t = strings.TrimSpace(t[3:])
 	}
 	n, err := strconv.Atoi(t)
-	if err != nil || len(t) != 7 || !ValidIMO(n) {
-		return 0, &InputError{Field: "IMO number", Value: s, Want: "7 digits with a valid check digit (e.g. 9321483)"}
+	if err == nil && (len(t) == 7 || len(t) == 8) && ValidVessel(n, api) {
+		return n, nil
 	}
-	return n, nil
+	want := "7 digits with a valid check digit (e.g. 9321483)"
+	if api == wire.ScheduleAPIDCSA {
+		want += ", or 8 digits"
+	} else if err == nil && len(t) == 8 {
+		want += "; 8 digits only with --schedule-api " + string(wire.ScheduleAPIDCSA) + ", whose vesselIMONumber takes them"
+	}
+	return 0, &InputError{Field: "IMO number", Value: s, Want: want}
+}
+
+// ValidVessel reports whether n is a vessel number the by-vessel query of
+// profile api takes: a 7-digit IMO number with a valid check digit, or, in
+// the dcsa-cs-1.0 profile, any 8-digit number.
+func ValidVessel(n int, api wire.ScheduleAPI) bool {
+	if api == wire.ScheduleAPIDCSA && n >= 10000000 && n <= 99999999 {
+		return true
+	}
+	return ValidIMO(n)
 }
 
 // ValidIMO reports whether n is a 7-digit IMO number with a valid check
