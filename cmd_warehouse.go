@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -207,10 +206,10 @@ func importCommand() *cli.Command {
 			if err := jobs.CheckImportIdentity(opt.Endpoint, opt.Request); err != nil {
 				return configError("%v", err)
 			}
-			for _, p := range c.Args().Slice() {
-				if _, err := os.Stat(p); err != nil {
-					return configError("%v", err)
-				}
+			// Before the warehouse is opened (or created): a path that
+			// names nothing to import is the user's to fix.
+			if err := jobs.CheckImportPaths(c.Args().Slice()); err != nil {
+				return configError("import: %v", err)
 			}
 			if s := c.String("observed-at"); s != "" {
 				if opt.ObservedAt, err = parseTime("observed-at", s); err != nil {
@@ -228,6 +227,9 @@ func importCommand() *cli.Command {
 			st, err := jobs.Import(c.Context, wh, c.Args().Slice(), opt)
 			if cerr := wh.Close(); err == nil {
 				err = cerr
+			}
+			if errors.Is(err, jobs.ErrNothingToImport) { // the files went away meanwhile
+				err = usageErr{err}
 			}
 			if st.Run != "" {
 				writeImportSummary(c.App.Writer, st)
