@@ -49,9 +49,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newApp().RunContext(ctx, os.Args)
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "etalake:", err)
-	}
+	writeExit(os.Stderr, os.Args, err)
 	os.Exit(exitCode(err))
 }
 
