@@ -318,3 +318,24 @@ func TestTheExitLineFollowsTheLogFormatAsked(t *testing.T) {
 		}
 	}
 }
+
+// A backfill asking before it spends, under --log-format json, asks in
+// JSON too: the plan and the question are events, and the answer is read
+// as on a terminal.
+func TestTheQuestionBeforeABackfillIsJSONWhenAsked(t *testing.T) {
+	balance := int64(40)
+	p := jobs.Plan{Job: "backfill", LogicalDate: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC), Requests: jobs.Requests{Ports: 3},
+		ScheduleLow: 3, ScheduleHigh: 5, CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited, BalanceSchedule: &balance}
+	var out strings.Builder
+	if !askToSpend(&out, true, strings.NewReader("yes\n"), p) {
+		t.Fatal("yes was not taken for yes")
+	}
+	events := jsonLines(t, "the question", out.String())
+	if len(events) != 2 || events[0]["msg"] != "plan" || events[1]["msg"] != "confirm" ||
+		events[1]["question"] != "Spend 3–5 schedule credits (no more than 5) and 0 tracking calls? [y/N] " {
+		t.Errorf("the question under json:\n%s", out.String())
+	}
+	if askToSpend(&out, true, strings.NewReader("\n"), p) {
+		t.Error("no answer was taken for yes")
+	}
+}
