@@ -29,6 +29,10 @@ func TestTyposAreUsageErrorsAndHelpSucceeds(t *testing.T) {
 		{[]string{"--help"}, exitOK, "EXIT CODES", ""},
 		{[]string{"-h"}, exitOK, "COMMANDS:", ""},
 		{[]string{"run", "--help"}, exitOK, "etalake run - the nightly job", ""},
+		{[]string{"track", "ad", "MSCU1234566"}, exitUsage, "", `track has no command "ad". Did you mean "add"?`},
+		{[]string{"sim", "serv"}, exitUsage, "", `sim has no command "serv". Did you mean "serve"?`},
+		{[]string{"track", "--foo"}, exitUsage, "", "unknown flag --foo (etalake track --help lists them)"},
+		{[]string{"track"}, exitOK, "list     list the tracked set", ""},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -50,5 +54,30 @@ func TestVersionNamesTheBuildAndDuckDB(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "etalake ") || !strings.Contains(lines[0], "go1.") ||
 		!strings.HasPrefix(lines[1], "duckdb  v1.") || !strings.Contains(lines[1], "duckdb-go v2.") {
 		t.Errorf("--version printed\n%s\nwant etalake's version with Go's, and DuckDB's with the duckdb-go module's", out.String())
+	}
+}
+
+// Every command that has subcommands refuses one it does not have, with
+// the usage code, whatever the command: a new one cannot forget to.
+func TestEveryUnknownSubcommandIsAUsageError(t *testing.T) {
+	var walk func(path []string, cmds []*cli.Command)
+	n := 0
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, cmd := range cmds {
+			if len(cmd.Subcommands) == 0 {
+				continue
+			}
+			args := append(append([]string{}, path...), cmd.Name)
+			n++
+			code, _, errs := run(t, nil, append(args, "nosuchthing")...)
+			if code != exitUsage || !strings.Contains(errs, `has no command "nosuchthing"`) {
+				t.Errorf("etalake %s nosuchthing: exit %d (want %d)\n%s", strings.Join(args, " "), code, exitUsage, errs)
+			}
+			walk(args, cmd.Subcommands)
+		}
+	}
+	walk(nil, newApp().Commands)
+	if n < 2 {
+		t.Errorf("%d commands with subcommands, want track and sim at least", n)
 	}
 }

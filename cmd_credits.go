@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"text/tabwriter"
 	"time"
 
@@ -22,8 +23,8 @@ func creditsCommand() *cli.Command {
 			"tracking product. These calls cost no credit but each takes one slot of the rate limit.\n" +
 			"A product whose provider reports no balance is shown as not reported; one whose URL is not set\n" +
 			"(ETALAKE_SCHEDULE_URL, ETALAKE_TRACKING_URL) as not configured, and is not asked.",
-		Flags: append(sourceFlags(),
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+		Flags: append(append(sourceFlags(), logFlags()...),
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (with --log-format json and no --format: a \"credits\" event per product)"},
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -48,6 +49,13 @@ func creditsCommand() *cli.Command {
 					setting, _ := urlSetting(pc.Product)
 					report[i].Error = "not configured: " + setting + " is not set"
 				}
+			}
+			if jsonLog(c) && !c.IsSet("format") {
+				for _, pc := range report {
+					events(c).LogAttrs(c.Context, slog.LevelInfo, "credits", slog.String("product", string(pc.Product)), slog.Bool("not_configured", pc.NotConfigured),
+						slog.Any("current", pc.Current), slog.Any("periods", emptyList(pc.Periods)), slog.String("error", pc.Error))
+				}
+				return nil
 			}
 			if format == "json" {
 				return writeCreditsJSON(c.App.Writer, report)

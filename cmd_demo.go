@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/report"
 	"github.com/etalake/etalake/wire"
 )
@@ -25,7 +27,7 @@ func demoCommand() *cli.Command {
 			"A previous demo's warehouse in DIR is rebuilt; any other warehouse is refused.\n" +
 			"It ends with the report of the warehouse (see `etalake report --help`), also written as a web\n" +
 			"page next to it: DIR-report.html.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "days", Value: 30, Usage: "virtual days to run"},
 			&cli.StringFlag{Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
 			memoryLimitFlag(),
@@ -34,8 +36,7 @@ func demoCommand() *cli.Command {
 			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
 			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
 			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
-			logFormatFlag(),
-		},
+		}, logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.Int("days") < 1 || c.Int("days") > 90 {
@@ -67,12 +68,24 @@ func demoCommand() *cli.Command {
 				ScheduleAPI: api, PageSize: c.Int(flagPageSize),
 				Warehouse: opt, Version: version, Log: log,
 				Began: func(d jobs.DemoSetup) {
+					if jsonLog(c) {
+						events(c).LogAttrs(c.Context, slog.LevelInfo, "demo: began", slog.String("url", d.URL), slog.Int("shipments", d.Shipments),
+							slog.Int("carriers", d.Carriers), slog.Int("days", d.Days), slog.String("from", d.Start.Format(time.DateOnly)),
+							slog.Int("ports", d.Ports), slog.Int("lanes", d.Lanes), slog.Int("vessels", d.Vessels))
+						return
+					}
 					fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
 						d.URL, d.Shipments, d.Carriers, d.Days, d.Start.Format(time.DateOnly))
 					fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and every tracked shipment\n",
 						d.Ports, d.Lanes, d.Vessels)
 				},
 				Night: func(n jobs.DemoNight) {
+					if jsonLog(c) {
+						events(c).LogAttrs(c.Context, endLevel(n.Status), "demo: night", slog.String("date", n.Date.Format(time.DateOnly)), slog.String("status", n.Status),
+							slog.Int64("requests", n.Requests), slog.Int64("schedule_credits", n.Schedule), slog.Int64("tracking_calls", n.Tracking),
+							slog.Int64("rows", n.Rows), slog.Float64("took_seconds", n.Took.Round(time.Millisecond).Seconds()))
+						return
+					}
 					fmt.Fprintf(c.App.Writer, "  %s  %-7s %4d requests  %3d schedule credits  %3d tracking calls  %6d rows  %5s\n",
 						n.Date.Format(time.DateOnly), n.Status, n.Requests, n.Schedule, n.Tracking, n.Rows, n.Took.Round(time.Millisecond))
 				},
@@ -83,10 +96,13 @@ func demoCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if jsonLog(c) {
+				return demoSummary(c, res, opt, readOptions(log, false))
+			}
 			fmt.Fprintf(c.App.Writer, "demo: %d nights to %s in %s: %d requests, %d schedule credits, %d tracking calls\n",
 				res.Days, res.Simulated.Format(time.DateOnly), res.Elapsed.Round(time.Millisecond), res.Requests, res.Schedule, res.Tracking)
 			fmt.Fprintf(c.App.Writer, "demo: rows loaded: %s\n\n", rowsSummary(res.Rows))
-			err = writeReport(c.Context, res.Dir, opt, c.App.Writer, demoReportPath(res.Dir))
+			err = writeReport(c.Context, res.Dir, opt, readOptions(log, false), c.App.Writer, demoReportPath(res.Dir))
 			if errors.Is(err, report.ErrNothingToReport) {
 				fmt.Fprintf(c.App.Writer, "demo: no report: %v; run more --days\n", err)
 			} else if err != nil {
@@ -114,4 +130,21 @@ func demoReportPath(dir string) string {
 		p = "." + string(filepath.Separator) + p
 	}
 	return p
+}
+
+// demoSummary writes the report page and says what the demo did as a
+// "summary" event (--log-format json): the report's text is for people.
+func demoSummary(c *cli.Context, res jobs.DemoResult, opt load.Options, ro load.ReadOptions) error {
+	page := demoReportPath(res.Dir)
+	err := writeReport(c.Context, res.Dir, opt, ro, io.Discard, page)
+	if errors.Is(err, report.ErrNothingToReport) {
+		page = ""
+	} else if err != nil {
+		return err
+	}
+	events(c).LogAttrs(c.Context, slog.LevelInfo, "summary", slog.String("job", "demo"), slog.Int("exit_code", exitOK),
+		slog.Int("nights", res.Days), slog.String("to", res.Simulated.Format(time.DateOnly)), slog.Float64("took_seconds", res.Elapsed.Round(time.Millisecond).Seconds()),
+		slog.Int64("requests", res.Requests), slog.Int64("schedule_credits", res.Schedule), slog.Int64("tracking_calls", res.Tracking),
+		slog.Any("rows", orEmpty(res.Rows)), slog.String("warehouse", res.Dir), slog.String("report", page))
+	return nil
 }

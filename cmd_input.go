@@ -155,17 +155,19 @@ func parseVessels(value string, api wire.ScheduleAPI) ([]int, badRows, error) {
 // ignored), then one shipment per row. A row that is not a shipment is a
 // bad row, named by file and line, and skipped; an error is a file that
 // cannot be read as such a CSV at all (no header, an unreadable file).
+//
+// Each line is read as a record of its own: no field of a shipments file
+// spans lines, and a quote left open (a stray " in a number) would
+// otherwise swallow every line after it into one field — the rest of the
+// file silently lost, and only its first line named.
 func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.Comment = '#'
-	header, err := cr.Read()
+	lines := newCSVLines(r)
+	header, headerLine, err := lines.next()
 	if errors.Is(err, io.EOF) {
 		return nil, nil, fmt.Errorf("%s: empty file: want a header shipment_number,shipment_type,sealine", name)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s:%d: %w", name, headerLine, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -173,7 +175,7 @@ func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, er
 	}
 	num, ok := col["shipment_number"]
 	if !ok {
-		return nil, nil, fmt.Errorf("%s:1: header %q has no shipment_number column: want shipment_number,shipment_type,sealine", name, strings.Join(header, ","))
+		return nil, nil, fmt.Errorf("%s:%d: header %q has no shipment_number column: want shipment_number,shipment_type,sealine", name, headerLine, strings.Join(header, ","))
 	}
 	field := func(rec []string, c string) string {
 		if i, ok := col[c]; ok && i < len(rec) {
@@ -185,21 +187,19 @@ func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, er
 	var bad badRows
 	seen := map[extract.ShipmentRef]bool{}
 	for {
-		rec, err := cr.Read()
+		rec, line, err := lines.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			// The reader goes on at the next line.
-			bad = append(bad, badRow{fmt.Sprintf("%s:%d", name, pe.StartLine), pe.Err.Error()})
+		where := fmt.Sprintf("%s:%d", name, line)
+		var le lineError
+		if errors.As(err, &le) {
+			bad = append(bad, badRow{where, le.Error()})
 			continue
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
-		line, _ := cr.FieldPos(0)
-		where := fmt.Sprintf("%s:%d", name, line)
 		if num >= len(rec) || strings.TrimSpace(rec[num]) == "" {
 			bad = append(bad, badRow{where, "no shipment_number"})
 			continue
@@ -215,6 +215,62 @@ func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, er
 		}
 	}
 	return out, bad, nil
+}
+
+// csvLines reads a CSV a line at a time, each line a record of its own,
+// skipping blank lines and # comments.
+type csvLines struct {
+	sc   *bufio.Scanner
+	line int
+}
+
+// maxCSVLine is the longest line read; a shipments row is a few dozen bytes.
+const maxCSVLine = 1 << 20
+
+func newCSVLines(r io.Reader) *csvLines {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxCSVLine)
+	return &csvLines{sc: sc}
+}
+
+// lineError is a line that is not a CSV record; the lines after it are
+// read all the same.
+type lineError struct{ err error }
+
+func (e lineError) Error() string { return e.err.Error() }
+
+// next returns the next record and its line number; io.EOF after the last.
+// A line that does not parse is a lineError; any other error is the
+// file's.
+func (l *csvLines) next() ([]string, int, error) {
+	for l.sc.Scan() {
+		l.line++
+		text := l.sc.Text()
+		if t := strings.TrimSpace(text); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		cr := csv.NewReader(strings.NewReader(text))
+		cr.FieldsPerRecord = -1
+		cr.TrimLeadingSpace = true
+		rec, err := cr.Read()
+		var pe *csv.ParseError
+		switch {
+		case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrQuote):
+			return nil, l.line, lineError{fmt.Errorf("a quote is not closed on its line (%s): want a field quoted whole, as \"MSCU1234566\", or no quote", pe.Err)}
+		case errors.As(err, &pe):
+			return nil, l.line, lineError{pe.Err}
+		case err != nil:
+			return nil, l.line, lineError{err}
+		}
+		return rec, l.line, nil
+	}
+	if err := l.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, l.line + 1, fmt.Errorf("line %d is longer than %d bytes: not a shipments CSV", l.line+1, maxCSVLine)
+		}
+		return nil, l.line, err
+	}
+	return nil, l.line, io.EOF
 }
 
 // checkDigitWarnings logs, once per number, the container numbers of refs

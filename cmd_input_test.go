@@ -83,8 +83,9 @@ func TestReadShipmentsCSV(t *testing.T) {
 }
 
 // One malformed row among good ones costs only itself: every bad row is
-// reported by file and line, and the good ones — a container number whose
-// check digit fails among them, the service may know it — are kept.
+// reported by file and line — a quote left open included, which must not
+// swallow the lines after it — and the good ones (a container number whose
+// check digit fails among them: the service may know it) are kept.
 func TestBadShipmentRowsAreEachReportedAndSkipped(t *testing.T) {
 	in := "shipment_number,shipment_type,sealine\n" +
 		"MSCU1234566,CT,MSCU\n" + // 2 good
@@ -92,23 +93,30 @@ func TestBadShipmentRowsAreEachReportedAndSkipped(t *testing.T) {
 		",CT,\n" + // 4 no number
 		"TEMU1234567,CT,\n" + // 5 check digit fails: kept, warned
 		"MAEU123456789,BL,MAERSK\n" + // 6 bad SCAC
-		"\"broken,CT\n" + // 7 a bare quote: the rest of the file is one field
-		""
+		"\"broken,CT\n" + // 7 a quote never closed: read alone, it does not swallow the rest
+		"MAEU123456790,BL,MAEU\n" + // 8 good
+		"MAEU12\"3,BL,\n" + // 9 a quote inside a field
+		"\n# a comment\n" + // 10, 11
+		"MAEU123456791,BL,MAEU\n" // 12 good
 	refs, bad, err := readShipments(strings.NewReader(in), "s.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(refs) != 2 || refs[1].Number != "TEMU1234567" {
-		t.Fatalf("refs = %+v, want MSCU1234566 and TEMU1234567", refs)
+	var numbers []string
+	for _, r := range refs {
+		numbers = append(numbers, r.Number)
+	}
+	if got := strings.Join(numbers, " "); got != "MSCU1234566 TEMU1234567 MAEU123456790 MAEU123456791" {
+		t.Fatalf("read %s, want MSCU1234566 TEMU1234567 MAEU123456790 MAEU123456791: the rows after a broken quote were lost", got)
 	}
 	got := strings.Join(bad.Strings(), "\n")
-	for _, want := range []string{"s.csv:3: ", "s.csv:4: no shipment_number", "s.csv:6: ", "s.csv:7: "} {
+	for _, want := range []string{"s.csv:3: ", "s.csv:4: no shipment_number", "s.csv:6: ", "s.csv:7: a quote is not closed on its line", "s.csv:9: "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("bad rows lack %q:\n%s", want, got)
 		}
 	}
-	if len(bad) != 4 {
-		t.Errorf("%d bad rows, want 4:\n%s", len(bad), got)
+	if len(bad) != 5 {
+		t.Errorf("%d bad rows, want 5:\n%s", len(bad), got)
 	}
 	if w := extract.CheckDigitWarning(refs[1]); w == "" {
 		t.Error("no warning for TEMU1234567")

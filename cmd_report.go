@@ -57,16 +57,21 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return writeReport(c.Context, c.String(flagWarehouse), opt, c.App.Writer, html)
+			log, err := newLogger(c)
+			if err != nil {
+				return err
+			}
+			return writeReport(c.Context, c.String(flagWarehouse), opt, readOptions(log, false), c.App.Writer, html)
 		},
 	}
 }
 
-// writeReport prints the report of the warehouse in dir to out and, when
-// html is not "", writes its page there and says so. A warehouse that is
-// missing, busy or without views is a usage error (exit 2).
-func writeReport(ctx context.Context, dir string, opt load.Options, out io.Writer, html string) error {
-	db, err := openReaderWith(ctx, dir, opt)
+// writeReport prints the report of the warehouse in dir, read with ro, to
+// out and, when html is not "", writes its page there and says so. A
+// warehouse that is missing, busy or without views is a usage error (exit
+// 2).
+func writeReport(ctx context.Context, dir string, opt load.Options, ro load.ReadOptions, out io.Writer, html string) error {
+	db, err := openReaderWith(ctx, dir, opt, ro)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func selectionFlags() []cli.Flag {
 
 // runFlags are the flags of run and backfill.
 func runFlags() []cli.Flag {
-	return append(append(sourceFlags(), writerFlags()...), selectionFlags()...)
+	return append(append(append(sourceFlags(), writerFlags()...), selectionFlags()...), progressIntervalFlag())
 }
 
 // strictFlag makes any bad input row an error before anything is asked.
@@ -187,7 +188,7 @@ given.`,
 		Action: func(c *cli.Context) error {
 			var confirm func(jobs.Plan) bool
 			if !c.Bool("yes") && !c.IsSet("max-credits") && isTerminal(os.Stdin) && isTerminal(os.Stderr) {
-				confirm = func(p jobs.Plan) bool { return askToSpend(c.App.ErrWriter, os.Stdin, p) }
+				confirm = func(p jobs.Plan) bool { return askToSpend(c.App.ErrWriter, jsonLog(c), os.Stdin, p) }
 			}
 			return runJob(c, "backfill", false, confirm)
 		},
@@ -195,16 +196,24 @@ given.`,
 }
 
 // askToSpend shows the plan and reads yes or no. The job then spends at
-// most what it asked (jobs.RunOptions.Confirm).
-func askToSpend(w io.Writer, in io.Reader, p jobs.Plan) bool {
-	writePlan(w, p)
+// most what it asked (jobs.RunOptions.Confirm). With asJSON, the plan and
+// the question are events, each a line of JSON.
+func askToSpend(w io.Writer, asJSON bool, in io.Reader, p jobs.Plan) bool {
 	low, high := p.ScheduleCredits()
 	_, t := p.Spend()
 	most := ""
 	if low != high {
 		most = fmt.Sprintf(" (no more than %d)", high)
 	}
-	fmt.Fprintf(w, "Spend %s schedule credits%s and %d tracking calls? [y/N] ", creditRange(low, high), most, t)
+	question := fmt.Sprintf("Spend %s schedule credits%s and %d tracking calls? [y/N] ", creditRange(low, high), most, t)
+	if asJSON {
+		ev := slog.New(slog.NewJSONHandler(w, nil))
+		ev.LogAttrs(context.Background(), slog.LevelInfo, "plan", planAttrs(p)...)
+		ev.Info("confirm", "question", question)
+	} else {
+		writePlan(w, p)
+		fmt.Fprint(w, question)
+	}
 	line, _ := bufio.NewReader(in).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
@@ -226,7 +235,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	// one writer, which keeps them apart.
 	var status *termline.Line
 	errw := c.App.ErrWriter
-	if f, ok := errw.(*os.File); ok && isTerminal(f) && c.String(flagLogFormat) != "json" {
+	if f, ok := errw.(*os.File); ok && isTerminal(f) && !jsonLog(c) {
 		status = termline.New(f, termline.Width(f))
 		errw = status
 	}
@@ -257,6 +266,10 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
+	every, err := progressEvery(c)
+	if err != nil {
+		return err
+	}
 	client, err := newClient(c, log, capS, capT, limit)
 	if err != nil {
 		return err
@@ -279,11 +292,17 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 			return err
 		}
 	}
+	exit := statusExit
+	if c.Bool("dry-run") {
+		// A dry run exits 0 whatever the run it plans would end with
+		// (the plan says that); its log line says so.
+		exit = func(_ string, err error) int { return exitCode(err) }
+	}
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
 		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
-		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: statusExit, Version: version, Log: log,
-		Progress: progressOf(status),
+		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: exit, Version: version, Log: log,
+		Progress: progressOf(status), ProgressEvery: every,
 	})
 	err = urlError(authHint(err, client.Auth()))
 	if cerr := wh.Close(); err == nil {
@@ -291,12 +310,20 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	}
 	err = misconfigHint(err)
 	if c.Bool("dry-run") {
-		if err == nil {
+		switch {
+		case err != nil:
+		case jsonLog(c):
+			events(c).LogAttrs(c.Context, slog.LevelInfo, "plan", planAttrs(res.Plan)...)
+		default:
 			writePlan(c.App.Writer, res.Plan)
 		}
 		return err
 	}
-	writeSummary(c.App.Writer, res)
+	if jsonLog(c) {
+		events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(res.Run.Status), "summary", summaryAttrs(res)...)
+	} else {
+		writeSummary(c.App.Writer, res)
+	}
 	switch {
 	case errors.Is(err, jobs.ErrDeclined):
 		return cli.Exit(err.Error(), exitFailure)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -84,7 +85,7 @@ func simServeCommand() *cli.Command {
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
 			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
-		Flags: append(worldFlags(),
+		Flags: append(append(worldFlags(),
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8089", Usage: "listen address (loopback by default; port 0 picks a free one)"},
 			&cli.StringSliceFlag{Name: "key", Usage: "accepted key as KEY:SCHEDULE_CREDITS:TRACKING_CREDITS[:EXPIRES]; credits \"-\" = no access to the product (403); repeatable"},
 			&cli.StringFlag{Name: "rate", Value: "10/10s", Usage: "rate limit per key, N/DURATION"},
@@ -103,7 +104,7 @@ func simServeCommand() *cli.Command {
 			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
 			&cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
 				Usage: "where the simulator wants the key: api-key (the API_KEY header, as the service), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME); a request without it there is refused 401, saying how it is wanted"},
-		),
+		), logFlags()...),
 		OnUsageError: usageError,
 		Action:       simServe,
 	}
@@ -198,9 +199,22 @@ func simServe(c *cli.Context) error {
 	if auth != (extract.Auth{}) {
 		exports += " ETALAKE_AUTH=" + shellWord(auth.String())
 	}
-	fmt.Fprintln(c.App.Writer, exports)
-	fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
-		wcfg.Seed, len(world.Shipments()), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
+	if jsonLog(c) {
+		// The URLs as fields, and the line for a shell as one more.
+		events(c).LogAttrs(c.Context, slog.LevelInfo, "sim: serving", slog.String("schedule_url", base+svc.ScheduleBasePath()),
+			slog.String("tracking_url", base+sim.TrackingPrefix), slog.String("schedule_api", api), slog.String("auth", auth.String()),
+			slog.String("controls", base+sim.AdminPrefix), slog.String("export", exports))
+		log, err := newLogger(c)
+		if err != nil {
+			return err
+		}
+		log.Info("simulator", "seed", wcfg.Seed, "shipments", len(world.Shipments()), "ports", len(world.Ports()), "keys", len(keys),
+			"rate", rate.String(), "virtual_clock", svc.Clock().Now().Format(time.RFC3339), "speed", c.Float64("speed"))
+	} else {
+		fmt.Fprintln(c.App.Writer, exports)
+		fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
+			wcfg.Seed, len(world.Shipments()), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
+	}
 
 	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -231,9 +245,9 @@ func simWorldCommand() *cli.Command {
 			"   etalake sim world --seed 7 --list lanes                    (pol,pod)\n" +
 			"   etalake sim world --seed 7 --list vessels                  (imo,name,carrier,service)\n" +
 			"   etalake sim world --seed 7 --list truth                    (JSON: the parameters analytics must recover)",
-		Flags: append(worldFlags(),
+		Flags: append(append(worldFlags(),
 			&cli.StringFlag{Name: "list", Value: "shipments", Usage: "shipments, ports, lanes, vessels or truth"},
-		),
+		), logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			wcfg, err := worldConfig(c)
@@ -304,10 +318,10 @@ func simResponsesCommand() *cli.Command {
 			"every shipment visible that day at --hour, and sets the file's modification time to that moment,\n" +
 			"which is what `etalake import` takes as observed_at:\n" +
 			"   etalake sim responses --days 30 --out responses/ && etalake import responses/",
-		Flags: append(worldFlags(),
+		Flags: append(append(worldFlags(),
 			&cli.StringFlag{Name: "out", Required: true, Usage: "directory to write the files to (created)"},
 			&cli.IntFlag{Name: "hour", Value: 2, Usage: "hour of the day (UTC) of each snapshot"},
-		),
+		), logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			wcfg, err := worldConfig(c)
@@ -320,6 +334,11 @@ func simResponsesCommand() *cli.Command {
 			n, err := sim.WriteResponses(sim.NewWorld(wcfg), c.String("out"), time.Duration(c.Int("hour"))*time.Hour)
 			if err != nil {
 				return err
+			}
+			if jsonLog(c) {
+				events(c).LogAttrs(c.Context, slog.LevelInfo, "summary", slog.String("job", "sim responses"), slog.Int("exit_code", exitOK),
+					slog.Int("responses", n), slog.Int("days", wcfg.Days), slog.String("out", c.String("out")))
+				return nil
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %d responses for %d days to %s\n", n, wcfg.Days, c.String("out"))
 			return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -36,7 +37,7 @@ func trackCommand() *cli.Command {
 				),
 				OnUsageError: usageError,
 				Action: func(c *cli.Context) error {
-					db, err := openReader(c)
+					db, err := openReader(c, false)
 					if err != nil {
 						return err
 					}
@@ -46,6 +47,9 @@ func trackCommand() *cli.Command {
 						return err
 					}
 					list := jobs.TrackedAsOf(rows, time.Now().UTC(), c.Duration("grace"))
+					if jsonLog(c) {
+						return trackedEvents(c, list)
+					}
 					tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 					fmt.Fprintln(tw, "SHIPMENT\tTYPE\tSEALINE\tSTATE\tADDED\tARRIVED\tLAST OBSERVED")
 					n := 0
@@ -111,12 +115,25 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, summary, n, len(refs)-n)
+			exit := exitOK
 			if len(skipped) > 0 {
+				exit = exitPartial
+			}
+			if jsonLog(c) {
+				level := slog.LevelInfo
+				if exit != exitOK {
+					level = slog.LevelWarn
+				}
+				events(c).LogAttrs(c.Context, level, "summary", slog.String("job", "track "+name), slog.Int("exit_code", exit),
+					slog.Int("changed", n), slog.Int("unchanged", len(refs)-n), slog.Any("skipped", emptyList(skipped)))
+			} else {
+				fmt.Fprintf(c.App.Writer, summary, n, len(refs)-n)
 				for _, b := range skipped {
 					fmt.Fprintf(c.App.Writer, "  skipped %s\n", b)
 				}
-				return cli.Exit(fmt.Sprintf("track %s: %d bad input rows skipped", name, len(skipped)), exitPartial)
+			}
+			if exit != exitOK {
+				return cli.Exit(fmt.Sprintf("track %s: %d bad input rows skipped", name, len(skipped)), exit)
 			}
 			return nil
 		},
@@ -166,4 +183,29 @@ func timeOrDash(t *time.Time) string {
 		return "-"
 	}
 	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// trackedEvents writes the tracked set as JSON, a "shipment" event each,
+// then a "summary" with the count (--log-format json).
+func trackedEvents(c *cli.Context, list []jobs.Tracked) error {
+	ev := events(c)
+	n := 0
+	for _, t := range list {
+		if t.State == jobs.TrackRemoved && !c.Bool("all") {
+			continue
+		}
+		n++
+		ev.LogAttrs(c.Context, slog.LevelInfo, "shipment", slog.String("shipment_number", t.Ref.Number), slog.String("shipment_type", string(t.Ref.Type)),
+			slog.String("sealine", t.Ref.Sealine), slog.String("state", t.State), slog.Time("added_at", t.AddedAt.UTC()),
+			slog.Any("arrived", utcOrNil(t.Arrived)), slog.Any("last_observed", utcOrNil(t.LastObserved)))
+	}
+	ev.LogAttrs(c.Context, slog.LevelInfo, "summary", slog.String("job", "track list"), slog.Int("shipments", n))
+	return nil
+}
+
+func utcOrNil(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UTC()
 }

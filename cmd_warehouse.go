@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -46,25 +45,53 @@ func sayWaiting(log *slog.Logger, timeout time.Duration) func(*load.BusyError) {
 }
 
 // openReader opens the published warehouse read-only (it never waits for
-// a job); a missing warehouse is a usage error (exit 2).
-func openReader(c *cli.Context) (*sql.DB, error) {
+// a job); a missing warehouse is a usage error (exit 2). Unless
+// allowFiles, its queries read no file but the database and the Parquet
+// mirror, and write none (load.OpenReader).
+func openReader(c *cli.Context, allowFiles bool) (*sql.DB, error) {
 	opt, err := warehouseOptions(c)
 	if err != nil {
 		return nil, err
 	}
-	return openReaderWith(c.Context, c.String(flagWarehouse), opt)
+	log, err := newLogger(c)
+	if err != nil {
+		return nil, err
+	}
+	return openReaderWith(c.Context, c.String(flagWarehouse), opt, readOptions(log, allowFiles))
 }
 
-// openReaderWith is openReader of the warehouse in dir with opt. A reader
-// is an analyst's query: it takes every core, where a writer keeps to two.
-func openReaderWith(ctx context.Context, dir string, opt load.Options) (*sql.DB, error) {
+// readOptions are a reader's options: whether its queries may use files,
+// and the log that says when a notebook holds the warehouse read-write.
+func readOptions(log *slog.Logger, allowFiles bool) load.ReadOptions {
+	return load.ReadOptions{AllowFiles: allowFiles, Snapshot: saySnapshot(log)}
+}
+
+// saySnapshot says that the published warehouse was held read-write by
+// another process and a private copy of it is read instead: who holds
+// it, what the copy cost, and how to spare it.
+func saySnapshot(log *slog.Logger) func(load.Snapshot) {
+	return func(s load.Snapshot) {
+		log.Warn("reading a private copy of the warehouse: "+s.Holder.String()+" holds etalake.duckdb open read-write, which keeps every other process out of it "+
+			"(a notebook's duckdb.connect(path) without read_only=True, DBeaver without a read-only connection); the copy is the warehouse as that process last checkpointed it, "+
+			"removed when this command ends; open the warehouse read-only to spare it (README: From a notebook)",
+			"holder_pid", s.Holder.PID, "holder", s.Holder.Command, "bytes", s.Bytes, "took", s.Took.Round(time.Millisecond).String(), "copy", s.Dir)
+	}
+}
+
+// openReaderWith is openReader of the warehouse in dir with opt and ro.
+// A reader is an analyst's query: it takes every core, where a writer
+// keeps to two.
+func openReaderWith(ctx context.Context, dir string, opt load.Options, ro load.ReadOptions) (*sql.DB, error) {
 	opt.Threads = runtime.NumCPU()
-	db, err := load.OpenReadOnly(ctx, dir, opt)
+	db, err := load.OpenReader(ctx, dir, opt, ro)
 	if errors.Is(err, load.ErrNoWarehouse) {
 		return nil, usageErr{err}
 	}
 	return db, err
 }
+
+// flagAllowFiles lets etalake sql read and write files.
+const flagAllowFiles = "allow-files"
 
 func sqlCommand() *cli.Command {
 	return &cli.Command{
@@ -76,9 +103,17 @@ func sqlCommand() *cli.Command {
 			"   etalake sql \"SELECT * FROM shipments LIMIT 5\"\n" +
 			"   etalake sql --format csv \"SELECT * FROM eta_observations\" > eta.csv\n" +
 			"   etalake sql \"SELECT table_name, comment FROM duckdb_tables()\"   (the contract, documented)\n" +
-			"It reads what the last job published: while a job runs, the state before it (never half a job).",
+			"   etalake sql \"SELECT count(*) FROM read_parquet('warehouse/parquet/shipments/**/*.parquet')\"\n" +
+			"It reads what the last job published: while a job runs, the state before it (never half a job).\n\n" +
+			"The query reads the database and the Parquet mirror under the warehouse directory, and writes no\n" +
+			"file: one statement, a SELECT (DESCRIBE, SHOW, SUMMARIZE), PRAGMA, CALL or EXPLAIN SELECT; COPY … TO,\n" +
+			"EXPORT DATABASE, ATTACH, INSTALL and any SET are refused (exit 2), as is reading any other file.\n" +
+			"--allow-files lifts that for the one command: the query may then read and write any file you may.\n\n" +
+			"A notebook holding the warehouse open read-write (duckdb.connect(path) without read_only=True)\n" +
+			"keeps every other process out of the file: etalake then reads a private copy of it, and says so.",
 		Flags: append(warehouseFlags(),
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
+			&cli.BoolFlag{Name: flagAllowFiles, Usage: "let the query read and write any file you may (COPY … TO, EXPORT DATABASE, read_csv of any path, ATTACH); without it, it reads the warehouse and its Parquet mirror and writes nothing. Deliberately no ETALAKE_* variable: it is asked for one command at a time"},
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -92,11 +127,20 @@ func sqlCommand() *cli.Command {
 			if !slices.Contains(queryFormats, format) {
 				return configError("--format %q: want table, csv or json", format)
 			}
-			db, err := openReader(c)
+			db, err := openReader(c, c.Bool(flagAllowFiles))
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			if !c.Bool(flagAllowFiles) {
+				err := load.CheckQuery(c.Context, db, c.Args().First())
+				if errors.Is(err, load.ErrQueryRefused) {
+					return usageErr{fmt.Errorf("%w (etalake sql reads the warehouse and its Parquet mirror, and writes no file; --%s lets one query read and write any file)", err, flagAllowFiles)}
+				}
+				if err != nil {
+					return usageErr{fmt.Errorf("%w: %w", errQuery, err)}
+				}
+			}
 			err = query(c.Context, db, c.Args().First(), format, c.App.Writer)
 			if errors.Is(err, errQuery) {
 				return usageErr{err}
@@ -121,7 +165,6 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
 			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
 			maxBodyFlag(),
-			logFormatFlag(),
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -158,7 +201,12 @@ func replayCommand() *cli.Command {
 			if cerr := wh.Close(); err == nil {
 				err = cerr
 			}
-			fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
+			if jsonLog(c) {
+				events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(st.Status), "summary",
+					append(outcomeAttrs("replay", st.Outcome, statusExit(st.Status, err)), slog.Int("responses", st.Responses))...)
+			} else {
+				fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
+			}
 			if err == nil && st.Status == load.StatusPartial {
 				return cli.Exit("replay ended partial: responses were dead-lettered (see dead_letters)", exitPartial)
 			}
@@ -188,7 +236,6 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
 			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
 			maxBodyFlag(),
-			logFormatFlag(),
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -207,10 +254,10 @@ func importCommand() *cli.Command {
 			if err := jobs.CheckImportIdentity(opt.Endpoint, opt.Request); err != nil {
 				return configError("%v", err)
 			}
-			for _, p := range c.Args().Slice() {
-				if _, err := os.Stat(p); err != nil {
-					return configError("%v", err)
-				}
+			// Before the warehouse is opened (or created): a path that
+			// names nothing to import is the user's to fix.
+			if err := jobs.CheckImportPaths(c.Args().Slice()); err != nil {
+				return configError("import: %v", err)
 			}
 			if s := c.String("observed-at"); s != "" {
 				if opt.ObservedAt, err = parseTime("observed-at", s); err != nil {
@@ -229,7 +276,16 @@ func importCommand() *cli.Command {
 			if cerr := wh.Close(); err == nil {
 				err = cerr
 			}
-			if st.Run != "" {
+			if errors.Is(err, jobs.ErrNothingToImport) { // the files went away meanwhile
+				err = usageErr{err}
+			}
+			switch {
+			case st.Run == "":
+			case jsonLog(c):
+				events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(st.Status), "summary", append(outcomeAttrs("import", st.Outcome, statusExit(st.Status, err)),
+					slog.Int("files", st.Files), slog.Int("bodies", st.Bodies), slog.Int("landed", st.Landed),
+					slog.Int("already_there", st.AlreadyThere), slog.Int("unidentified", st.Unidentified))...)
+			default:
 				writeImportSummary(c.App.Writer, st)
 			}
 			if err == nil && st.Status == load.StatusPartial {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strconv"
@@ -31,7 +30,6 @@ const (
 	flagTimeout     = "timeout"
 	flagStateDir    = "state-dir"
 	flagPaths       = "path"
-	flagLogFormat   = "log-format"
 	flagKeyRefused  = "api-key"
 	flagScheduleAPI = "schedule-api"
 	flagPageSize    = "page-size"
@@ -58,7 +56,6 @@ func sourceFlags() []cli.Flag {
 		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
 		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, {date} is the logical date and {until} the end of the schedule window: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
-		logFormatFlag(),
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
 	}
 }
@@ -110,10 +107,6 @@ func authHint(err error, a extract.Auth) error {
 		return err
 	}
 	return fmt.Errorf("%w\n(the key was sent in %s; if the provider wants it otherwise, set ETALAKE_AUTH or --auth: %s)", err, a.Want(), extract.AuthForms)
-}
-
-func logFormatFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagLogFormat, EnvVars: []string{"ETALAKE_LOG_FORMAT"}, Value: "text", Usage: "log format on stderr: text or json"}
 }
 
 // readKey reads the API key from --api-key-file or ETALAKE_API_KEY.
@@ -229,27 +222,6 @@ func misconfigHint(err error) error {
 	return fmt.Errorf("%w\n  %s", err, hint)
 }
 
-// newLogger builds the stderr logger of --log-format, at info level.
-func newLogger(c *cli.Context) (*slog.Logger, error) { return newLoggerAt(c, slog.LevelInfo) }
-
-// newLoggerAt builds the stderr logger of --log-format at a level.
-func newLoggerAt(c *cli.Context, level slog.Level) (*slog.Logger, error) {
-	return newLoggerTo(c, c.App.ErrWriter, level)
-}
-
-// newLoggerTo builds the logger of --log-format writing to w.
-func newLoggerTo(c *cli.Context, w io.Writer, level slog.Level) (*slog.Logger, error) {
-	opts := &slog.HandlerOptions{Level: level}
-	switch f := c.String(flagLogFormat); f {
-	case "text", "":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	default:
-		return nil, configError("--log-format %q: want text or json", f)
-	}
-}
-
 // parseTime reads a flag time: RFC 3339 or a date (UTC midnight).
 func parseTime(flag, s string) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
@@ -283,9 +255,10 @@ func warehouseFlag() cli.Flag {
 		Usage: "the warehouse directory: etalake.duckdb and the Parquet mirror under parquet/"}
 }
 
-// warehouseFlags are the flags of every command that opens the warehouse.
+// warehouseFlags are the flags of every command that opens the warehouse,
+// the log's among them.
 func warehouseFlags() []cli.Flag {
-	return []cli.Flag{warehouseFlag(), memoryLimitFlag()}
+	return append([]cli.Flag{warehouseFlag(), memoryLimitFlag()}, logFlags()...)
 }
 
 // writerFlags are the flags of the commands that write the warehouse.

@@ -76,6 +76,30 @@ func TestImportLandsEverythingItCanRead(t *testing.T) {
 	}
 }
 
+// An import given nothing to import — an empty directory, one of other
+// files, a path that does not exist — is a usage error (exit 2) naming
+// the path and what was expected, and no warehouse is created for it.
+func TestImportOfNothingIsAUsageError(t *testing.T) {
+	empty := t.TempDir()
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wh := filepath.Join(t.TempDir(), "wh")
+	for _, args := range [][]string{{empty}, {other}, {filepath.Join(empty, "missing")}} {
+		code, out, stderr := run(t, map[string]string{"ETALAKE_WAREHOUSE": wh}, append([]string{"import"}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, args[0]) {
+			t.Errorf("import %s: exit %d, want %d naming it\n%s%s", args[0], code, exitUsage, out, stderr)
+		}
+	}
+	if _, err := os.Stat(wh); !os.IsNotExist(err) {
+		t.Errorf("a warehouse was created for nothing: %v", err)
+	}
+	if _, _, stderr := run(t, nil, "import", empty); !strings.Contains(stderr, "holds no *.json, *.ndjson or *.jsonl file") {
+		t.Errorf("the message does not say what was expected:\n%s", stderr)
+	}
+}
+
 // mustContainerNumber is the first container number of a tracking body.
 func mustContainerNumber(t *testing.T, body string) string {
 	t.Helper()

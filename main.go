@@ -49,14 +49,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newApp().RunContext(ctx, os.Args)
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "etalake:", err)
-	}
+	writeExit(os.Stderr, os.Args, err)
 	os.Exit(exitCode(err))
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:    "etalake",
 		Usage:   "a warehouse of shipping ETAs from a rate-limited, credit-metered API",
 		Version: version,
@@ -89,6 +87,39 @@ func newApp() *cli.App {
 			helpCommand(),
 		},
 	}
+	for _, cmd := range app.Commands {
+		withUnknownSubcommands(cmd)
+	}
+	return app
+}
+
+// withUnknownSubcommands makes a typo after a command that has
+// subcommands (etalake track ad) a usage error naming the nearest one:
+// cli's default shows help and exits 3, "partial", which a scheduler
+// counts as a success.
+func withUnknownSubcommands(cmd *cli.Command) {
+	if len(cmd.Subcommands) == 0 {
+		return
+	}
+	if cmd.Action == nil {
+		cmd.Action = unknownSubcommand
+	}
+	if cmd.OnUsageError == nil {
+		cmd.OnUsageError = usageError
+	}
+	for _, sub := range cmd.Subcommands {
+		withUnknownSubcommands(sub)
+	}
+}
+
+// unknownSubcommand runs when the argument after a command names none of
+// its subcommands; no argument at all shows the command's help.
+func unknownSubcommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowSubcommandHelp(c)
+	}
+	name := c.Command.FullName()
+	return usageErr{fmt.Errorf("%s has no command %q%s (etalake help %s lists them)", name, c.Args().First(), nearest(c.Command.Subcommands, c.Args().First()), name)}
 }
 
 // unknownCommand runs when the first argument names no command: a typo in
@@ -145,9 +176,13 @@ func (e usageErr) Unwrap() error { return e.err }
 // when the flag is unknown.
 func usageError(c *cli.Context, err error, _ bool) error {
 	const unknown = "flag provided but not defined: -"
-	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && cli.SuggestFlag != nil && c.Command != nil {
-		if s := cli.SuggestFlag(c.Command.Flags, strings.TrimLeft(name, "-"), false); s != "" {
-			err = fmt.Errorf("unknown flag --%s; did you mean %s?", strings.TrimLeft(name, "-"), s)
+	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && c.Command != nil {
+		name = strings.TrimLeft(name, "-")
+		err = fmt.Errorf("unknown flag --%s (etalake %s --help lists them)", name, c.Command.FullName())
+		if cli.SuggestFlag != nil {
+			if s := cli.SuggestFlag(c.Command.Flags, name, false); s != "" {
+				err = fmt.Errorf("unknown flag --%s; did you mean %s?", name, s)
+			}
 		}
 	}
 	return usageErr{err}

@@ -23,7 +23,8 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 	t.Helper()
 	for _, name := range []string{"ETALAKE_API_KEY", "ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_RATE", "ETALAKE_API_KEY_FILE", "ETALAKE_TIMEOUT", "ETALAKE_PATHS", "ETALAKE_LOG_FORMAT",
 		"ETALAKE_WAREHOUSE", "ETALAKE_MEMORY_LIMIT", "ETALAKE_MAX_BODY", "ETALAKE_SHIPMENTS", "ETALAKE_PORTS", "ETALAKE_LANES", "ETALAKE_VESSELS",
-		"ETALAKE_DATE", "ETALAKE_MAX_CREDITS", "ETALAKE_MAX_TRACKING_CALLS", "ETALAKE_SCHEDULE_API", "ETALAKE_PAGE_SIZE", "ETALAKE_SCHEDULE_DAYS", "ETALAKE_MAX_PAGES", "ETALAKE_AUTH"} {
+		"ETALAKE_DATE", "ETALAKE_MAX_CREDITS", "ETALAKE_MAX_TRACKING_CALLS", "ETALAKE_SCHEDULE_API", "ETALAKE_PAGE_SIZE", "ETALAKE_SCHEDULE_DAYS", "ETALAKE_MAX_PAGES", "ETALAKE_AUTH",
+		"ETALAKE_LOG_LEVEL", "ETALAKE_PROGRESS_INTERVAL", "ETALAKE_MAX_REASKS", "ETALAKE_STRICT", "ETALAKE_LOCK_TIMEOUT"} {
 		// t.Setenv restores the variable after the test; then unset it for
 		// real, as an empty variable still counts as set.
 		t.Setenv(name, "")
@@ -38,10 +39,9 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 	var out, errb bytes.Buffer
 	app := newApp()
 	app.Writer, app.ErrWriter = &out, &errb
-	err := app.RunContext(context.Background(), append([]string{"etalake"}, args...))
-	if err != nil {
-		fmt.Fprintln(&errb, "etalake:", err)
-	}
+	argv := append([]string{"etalake"}, args...)
+	err := app.RunContext(context.Background(), argv)
+	writeExit(&errb, argv, err)
 	return exitCode(err), out.String(), errb.String()
 }
 

@@ -20,7 +20,8 @@ import (
 )
 
 // notebookEnv makes the test binary a notebook (see init): it opens
-// <value>/etalake.duckdb read-only as README tells notebooks to, says
+// <value>/etalake.duckdb read-only as README tells notebooks to (or, for
+// rw:<dir>, read-write, as duckdb.connect(path) does unless told), says
 // "open" and what it sees, holds the database until its stdin closes, then
 // says what it sees again.
 const notebookEnv = "ETALAKE_TEST_NOTEBOOK"
@@ -41,7 +42,11 @@ const snapshotSQL = `SELECT (SELECT count(*) FROM etl_runs) || ' runs, ' ||
   (SELECT count(*) FROM tracked_shipments WHERE removed_at IS NULL) || ' tracked'`
 
 func notebook(dir string) int {
-	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb")+"?access_mode=READ_ONLY")
+	dsn := filepath.Join(dir, "etalake.duckdb") + "?access_mode=READ_ONLY"
+	if d, ok := strings.CutPrefix(dir, "rw:"); ok { // as duckdb.connect(path) does by default
+		dsn = filepath.Join(d, "etalake.duckdb")
+	}
+	db, err := sql.Open("duckdb", dsn)
 	if err != nil {
 		fmt.Println(err)
 		return 1
@@ -176,8 +181,8 @@ type notebookProc struct {
 	opened string // what it saw when it opened
 }
 
-// startNotebook starts a notebook on the published warehouse of dir; it
-// holds it until close, or until the test ends.
+// startNotebook starts a notebook on the published warehouse of dir
+// (rw:dir: read-write); it holds it until close, or until the test ends.
 func startNotebook(t *testing.T, dir string) *notebookProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -267,5 +272,91 @@ func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
 	startNotebook(t, demo)
 	if code, out, errOut := run(t, nil, "demo", "--days", "2", "--shipments", "20", "--warehouse", demo); code != exitOK {
 		t.Fatalf("the demo again beside an open notebook: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A notebook that opened the warehouse read-write (Python's and Node's
+// duckdb.connect(path), DBeaver) keeps every other process out of the
+// file: etalake sql and etalake report still answer, from a private copy,
+// and say who holds the file, what the copy cost and how to spare it; the
+// copy is gone when they end. The next job publishes beside it as ever.
+func TestSQLAndReportAnswerWhileANotebookHoldsTheWarehouseReadWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := filepath.Join(t.TempDir(), "demo")
+	if code, out, errOut := run(t, nil, "demo", "--days", "3", "--shipments", "30", "--warehouse", dir); code != exitOK {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)
+	}
+	nb := startNotebook(t, "rw:"+dir)
+	vars := map[string]string{"ETALAKE_WAREHOUSE": dir}
+	code, out, errOut := run(t, vars, "sql", "--format", "csv", snapshotSQL)
+	if code != exitOK || !strings.Contains(out, nb.opened) {
+		t.Fatalf("etalake sql beside a read-write notebook: exit %d\n%s%s\nwant %q", code, out, errOut, nb.opened)
+	}
+	pid := fmt.Sprintf("process %d", nb.cmd.Process.Pid)
+	if !strings.Contains(errOut, "reading a private copy of the warehouse: "+pid) || !strings.Contains(errOut, "read_only=True") {
+		t.Errorf("etalake sql does not say who holds the file and how to spare the copy:\n%s", errOut)
+	}
+	copyDir := logValue(errOut, "copy")
+	if _, err := os.Stat(copyDir); copyDir == "" || !os.IsNotExist(err) {
+		t.Errorf("the private copy %q outlived etalake sql: %v", copyDir, err)
+	}
+	if code, out, errOut := run(t, vars, "report"); code != exitOK || !strings.Contains(out, "Carrier ranking") || !strings.Contains(errOut, pid) {
+		t.Errorf("etalake report beside a read-write notebook: exit %d\n%.300s\n%s", code, out, errOut)
+	}
+	t.Logf("%s", strings.TrimSpace(errOut))
+	nb.close(t)
+}
+
+// logValue is the value of key in the first text log line that has it.
+func logValue(log, key string) string {
+	for _, line := range strings.Split(log, "\n") {
+		if _, v, ok := strings.Cut(line, " "+key+"="); ok {
+			v, _, _ = strings.Cut(v, " ")
+			return strings.Trim(v, `"`)
+		}
+	}
+	return ""
+}
+
+// etalake sql writes no file unless asked: COPY … TO, EXPORT DATABASE and
+// a read of a file outside the warehouse are refused (exit 2, naming
+// --allow-files) and nothing is written; with --allow-files the COPY
+// runs. Reading the Parquet mirror needs nothing.
+func TestSQLWritesNoFileUnlessAsked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	if code, out, errOut := run(t, nil, "demo", "--days", "1", "--shipments", "20", "--warehouse", dir); code != exitOK {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)
+	}
+	vars := map[string]string{"ETALAKE_WAREHOUSE": dir}
+	target := filepath.Join(t.TempDir(), "out.csv")
+	inMirror := filepath.Join(dir, "parquet", "shipments", "x.parquet")
+	for _, q := range []string{
+		"COPY shipments TO '" + target + "'",
+		"COPY shipments TO '" + inMirror + "'",
+		"EXPORT DATABASE '" + filepath.Join(dir, "parquet", "x") + "'",
+		"SELECT * FROM read_text('/etc/hostname')",
+		"SELECT 1; COPY shipments TO '" + target + "'",
+	} {
+		code, _, errOut := run(t, vars, "sql", q)
+		if code != exitUsage || !strings.Contains(errOut, "--allow-files") {
+			t.Errorf("etalake sql %q: exit %d, want %d naming --allow-files\n%s", q, code, exitUsage, errOut)
+		}
+	}
+	for _, f := range []string{target, inMirror, filepath.Join(dir, "parquet", "x")} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s was written: %v", f, err)
+		}
+	}
+	mirror := fmt.Sprintf("SELECT count(*) AS n FROM read_parquet('%s/parquet/shipments/**/*.parquet', hive_partitioning = true)", dir)
+	if code, out, errOut := run(t, vars, "sql", "--format", "csv", mirror); code != exitOK || out == "n\n0\n" {
+		t.Errorf("reading the mirror: exit %d %q %s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, vars, "sql", "--allow-files", "COPY shipments TO '"+target+"'"); code != exitOK {
+		t.Errorf("with --allow-files: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("with --allow-files the COPY wrote nothing: %v", err)
 	}
 }

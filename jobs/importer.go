@@ -280,10 +280,29 @@ func fixedIdentity(e wire.Endpoint, request string) (transform.Identity, error) 
 	return transform.Identity{Product: p, Endpoint: e, Request: request}, nil
 }
 
+// ErrNothingToImport: the paths of an import name no file to import (none
+// given, or directories without a *.json, *.ndjson or *.jsonl file).
+var ErrNothingToImport = errors.New("nothing to import")
+
+// CheckImportPaths checks, before anything is opened, that every path of
+// an import exists and that each directory holds a file Import reads: an
+// error matching ErrNothingToImport names a path that holds none. It
+// stops at the first file found in each directory.
+func CheckImportPaths(paths []string) error {
+	_, err := expandImport(paths, true)
+	return err
+}
+
 // importFiles expands paths into the files to import, in a stable order.
 func importFiles(paths []string) ([]string, error) {
+	return expandImport(paths, false)
+}
+
+// expandImport expands paths into the files to import; with first, it
+// stops at the first file of each directory.
+func expandImport(paths []string, first bool) ([]string, error) {
 	if len(paths) == 0 {
-		return nil, errors.New("nothing to import: give files or directories of JSON responses")
+		return nil, fmt.Errorf("%w: give files or directories of JSON responses", ErrNothingToImport)
 	}
 	var out []string
 	for _, p := range paths {
@@ -304,6 +323,9 @@ func importFiles(paths []string) ([]string, error) {
 			case ".json", ".ndjson", ".jsonl":
 				if !d.IsDir() {
 					found = append(found, path)
+					if first {
+						return fs.SkipAll
+					}
 				}
 			}
 			return nil
@@ -312,7 +334,7 @@ func importFiles(paths []string) ([]string, error) {
 			return nil, err
 		}
 		if len(found) == 0 {
-			return nil, fmt.Errorf("%s: no *.json, *.ndjson or *.jsonl file", p)
+			return nil, fmt.Errorf("%w: %s holds no *.json, *.ndjson or *.jsonl file", ErrNothingToImport, p)
 		}
 		sort.Strings(found)
 		out = append(out, found...)

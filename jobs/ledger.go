@@ -109,6 +109,9 @@ func logEnd(log *slog.Logger, r *load.Run) {
 		level = slog.LevelWarn
 	}
 	attrs := []any{"status", r.Status, "requests", r.Requests}
+	if dry, _ := r.Args["dry_run"].(bool); dry {
+		attrs = append(attrs, "dry_run", true) // planned only: nothing asked, nothing written
+	}
 	if r.ExitCode != nil {
 		attrs = append(attrs, "exit_code", *r.ExitCode)
 	}

@@ -63,7 +63,14 @@ type RunOptions struct {
 	Log      *slog.Logger
 	// Progress, when set (a terminal), shows the run's status line.
 	Progress Status
-	Now      func() time.Time
+	// ProgressEvery, when positive and Progress is not set, logs a
+	// "run: progress" event that often while the run fetches: requests
+	// done of those its caps and balances let it send, credits spent,
+	// pace, time left. ProgressTicks, when set, ticks those events
+	// instead (tests).
+	ProgressEvery time.Duration
+	ProgressTicks <-chan time.Time
+	Now           func() time.Time
 }
 
 // RunResult is what a run did. Run.Status says how it ended: ok only when
@@ -446,9 +453,8 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 	defer cancel(nil)
 	rate := r.client.Limiter().Rate()
 	workers := min(max(rate.N, 2), 32, max(len(work), 1))
-	prog := newProgress(r.opt.Progress, len(work), rate.Window/time.Duration(rate.N), r.opt.Now)
+	prog := r.progress(work, rate)
 	defer prog.finish()
-	var done atomic.Int64
 	p := pool.New().WithMaxGoroutines(workers)
 	for _, it := range work {
 		p.Go(func() {
@@ -467,9 +473,8 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 			}
 			err := it.call(ctx, c)
 			r.classify(it, err, cancel)
-			n := done.Add(1)
 			s, t := r.client.Budget(wire.ProductSchedule).State(), r.client.Budget(wire.ProductTracking).State()
-			prog.update(int(n), s.Spent+s.Uncertain, t.Spent+t.Uncertain, int(n) == len(work))
+			prog.ended(it, err, s.Spent+s.Uncertain, t.Spent+t.Uncertain)
 		})
 	}
 	p.Wait()

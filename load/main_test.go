@@ -2,10 +2,13 @@ package load_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,12 +30,34 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// helper runs in a child process: "open" tries to open the warehouse and
+// holdReadWrite opens the published database read-write, as a notebook's
+// duckdb.connect(path) does, says "held", and holds it until its stdin
+// closes.
+func holdReadWrite(ctx context.Context, dir string) int {
+	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb"))
+	if err == nil {
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	defer db.Close()
+	fmt.Println("held")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
+}
+
+// helper runs in a child process: "hold-rw" holds the published database
+// open read-write (holdReadWrite); "open" tries to open the warehouse and
 // says how it went; "load-and-die" loads rows and exits without closing
 // anything, as a crashed job would; "count" opens the published warehouse
 // read-only and prints how many ETA observations it holds.
 func helper(mode, dir string) int {
 	ctx := context.Background()
+	if mode == "hold-rw" {
+		return holdReadWrite(ctx, dir)
+	}
 	if mode == "count" {
 		db, err := load.OpenReadOnly(ctx, dir, load.DefaultOptions())
 		if err != nil {
