@@ -416,7 +416,7 @@ func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error)
 			// charged. Only the last attempt is kept as the answer that
 			// stayed broken.
 			settle(res, outcomeUnknown)
-			err = fmt.Errorf("%s %s: %w: %s", r.endpoint, resp.Request, ErrBroken, resp.Broken)
+			err = &BrokenError{Endpoint: r.endpoint, Request: resp.Request, Reason: resp.Broken}
 			*broken++
 			wait := c.retry.Backoff(attempt)
 			resp.Retried = ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))

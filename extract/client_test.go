@@ -563,7 +563,11 @@ func TestAnAnswerBrokenForeverCostsAtMostThreeAsks(t *testing.T) {
 		t.Fatalf("err = %v, want ErrBroken after 3 attempts", err)
 	}
 	if raw == nil || raw.Attempt != 3 || raw.Retried {
-		t.Errorf("raw = %+v, want the third attempt, not retried", raw)
+		t.Fatalf("raw = %+v, want the third attempt, not retried", raw)
+	}
+	var be *extract.BrokenError
+	if !errors.As(err, &be) || be.Reason != raw.Broken || be.Request != raw.Request {
+		t.Errorf("err = %#v, want a *BrokenError saying why the last attempt broke", err)
 	}
 	if n := len(r.ledger()); n != 3 {
 		t.Errorf("the server saw %d requests, want 3", n)
