@@ -35,7 +35,8 @@ type RunOptions struct {
 	CapSchedule, CapTracking int64
 	// DryRun plans and reports without a paid request and without writing.
 	DryRun bool
-	// Grace is how long a finished shipment is still refreshed.
+	// Grace is how long a finished shipment is still refreshed (0:
+	// DefaultGrace; NoGrace: not at all).
 	Grace time.Duration
 	// Night makes the run one night of a longer job, the demo: the
 	// Parquet mirror (its pending partitions are kept) and the publish for
@@ -149,8 +150,11 @@ func withRunDefaults(o RunOptions) RunOptions {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if o.Grace == 0 {
+	switch {
+	case o.Grace == 0:
 		o.Grace = DefaultGrace
+	case o.Grace < 0:
+		o.Grace = 0
 	}
 	if o.Job == "" {
 		o.Job = "run"
