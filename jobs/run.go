@@ -809,7 +809,14 @@ func selectionArgs(o RunOptions) map[string]any {
 	args := map[string]any{
 		"ports": o.Selection.Ports, "lanes": len(o.Selection.Lanes), "vessels": o.Selection.Vessels,
 		"shipments": len(o.Selection.Shipments), "track": o.Track, "dry_run": o.DryRun,
-		"max_credits": o.CapSchedule, "max_tracking_calls": o.CapTracking,
+		"max_credits": o.CapSchedule, "max_tracking_calls": o.CapTracking, "max_reasks": o.MaxReasks,
+	}
+	if !o.Reask.Empty() {
+		var names []string
+		for _, it := range items(o.Reask, time.Time{}) {
+			names = append(names, it.askAs)
+		}
+		args["reask"] = names
 	}
 	return args
 }
