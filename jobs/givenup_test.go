@@ -2,8 +2,10 @@ package jobs_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -65,12 +67,34 @@ func (f *forever) reset() map[string]int {
 	return out
 }
 
-// givenUpOf reads etl_runs.given_up of run id.
-func givenUpOf(t *testing.T, wh *load.Warehouse, id string) []load.GivenUp {
+// published opens what the bench's last job published for readers. The
+// caller closes it before the next job: a reader open in the process
+// keeps the file it opened (see load.OpenReadOnly).
+func published(t *testing.T, b *bench) *sql.DB {
 	t.Helper()
-	var text *string
-	if err := wh.DB().QueryRowContext(context.Background(), "SELECT CAST(given_up AS VARCHAR) FROM etl_runs WHERE run_id = ?", id).Scan(&text); err != nil {
+	db, err := load.OpenReadOnly(context.Background(), b.dir, load.DefaultOptions())
+	if err != nil {
 		t.Fatal(err)
+	}
+	return db
+}
+
+// givenUpOf reads etl_runs.given_up of run id from the published file,
+// and checks the Parquet mirror says the same.
+func givenUpOf(t *testing.T, b *bench, id string) []load.GivenUp {
+	t.Helper()
+	db := published(t, b)
+	defer db.Close()
+	var text, mirrored *string
+	if err := db.QueryRowContext(context.Background(), "SELECT CAST(given_up AS VARCHAR) FROM etl_runs WHERE run_id = ?", id).Scan(&text); err != nil {
+		t.Fatal(err)
+	}
+	mirror := filepath.Join(b.dir, "parquet", "etl_runs", "**", "*.parquet")
+	if err := db.QueryRowContext(context.Background(), "SELECT CAST(given_up AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) WHERE run_id = ?", mirror, id).Scan(&mirrored); err != nil {
+		t.Fatal(err)
+	}
+	if (text == nil) != (mirrored == nil) || text != nil && *text != *mirrored {
+		t.Fatalf("etl_runs.given_up of %s: %v in the file, %v in the Parquet mirror", id, text, mirrored)
 	}
 	var out []load.GivenUp
 	if text != nil {
@@ -81,10 +105,13 @@ func givenUpOf(t *testing.T, wh *load.Warehouse, id string) []load.GivenUp {
 	return out
 }
 
-// freshness is the given-up columns of data_freshness, by resource.
-func freshness(t *testing.T, wh *load.Warehouse) map[string]string {
+// freshness is the given-up columns of data_freshness as published, by
+// resource.
+func freshness(t *testing.T, b *bench) map[string]string {
 	t.Helper()
-	rows, err := wh.DB().Query(`SELECT resource, state || ' ' || strftime(given_up_date, '%Y-%m-%d') || ' ' || failed_jobs || ' ' || reask_command
+	db := published(t, b)
+	defer db.Close()
+	rows, err := db.Query(`SELECT resource, state || ' ' || strftime(given_up_date, '%Y-%m-%d') || ' ' || failed_jobs || ' ' || reask_command
 		FROM data_freshness WHERE given_up_date IS NOT NULL`)
 	if err != nil {
 		t.Fatal(err)
@@ -143,12 +170,12 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 	if last.Reask != want || !strings.Contains(last.Run.StopReason, want) {
 		t.Fatalf("third job: command %q, stop reason %q: want %q", last.Reask, last.Run.StopReason, want)
 	}
-	recorded := givenUpOf(t, chaos.wh, last.Run.ID)
+	recorded := givenUpOf(t, chaos, last.Run.ID)
 	if len(recorded) != 2 || recorded[0].Resource != port || recorded[1].Resource != ship || recorded[0].FailedJobs != 3 || !recorded[0].Asked ||
 		!strings.Contains(recorded[0].Why, "bytes") || !strings.HasSuffix(recorded[1].Command, "--reask "+reaskName(ships[0])) {
 		t.Fatalf("etl_runs.given_up of the third job: %+v", recorded)
 	}
-	fresh := freshness(t, chaos.wh)
+	fresh := freshness(t, chaos)
 	if !strings.HasPrefix(fresh[port], "given_up "+day+" 3 etalake backfill") || !strings.HasPrefix(fresh[ship], "active "+day+" 3 etalake backfill") {
 		t.Fatalf("data_freshness does not list them given up with the command: %v", fresh)
 	}
@@ -160,9 +187,9 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 		t.Fatalf("fourth job asked %v, %d requests: want nothing", asked, fourth.Run.Requests)
 	}
 	if *fourth.Run.ExitCode != 3 || fourth.Run.Shortfalls[jobs.ShortNotAskedAgain] != 2 || fourth.Reask != want ||
-		len(givenUpOf(t, chaos.wh, fourth.Run.ID)) != 2 || givenUpOf(t, chaos.wh, fourth.Run.ID)[0].Asked {
+		len(givenUpOf(t, chaos, fourth.Run.ID)) != 2 || givenUpOf(t, chaos, fourth.Run.ID)[0].Asked {
 		t.Fatalf("fourth job: exit %d, shortfalls %v, command %q, given up %+v", *fourth.Run.ExitCode, fourth.Run.Shortfalls, fourth.Reask,
-			givenUpOf(t, chaos.wh, fourth.Run.ID))
+			givenUpOf(t, chaos, fourth.Run.ID))
 	}
 
 	// The service recovers. A job of the date with a port and a shipment
@@ -176,12 +203,15 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 	if fifth.Run.Status != load.StatusOK || len(fifth.Run.GivenUp) != 0 || strings.Join(fifth.Reopened, ",") != port+","+ship {
 		t.Fatalf("fifth job: %s (%s), given up %v, reopened %v: want ok, both asked again", fifth.Run.Status, fifth.Run.StopReason, fifth.Run.GivenUp, fifth.Reopened)
 	}
-	if fresh := freshness(t, chaos.wh); len(fresh) != 0 {
+	if fresh := freshness(t, chaos); len(fresh) != 0 {
 		t.Fatalf("data_freshness still lists given up: %v", fresh)
 	}
 
 	clean.run(t, jobs.RunOptions{Selection: sel.With(more)})
-	got, wantRows := snapshot(t, chaos.wh.DB()), snapshot(t, clean.wh.DB())
+	chaosDB, cleanDB := published(t, chaos), published(t, clean)
+	defer chaosDB.Close()
+	defer cleanDB.Close()
+	got, wantRows := snapshot(t, chaosDB), snapshot(t, cleanDB)
 	for table, rows := range wantRows {
 		// The broken answers' dead letters, and the balances they cost,
 		// are the faults' own trace.
@@ -254,7 +284,7 @@ func TestAGivenUpResourceIsAskedAgainAfterALaterJobAnsweredItsProductWell(t *tes
 		t.Fatalf("the first date again: reopened %d, held %v, %s, given up %v: want it asked and answered", again.Plan.Reopened,
 			again.Plan.GivenUp, again.Run.Status, again.Run.GivenUp)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM data_freshness WHERE given_up_date IS NOT NULL"); n != 0 {
-		t.Fatalf("%d resources still given up in data_freshness", n)
+	if fresh := freshness(t, b); len(fresh) != 0 {
+		t.Fatalf("still given up in data_freshness: %v", fresh)
 	}
 }
