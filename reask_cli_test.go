@@ -75,8 +75,12 @@ func TestCLIAGivenUpPortIsNamedWithACommandThatWorksWhenPasted(t *testing.T) {
 			t.Errorf("the third summary lacks %q:\n%s", want, out)
 		}
 	}
+	code, plan, _ := run(t, vars, append(backfill, "--dry-run")...)
+	if code != exitOK || !strings.Contains(plan, "given up     1 not had for this date in --max-reasks jobs (port:"+ports[0]+")") {
+		t.Errorf("the dry run does not say the port is given up:\n%s", plan)
+	}
 	before := len(env.Service.Ledger())
-	code, out, stderr := run(t, vars, backfill...)
+	code, out, stderr = run(t, vars, backfill...)
 	if code != exitPartial || len(env.Service.Ledger()) != before || !strings.Contains(out, "ask now    "+command) ||
 		!strings.Contains(stderr, "to ask them now: "+command) {
 		t.Fatalf("fourth backfill: exit %d, %d requests: want 3, none, the command in the summary and on the last line:\n%s%s",

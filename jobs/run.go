@@ -613,6 +613,11 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		}
 		r.res.PagingStopped = append(r.res.PagingStopped, fmt.Sprintf("%s: %s", it.resource, why))
 		r.spend(it, why)
+		if it.failed+1 >= r.opt.MaxReasks {
+			r.log.Warn("run: paging stopped: the pages landed are kept; given up for the date after --max-reasks jobs, asked again once the service answers its product well",
+				"resource", it.resource.String(), "failed_jobs", it.failed+1, "reask", r.command([]string{it.askAs}), "error", err)
+			break
+		}
 		r.log.Warn("run: paging stopped: the pages landed are kept, the next job asks again", "resource", it.resource.String(), "error", err)
 	case refused(err):
 		r.res.Refused = append(r.res.Refused, fmt.Sprintf("%s: %v", it.resource, err))
