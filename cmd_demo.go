@@ -49,8 +49,12 @@ func demoCommand() *cli.Command {
 			if err != nil {
 				return configError("--schedule-api: %v", err)
 			}
-			if c.Int(flagPageSize) < 0 || (c.Int(flagPageSize) > 0 && api != wire.ScheduleAPIDCSA) {
-				return configError("--page-size %d: want 1 or more, with --schedule-api %s", c.Int(flagPageSize), wire.ScheduleAPIDCSA)
+			pageSize, err := settingPageSize.read(c)
+			if err != nil {
+				return err
+			}
+			if pageSize > 0 && api != wire.ScheduleAPIDCSA {
+				return configError("--page-size %d: only the %s profile pages its answers; add --schedule-api %s", pageSize, wire.ScheduleAPIDCSA, wire.ScheduleAPIDCSA)
 			}
 			// The demo's own lines say what each night did: only warnings
 			// go to the log.
@@ -65,7 +69,7 @@ func demoCommand() *cli.Command {
 			opt.Waiting = sayWaiting(log, opt.LockTimeout)
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
-				ScheduleAPI: api, PageSize: c.Int(flagPageSize),
+				ScheduleAPI: api, PageSize: pageSize,
 				Warehouse: opt, Version: version, Log: log,
 				Began: func(d jobs.DemoSetup) {
 					if jsonLog(c) {

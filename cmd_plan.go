@@ -32,10 +32,14 @@ func writePlan(w io.Writer, p jobs.Plan) {
 		fmt.Fprintf(w, "  skipped   %4d already landed for this date, %d finished shipments\n", p.AlreadyLanded, p.Finished)
 	}
 	if p.Reasked > 0 {
-		fmt.Fprintf(w, "  again     %4d asked again: an earlier job's answer for this date was broken in transfer\n", p.Reasked)
+		fmt.Fprintf(w, "  again     %4d asked again: an earlier job's answer for this date was broken in transfer or stopped paging\n", p.Reasked)
+	}
+	if p.Reopened > 0 {
+		fmt.Fprintf(w, "  reopened  %4d given up for this date, asked again: the service answered their product well since, or --reask names them\n", p.Reopened)
 	}
 	if n := len(p.GivenUp); n > 0 {
-		fmt.Fprintf(w, "  given up  %4d not asked again: their answer for this date stayed broken in --max-reasks jobs (%s)\n", n, listed(p.GivenUp, 5))
+		fmt.Fprintf(w, "  given up  %4d not had for this date in --max-reasks jobs (%s): not priced; asked once at the end only if this job's answers of their product all come whole (--reask asks them now)\n",
+			n, listed(p.GivenUp, 5))
 	}
 	scheduleBalance := after(p.BalanceSchedule, high)
 	if !p.ScheduleAPI.HasConsumption() {

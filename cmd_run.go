@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,14 +29,67 @@ func selectionFlags() []cli.Flag {
 		&cli.StringFlag{Name: "vessels", EnvVars: []string{"ETALAKE_VESSELS"}, Usage: "by-vessel schedules: IMO numbers, comma-separated, or @FILE"},
 		&cli.StringFlag{Name: "shipments", EnvVars: []string{"ETALAKE_SHIPMENTS"}, Usage: "shipments to track: a CSV FILE with shipment_number,shipment_type,sealine"},
 		&cli.StringFlag{Name: "date", EnvVars: []string{"ETALAKE_DATE"}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
-		&cli.Int64Flag{Name: "max-credits", EnvVars: []string{"ETALAKE_MAX_CREDITS"}, Value: extract.Unlimited, Usage: "spend at most N schedule credits (default: no cap but the balance)"},
-		&cli.Int64Flag{Name: "max-tracking-calls", EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, Value: extract.Unlimited, Usage: "make at most N paid tracking calls"},
+		&cli.Int64Flag{Name: flagMaxCredits, EnvVars: []string{"ETALAKE_MAX_CREDITS"}, DefaultText: "no cap but the balance", Usage: "spend at most N schedule credits, N 0 or more"},
+		&cli.Int64Flag{Name: flagMaxTrackingCalls, EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, DefaultText: "no cap but the balance", Usage: "make at most N paid tracking calls, N 0 or more"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call, and without writing anything: a missing warehouse is not created, an existing one is read as last published"},
 		maxBodyFlag(),
 		strictFlag(),
-		&cli.IntFlag{Name: "max-reasks", EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
-			Usage: "a 2xx answer that does not arrive whole (cut short, broken, not JSON) is retried, then kept and dead-lettered, and asked again by the next job of the date: by at most N jobs, after which it is left (the plan lists it)"},
+		&cli.IntFlag{Name: flagMaxReasks, EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
+			Usage: "a 2xx answer that does not arrive whole (cut short, broken, not JSON) is asked at most twice more in the job, then kept and dead-lettered, and asked again by the next job of the date; " +
+				"after N jobs (1 to 100) without it, or without its last page, the resource is given up for the date: the next jobs of the date ask it once more only when the service has answered its product well since " +
+				"(a later job's answers of that product all whole, or this job's, asking it at the end); the summary, etl_runs.given_up and data_freshness name it with the command that asks it now (--reask)"},
+		&cli.StringFlag{Name: flagReask, Usage: "ask these resources for the date once more, even if given up: as the summary, etl_runs.given_up and data_freshness name them — " +
+			"port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483, shipment:CT:MSCU1234566[:SEALINE] — comma-separated; they join the selection, not the tracked set. " +
+			"No ETALAKE_* variable: it is for one job, and set for good it would ask them in every job"},
 	}
+}
+
+// reaskFlag reads --reask: every name must read, else nothing is asked
+// (exit 2) — it is a command pasted from the summary, not an input list.
+func reaskFlag(c *cli.Context) (jobs.Selection, error) {
+	var sel jobs.Selection
+	items, err := listItems(flagReask, c.String(flagReask))
+	if err != nil {
+		return sel, configError("%v", err)
+	}
+	for _, it := range items {
+		one, err := jobs.ParseResource(it.text)
+		if err != nil {
+			return sel, configError("--%s: %v", flagReask, err)
+		}
+		sel = sel.With(one)
+	}
+	return sel, nil
+}
+
+// reaskCommand renders the command that asks resources again for a date,
+// as the summary, etl_runs.given_up and data_freshness show it: a
+// backfill of this warehouse that asks only them. The other settings
+// (URLs, key) are the environment's, as for any job.
+func reaskCommand(c *cli.Context) func(time.Time, []string) string {
+	dir := c.String(flagWarehouse)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return func(day time.Time, names []string) string {
+		return fmt.Sprintf("etalake backfill --warehouse %s --date %s --reask %s", shellQuote(dir), day.Format(time.DateOnly), strings.Join(names, ","))
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// letters, digits and the path characters every shell leaves alone.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // runFlags are the flags of run and backfill.
@@ -122,12 +176,14 @@ func logicalDate(c *cli.Context) (time.Time, error) {
 	return t, nil
 }
 
+// caps reads --max-credits and --max-tracking-calls.
 func caps(c *cli.Context) (int64, int64, error) {
-	s, t := c.Int64("max-credits"), c.Int64("max-tracking-calls")
-	if s < extract.Unlimited || t < extract.Unlimited {
-		return 0, 0, configError("--max-credits and --max-tracking-calls: want a count ≥ 0")
+	s, err := readCap(c, flagMaxCredits)
+	if err != nil {
+		return 0, 0, err
 	}
-	return s, t, nil
+	t, err := readCap(c, flagMaxTrackingCalls)
+	return s, t, err
 }
 
 const runDescription = `Reads the balance of each product first (free), plans, then spends: only what was not
@@ -141,13 +197,24 @@ recorded, not fatal. A response that cannot be derived (a body larger than --max
 does not decode, rows the warehouse refuses) is kept in raw_responses and dead-lettered: the run
 goes on, ends partial, and no later job stumbles on it (replay derives it again after a fix).
 A 2xx answer that does not arrive whole (shorter than its Content-Length, a broken connection,
-JSON that does not parse) is no answer: it is retried, and if it stays broken it is kept,
-dead-lettered, and asked again by the next job of the same date (by --max-reasks jobs at most).
+JSON that does not parse) is no answer: it is asked at most twice more (each ask counted as
+possibly charged), and if it stays broken it is kept, dead-lettered, and asked again by the next
+job of the same date. After --max-reasks jobs without it the resource is given up for the date:
+a job of the date asks it once more only when the service has answered its product well since —
+a later job's answers of that product all came whole, or this job's, which then asks it at the
+end. Until then the summary, etl_runs.given_up and data_freshness name it with the command that
+asks it now, e.g. etalake backfill --warehouse DIR --date 2026-01-05 --reask port:NLRTM.
 
 The run is ok (exit 0) only when everything asked was answered and loaded; otherwise it is
 partial (exit 3) and etl_runs.shortfalls counts why, by reason: dead_letters,
-responses_not_derived, failed_after_retries, broken_answers, not_asked_again, stopped_unasked,
-skipped_input_rows. The summary and the log's "run: ended" line say the same.`
+responses_not_derived, failed_after_retries, refused, broken_answers, paging_stopped,
+not_asked_again, stopped_unasked, skipped_input_rows. The summary and the log's "run: ended"
+line say the same.
+
+Settings out of range are refused before anything is asked (exit 2), naming the variable and
+the flag: --max-reasks 1 to 100, --max-pages 1 to 10000, --page-size 0 to 10000, --schedule-days
+1 to 366, --timeout 1s to 1h, --grace 0 to 366 days, --lock-timeout 0 to 24h, --max-credits and
+--max-tracking-calls 0 or more (unset: no cap), --rate N/DURATION with N 1 to 10000.`
 
 func runCommand() *cli.Command {
 	return &cli.Command{
@@ -160,14 +227,9 @@ until it is finished (POSTPOD actual, or POD actual without a POSTPOD, plus --gr
 
 Schedule it once a day:
    15 2 * * *  ETALAKE_API_KEY_FILE=/etc/etalake/key etalake run --warehouse /srv/etalake --ports @/etc/etalake/ports.txt`,
-		Flags: append(runFlags(),
-			&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "keep refreshing a shipment this long after it arrived at its final place"},
-		),
+		Flags:        append(runFlags(), graceFlag("keep refreshing a shipment this long after it arrived at its final place")),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			if c.Duration("grace") < 0 {
-				return configError("--grace %s: want a duration ≥ 0", c.Duration("grace"))
-			}
 			return runJob(c, "run", true, nil)
 		},
 	}
@@ -187,7 +249,7 @@ given.`,
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			var confirm func(jobs.Plan) bool
-			if !c.Bool("yes") && !c.IsSet("max-credits") && isTerminal(os.Stdin) && isTerminal(os.Stderr) {
+			if !c.Bool("yes") && !c.IsSet(flagMaxCredits) && isTerminal(os.Stdin) && isTerminal(os.Stderr) {
 				confirm = func(p jobs.Plan) bool { return askToSpend(c.App.ErrWriter, jsonLog(c), os.Stdin, p) }
 			}
 			return runJob(c, "backfill", false, confirm)
@@ -231,6 +293,21 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
+	reask, err := reaskFlag(c)
+	if err != nil {
+		return err
+	}
+	maxReasks, err := settingMaxReasks.read(c)
+	if err != nil {
+		return err
+	}
+	grace, err := settingGrace.read(c)
+	if err != nil {
+		return err
+	}
+	if grace == 0 && c.IsSet(flagGrace) {
+		grace = jobs.NoGrace // an explicit 0, not the default
+	}
 	// On a terminal, the progress line and the log share stderr through
 	// one writer, which keeps them apart.
 	var status *termline.Line
@@ -247,11 +324,11 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
-	if !track && sel.Empty() {
+	if !track && sel.Empty() && reask.Empty() {
 		if len(bad) > 0 {
 			return usageErr{fmt.Errorf("backfill: every row of the selection is bad, nothing to ask:\n  %s", strings.Join(skipped, "\n  "))}
 		}
-		return configError("backfill wants a selection: --ports, --lanes, --vessels or --shipments")
+		return configError("backfill wants a selection: --ports, --lanes, --vessels, --shipments or --reask")
 	}
 	warnings := checkDigitWarnings(log, sel.Shipments)
 	logical, err := logicalDate(c)
@@ -274,7 +351,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
-	if err := selectionURLs(client, sel); err != nil {
+	if err := selectionURLs(client, sel.With(reask)); err != nil {
 		return err
 	}
 	var wh *load.Warehouse
@@ -287,7 +364,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return err
 	}
 	defer wh.Close()
-	if track && sel.Empty() && len(bad) == 0 {
+	if track && sel.Empty() && reask.Empty() && len(bad) == 0 {
 		if err := somethingTracked(c, wh); err != nil {
 			return err
 		}
@@ -300,8 +377,8 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	}
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
-		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: c.Duration("grace"),
-		MaxBody: limit, MaxReasks: c.Int("max-reasks"), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: exit, Version: version, Log: log,
+		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: grace,
+		MaxBody: limit, MaxReasks: maxReasks, Reask: reask, ReaskCommand: reaskCommand(c), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: exit, Version: version, Log: log,
 		Progress: progressOf(status), ProgressEvery: every,
 	})
 	err = urlError(authHint(err, client.Auth()))
@@ -390,4 +467,9 @@ func progressOf(l *termline.Line) jobs.Status {
 		return nil
 	}
 	return l
+}
+
+// graceFlag is --grace, with what it does for the command.
+func graceFlag(usage string) cli.Flag {
+	return &cli.DurationFlag{Name: flagGrace, Value: jobs.DefaultGrace, Usage: usage + ", 0 to 366 days"}
 }

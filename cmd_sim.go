@@ -115,9 +115,9 @@ func simServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rate, err := extract.ParseRate(c.String("rate"))
+	rate, err := readRate(c)
 	if err != nil {
-		return configError("--rate: %v", err)
+		return err
 	}
 	var keys []sim.KeySpec
 	specs := c.StringSlice("key")
@@ -138,10 +138,11 @@ func simServe(c *cli.Context) error {
 	if !slices.Contains(sim.ScheduleAPIs, api) {
 		return configError("--schedule-api %q: want %s", api, strings.Join(sim.ScheduleAPIs, " or "))
 	}
-	pageSize := c.Int("page-size")
+	pageSize, err := settingPageSize.read(c)
+	if err != nil {
+		return err
+	}
 	switch {
-	case pageSize < 0:
-		return configError("--page-size %d: want 0 (the client's limit) or more", pageSize)
 	case pageSize > 0 && api != sim.ScheduleAPIDCSA:
 		return configError("--page-size: only the %s profile pages its answers; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
 	}

@@ -69,6 +69,11 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	listLine(w, "refused", res.Refused)
 	listLine(w, "broken", res.Broken)
 	listLine(w, "paging", res.PagingStopped)
+	if len(res.Reopened) > 0 {
+		listLine(w, "reopened", res.Reopened)
+		fmt.Fprintf(w, "  %-10s given up for the date, asked again: the service answered their product well since, or --reask named them\n", "")
+	}
+	writeGivenUp(w, r, res.Reask)
 	for _, b := range res.Skipped {
 		fmt.Fprintf(w, "  skipped    %s\n", b)
 	}
@@ -140,4 +145,25 @@ func shortfallText(by map[string]int64) string {
 		parts[i] = fmt.Sprintf("%s %d", k, by[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// writeGivenUp lists the resources given up for the run's date, each with
+// why, and the command that asks them all again.
+func writeGivenUp(w io.Writer, r load.Run, reask string) {
+	if len(r.GivenUp) == 0 {
+		return
+	}
+	date := ""
+	if r.LogicalDate != nil {
+		date = " for " + r.LogicalDate.Format(time.DateOnly)
+	}
+	fmt.Fprintf(w, "  %-10s %d%s: not had in --max-reasks jobs; a job of the date asks them again once the service answers their product well\n", "given up", len(r.GivenUp), date)
+	const show = 5
+	for _, g := range r.GivenUp[:min(show, len(r.GivenUp))] {
+		fmt.Fprintf(w, "  %-10s %s (%d jobs: %s)\n", "", g.Resource, g.FailedJobs, g.Why)
+	}
+	if n := len(r.GivenUp) - show; n > 0 {
+		fmt.Fprintf(w, "  %-10s … and %d more (etl_runs.given_up, data_freshness)\n", "", n)
+	}
+	fmt.Fprintf(w, "  %-10s %s\n", "ask now", reask)
 }

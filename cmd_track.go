@@ -33,10 +33,14 @@ func trackCommand() *cli.Command {
 				Usage: "list the tracked set with each shipment's state (active, finished, removed)",
 				Flags: append(warehouseFlags(),
 					&cli.BoolFlag{Name: "all", Usage: "include removed shipments"},
-					&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "as for run: how long after arrival a shipment is still active"},
+					graceFlag("as for run: how long after arrival a shipment is still active"),
 				),
 				OnUsageError: usageError,
 				Action: func(c *cli.Context) error {
+					grace, err := settingGrace.read(c)
+					if err != nil {
+						return err
+					}
 					db, err := openReader(c, false)
 					if err != nil {
 						return err
@@ -46,7 +50,7 @@ func trackCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					list := jobs.TrackedAsOf(rows, time.Now().UTC(), c.Duration("grace"))
+					list := jobs.TrackedAsOf(rows, time.Now().UTC(), grace)
 					if jsonLog(c) {
 						return trackedEvents(c, list)
 					}

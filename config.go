@@ -37,6 +37,15 @@ const (
 	flagDays        = "schedule-days"
 )
 
+// Names of the flags of the jobs that fetch (run, backfill).
+const (
+	flagMaxReasks        = "max-reasks"
+	flagReask            = "reask"
+	flagGrace            = "grace"
+	flagMaxCredits       = "max-credits"
+	flagMaxTrackingCalls = "max-tracking-calls"
+)
+
 // sourceFlags are the flags of every command that talks to the service,
 // each also read from an ETALAKE_* variable. They are built afresh for each
 // command: cli stores parsed values in the flag values. There is
@@ -46,14 +55,14 @@ func sourceFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{"ETALAKE_SCHEDULE_URL"}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0); unset in a tracking-only setup, where a job that asks a schedule stops before any request (exit 2)"},
 		&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
-		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items (the limit parameter; default: the provider's); every page is a request and a credit"},
-		&cli.IntFlag{Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
-		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, in days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
+		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items, 1 to 10000 (the limit parameter; 0: the provider's default); every page is a request and a credit"},
+		&cli.IntFlag{Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer, 1 to 10000: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
+		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, 1 to 366 days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
 		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{"ETALAKE_TRACKING_URL"}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2; unset in a schedule-only setup, where a job with shipments due stops before any request (exit 2)"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from ETALAKE_API_KEY)"},
 		authFlag(),
-		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION; every etalake process on this machine using the key shares it"},
-		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt"},
+		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION (N 1 to 10000, DURATION at most 24h); every etalake process on this machine using the key shares it"},
+		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt, 1s to 1h"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
 		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, {date} is the logical date and {until} the end of the schedule window: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
@@ -142,14 +151,10 @@ func readKey(c *cli.Context) (extract.Key, error) {
 // maxDecode (0: any) is not decoded.
 func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDecode int64) (*extract.Client, error) {
 	cfg := extract.Config{
-		MaxDecode:    maxDecode,
-		ScheduleURL:  c.String(flagScheduleURL),
-		TrackingURL:  c.String(flagTrackingURL),
-		Timeout:      c.Duration(flagTimeout),
-		UserAgent:    "etalake/" + version,
-		PageSize:     c.Int(flagPageSize),
-		MaxPages:     c.Int(flagMaxPages),
-		ScheduleDays: c.Int(flagDays),
+		MaxDecode:   maxDecode,
+		ScheduleURL: c.String(flagScheduleURL),
+		TrackingURL: c.String(flagTrackingURL),
+		UserAgent:   "etalake/" + version,
 
 		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
 		TrackingBudget: extract.NewBudget(wire.ProductTracking, capTracking),
@@ -157,10 +162,23 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if strings.TrimSpace(cfg.ScheduleURL) == "" && strings.TrimSpace(cfg.TrackingURL) == "" {
 		return nil, configError("neither ETALAKE_SCHEDULE_URL (--schedule-url) nor ETALAKE_TRACKING_URL (--tracking-url) is set: want the base URL of the product you use, or both; try `etalake sim serve` for a local simulator")
 	}
-	if cfg.Timeout <= 0 {
-		return nil, configError("--timeout %s: want a positive duration such as 60s", cfg.Timeout)
-	}
 	var err error
+	if cfg.Timeout, err = settingTimeout.read(c); err != nil {
+		return nil, err
+	}
+	if cfg.PageSize, err = settingPageSize.read(c); err != nil {
+		return nil, err
+	}
+	if cfg.MaxPages, err = settingMaxPages.read(c); err != nil {
+		return nil, err
+	}
+	if cfg.ScheduleDays, err = settingScheduleDays.read(c); err != nil {
+		return nil, err
+	}
+	rate, err := readRate(c)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Key, err = readKey(c); err != nil {
 		return nil, err
 	}
@@ -170,24 +188,11 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if cfg.ScheduleAPI, err = wire.ParseScheduleAPI(c.String(flagScheduleAPI)); err != nil {
 		return nil, configError("ETALAKE_SCHEDULE_API (--schedule-api): %v", err)
 	}
-	if cfg.PageSize < 0 {
-		return nil, configError("ETALAKE_PAGE_SIZE (--page-size) %d: want 1 or more (0: the provider's default)", cfg.PageSize)
-	}
-	if cfg.MaxPages < 1 {
-		return nil, configError("ETALAKE_MAX_PAGES (--max-pages) %d: want 1 or more pages per answer", cfg.MaxPages)
-	}
-	if cfg.ScheduleDays < 1 || cfg.ScheduleDays > 366 {
-		return nil, configError("ETALAKE_SCHEDULE_DAYS (--schedule-days) %d: want 1 to 366", cfg.ScheduleDays)
-	}
 	cfg.Paths = cfg.ScheduleAPI.Paths()
 	for _, p := range c.StringSlice(flagPaths) {
 		if err := cfg.Paths.Set(p); err != nil {
 			return nil, configError("--path: %v", err)
 		}
-	}
-	rate, err := extract.ParseRate(c.String(flagRate))
-	if err != nil {
-		return nil, configError("ETALAKE_RATE (--rate): %v", err)
 	}
 	dir := c.String(flagStateDir)
 	if dir == "" {
@@ -268,7 +273,7 @@ func writerFlags() []cli.Flag {
 
 func lockTimeoutFlag() cli.Flag {
 	return &cli.DurationFlag{Name: flagLockTimeout, EnvVars: []string{"ETALAKE_LOCK_TIMEOUT"}, Value: defaultLockTimeout,
-		Usage: "how long to wait for another job writing the warehouse before giving up with exit code 75 (busy); 0 does not wait"}
+		Usage: "how long to wait for another job writing the warehouse before giving up with exit code 75 (busy), 0 to 24h; 0 does not wait"}
 }
 
 func memoryLimitFlag() cli.Flag {
@@ -286,8 +291,9 @@ func maxBodyFlag() cli.Flag {
 func warehouseOptions(c *cli.Context) (load.Options, error) {
 	opt := load.DefaultOptions()
 	// Readers have no --lock-timeout: they never wait (zero).
-	if opt.LockTimeout = c.Duration(flagLockTimeout); opt.LockTimeout < 0 {
-		return opt, configError("ETALAKE_LOCK_TIMEOUT (--lock-timeout) %s: want zero or more", opt.LockTimeout)
+	var err error
+	if opt.LockTimeout, err = settingLockTimeout.read(c); err != nil {
+		return opt, err
 	}
 	s := c.String(flagMemoryLimit)
 	if strings.TrimSpace(s) == "" {

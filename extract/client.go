@@ -172,6 +172,9 @@ func withRetryDefaults(p RetryPolicy) RetryPolicy {
 	if p.MaxAttempts == 0 {
 		p.MaxAttempts = d.MaxAttempts
 	}
+	if p.MaxBrokenAttempts == 0 {
+		p.MaxBrokenAttempts = d.MaxBrokenAttempts
+	}
 	if p.MaxElapsed == 0 {
 		p.MaxElapsed = d.MaxElapsed
 	}
@@ -370,6 +373,11 @@ func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error)
 	if r.endpoint.Paid() {
 		budget = c.Budget(r.product)
 	}
+	// The broken answers of this call: a walk's pages share their count.
+	broken := new(int)
+	if r.walk != nil {
+		broken = &r.walk.broken
+	}
 	start := c.clock.Now()
 	for attempt := 1; ; attempt++ {
 		var res *Reservation
@@ -402,12 +410,16 @@ func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error)
 		}
 		if resp != nil && resp.Broken != "" {
 			// Paid for, perhaps: the server answered 2xx, and the
-			// answer is useless. Asked again under the backoff; only the
-			// last attempt is kept as the answer that stayed broken.
+			// answer is useless. Asked again under the backoff, but
+			// fewer times than a 5xx (MaxBrokenAttempts, counted over
+			// the whole walk of a paged call): each ask is most likely
+			// charged. Only the last attempt is kept as the answer that
+			// stayed broken.
 			settle(res, outcomeUnknown)
-			err = fmt.Errorf("%s %s: %w: %s", r.endpoint, resp.Request, ErrBroken, resp.Broken)
+			err = &BrokenError{Endpoint: r.endpoint, Request: resp.Request, Reason: resp.Broken}
+			*broken++
 			wait := c.retry.Backoff(attempt)
-			resp.Retried = ctx.Err() == nil && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
+			resp.Retried = ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
 			if oerr := c.observe(resp); oerr != nil {
 				return resp.public(), oerr
 			}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -548,5 +549,73 @@ func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
 				t.Errorf("%s: %v", other, err)
 			}
 		})
+	}
+}
+
+// A 2xx answer that never arrives whole costs at most 3 paid asks — the
+// first and 2 more — however many attempts the policy gives a 5xx, each
+// counted as possibly charged.
+func TestAnAnswerBrokenForeverCostsAtMostThreeAsks(t *testing.T) {
+	r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", nil) // MaxAttempts 6
+	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
+	_, raw, err := r.client.PortSchedule(context.Background(), port)
+	if !errors.Is(err, extract.ErrBroken) || !strings.Contains(err.Error(), "gave up after 3 attempts") {
+		t.Fatalf("err = %v, want ErrBroken after 3 attempts", err)
+	}
+	if raw == nil || raw.Attempt != 3 || raw.Retried {
+		t.Fatalf("raw = %+v, want the third attempt, not retried", raw)
+	}
+	var be *extract.BrokenError
+	if !errors.As(err, &be) || be.Reason != raw.Broken || be.Request != raw.Request {
+		t.Errorf("err = %#v, want a *BrokenError saying why the last attempt broke", err)
+	}
+	if n := len(r.ledger()); n != 3 {
+		t.Errorf("the server saw %d requests, want 3", n)
+	}
+	if st := r.client.Budget(wire.ProductSchedule).State(); st.Uncertain != 3 || st.Spent != 0 {
+		t.Errorf("budget = %+v, want the 3 asks counted as possibly charged", st)
+	}
+}
+
+// The pages of one answer share the bound: 2 extra paid asks for broken
+// answers in the whole walk, not 2 a page.
+func TestTheBrokenAnswersOfAWalkShareTheirBound(t *testing.T) {
+	r := newRig(t, simtest.Options{ScheduleAPI: sim.ScheduleAPIDCSA, PageSize: 1}, "test", func(cfg *extract.Config) { cfg.ScheduleAPI = wire.ScheduleAPIDCSA })
+	day := r.env.Service.Clock().Now()
+	// Each page's first two answers break: page 1 is asked three times
+	// (two broken, one whole), page 2's first answer is the walk's third
+	// broken one, kept broken.
+	var mu sync.Mutex
+	asked := map[string]int{}
+	var requests int
+	next := r.env.Server.Config.Handler
+	r.env.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		mu.Lock()
+		requests++
+		asked[req.URL.RequestURI()]++
+		n := asked[req.URL.RequestURI()]
+		mu.Unlock()
+		if n > 2 || !strings.Contains(req.URL.Path, "point-to-point-routes") {
+			next.ServeHTTP(w, req)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, req)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes()[:rec.Body.Len()/2])
+	})
+	_, _, err := r.client.WithLogicalDate(day).PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: day})
+	if !errors.Is(err, extract.ErrBroken) {
+		t.Fatalf("err = %v, want ErrBroken on page 2", err)
+	}
+	if requests != 4 {
+		t.Errorf("%d requests, want 4: page 1 three times, page 2 once", requests)
+	}
+	if st := r.client.Budget(wire.ProductSchedule).State(); st.Uncertain != 3 || st.Spent != 1 {
+		t.Errorf("budget = %+v, want 1 page charged and 3 broken asks possibly charged", st)
 	}
 }

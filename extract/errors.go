@@ -52,6 +52,22 @@ var (
 	ErrBroken = errors.New("answer broken in transfer")
 )
 
+// BrokenError is a 2xx answer that did not arrive whole on any attempt
+// (ErrBroken): the request (path and query, never the key) and why the
+// last attempt's body is no answer (Raw.Broken).
+type BrokenError struct {
+	Endpoint wire.Endpoint
+	Request  string
+	Reason   string
+}
+
+func (e *BrokenError) Error() string {
+	return fmt.Sprintf("%s %s: %v: %s", e.Endpoint, e.Request, ErrBroken, e.Reason)
+}
+
+// Unwrap makes every BrokenError match ErrBroken.
+func (e *BrokenError) Unwrap() error { return ErrBroken }
+
 // APIError is a non-2xx answer of the service.
 type APIError struct {
 	Status   int

@@ -139,11 +139,14 @@ func cursorURL(first *url.URL, cursor string, f cursorForm) *url.URL {
 
 // walk is the state of one paged call: its first page's request (the
 // filters a follow-up page may need), the pages asked so far by identity
-// (a cursor, else the request), and how many.
+// (a cursor, else the request), and how many; and how many answers of its
+// pages broke in transfer (RetryPolicy.MaxBrokenAttempts bounds them for
+// the whole walk).
 type walk struct {
-	first *url.URL
-	asked map[string]int
-	pages int
+	first  *url.URL
+	asked  map[string]int
+	pages  int
+	broken int
 }
 
 // pageRef is a next page: its request, the form it was built in when it

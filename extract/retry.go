@@ -17,28 +17,48 @@ import (
 // after a failed attempt n whose error is Retryable, it waits Backoff(n) —
 // or, for a 429, until the limiter's pause ends — and starts attempt n+1 if
 // Allows(n+1, time since the first attempt started).
+//
+// A 2xx answer broken in transfer (ErrBroken) is bounded apart, by
+// MaxBrokenAttempts: unlike a 5xx, a 429 or a timeout, it was most likely
+// charged, so each retry is a credit more. A call whose answer comes in
+// pages counts the broken answers of all its pages together: the bound is
+// per call, so per resource and job.
 type RetryPolicy struct {
-	MaxAttempts int           // total attempts, the first included; default 6
-	MaxElapsed  time.Duration // no attempt starts later than this after the first; default 2m
-	BaseDelay   time.Duration // ceiling of the first backoff; default 500ms
-	MaxDelay    time.Duration // largest ceiling of a backoff; default 30s
+	MaxAttempts int // total attempts, the first included; default 6
+	// MaxBrokenAttempts bounds the 2xx answers broken in transfer one call
+	// takes: at most MaxBrokenAttempts−1 of them are asked again (each a
+	// paid ask, counted as possibly charged), within MaxAttempts and
+	// MaxElapsed; default 3, so at most 2 extra paid asks.
+	MaxBrokenAttempts int
+	MaxElapsed        time.Duration // no attempt starts later than this after the first; default 2m
+	BaseDelay         time.Duration // ceiling of the first backoff; default 500ms
+	MaxDelay          time.Duration // largest ceiling of a backoff; default 30s
 	// Rand returns a number in [0,1) for the jitter; nil means
 	// math/rand/v2's Float64. Tests inject a fixed one.
 	Rand func() float64
 }
 
+// DefaultMaxBrokenAttempts is RetryPolicy.MaxBrokenAttempts's default: a
+// broken answer is asked twice more, then kept as broken.
+const DefaultMaxBrokenAttempts = 3
+
 // DefaultRetryPolicy returns 6 attempts within 2 minutes, backing off from
-// 500ms up to 30s.
+// 500ms up to 30s, of which at most 3 end in an answer broken in transfer.
 func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxAttempts: 6, MaxElapsed: 2 * time.Minute, BaseDelay: 500 * time.Millisecond, MaxDelay: 30 * time.Second}
+	return RetryPolicy{MaxAttempts: 6, MaxBrokenAttempts: DefaultMaxBrokenAttempts, MaxElapsed: 2 * time.Minute,
+		BaseDelay: 500 * time.Millisecond, MaxDelay: 30 * time.Second}
 }
 
-// Validate reports every field out of range: MaxAttempts below 1, a
-// MaxElapsed or BaseDelay not above 0, a MaxDelay below BaseDelay.
+// Validate reports every field out of range: MaxAttempts or
+// MaxBrokenAttempts below 1, a MaxElapsed or BaseDelay not above 0, a
+// MaxDelay below BaseDelay.
 func (p RetryPolicy) Validate() error {
 	var bad []string
 	if p.MaxAttempts < 1 {
 		bad = append(bad, fmt.Sprintf("MaxAttempts %d: want at least 1", p.MaxAttempts))
+	}
+	if p.MaxBrokenAttempts < 1 {
+		bad = append(bad, fmt.Sprintf("MaxBrokenAttempts %d: want at least 1", p.MaxBrokenAttempts))
 	}
 	if p.MaxElapsed <= 0 {
 		bad = append(bad, fmt.Sprintf("MaxElapsed %v: want more than 0", p.MaxElapsed))
@@ -89,6 +109,13 @@ func (p RetryPolicy) Backoff(attempt int) time.Duration {
 // MaxAttempts and sinceFirst at most MaxElapsed.
 func (p RetryPolicy) Allows(next int, sinceFirst time.Duration) bool {
 	return next <= p.MaxAttempts && sinceFirst <= p.MaxElapsed
+}
+
+// AllowsBroken reports whether a call whose answers broke in transfer
+// broken times so far may ask again: broken is below MaxBrokenAttempts.
+// The attempt and time bounds of Allows apply besides.
+func (p RetryPolicy) AllowsBroken(broken int) bool {
+	return broken < p.MaxBrokenAttempts
 }
 
 // Retryable reports whether a failed attempt may be tried again.

@@ -21,7 +21,7 @@ import (
 
 func TestDefaultRetryPolicy(t *testing.T) {
 	p := extract.DefaultRetryPolicy()
-	if p.MaxAttempts != 6 || p.MaxElapsed != 2*time.Minute || p.BaseDelay != 500*time.Millisecond || p.MaxDelay != 30*time.Second {
+	if p.MaxAttempts != 6 || p.MaxBrokenAttempts != 3 || p.MaxElapsed != 2*time.Minute || p.BaseDelay != 500*time.Millisecond || p.MaxDelay != 30*time.Second {
 		t.Errorf("DefaultRetryPolicy() = %+v", p)
 	}
 	if err := p.Validate(); err != nil {
@@ -35,6 +35,7 @@ func TestRetryPolicyValidate(t *testing.T) {
 		want   string
 	}{
 		{func(p *extract.RetryPolicy) { p.MaxAttempts = 0 }, "MaxAttempts 0: want at least 1"},
+		{func(p *extract.RetryPolicy) { p.MaxBrokenAttempts = -1 }, "MaxBrokenAttempts -1: want at least 1"},
 		{func(p *extract.RetryPolicy) { p.MaxElapsed = 0 }, "MaxElapsed 0s: want more than 0"},
 		{func(p *extract.RetryPolicy) { p.BaseDelay = -time.Second }, "BaseDelay -1s: want more than 0"},
 		{func(p *extract.RetryPolicy) { p.MaxDelay = time.Millisecond }, "MaxDelay 1ms: want at least BaseDelay 500ms"},
@@ -46,7 +47,7 @@ func TestRetryPolicyValidate(t *testing.T) {
 			t.Errorf("Validate() = %v; want it to say %q", err, tc.want)
 		}
 	}
-	if err := (extract.RetryPolicy{}).Validate(); err == nil || strings.Count(err.Error(), "want") != 3 {
+	if err := (extract.RetryPolicy{}).Validate(); err == nil || strings.Count(err.Error(), "want") != 4 {
 		t.Errorf("Validate() of the zero policy = %v; want every bad field named", err)
 	}
 }

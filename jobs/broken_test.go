@@ -177,7 +177,7 @@ func TestAnAnswerThatStaysBrokenIsLeftAfterMaxReasksJobs(t *testing.T) {
 		t.Fatalf("third job: given up %v, %d more broken sent: want %v left, nothing sent", third.Plan.GivenUp, k.hits.Load()-before, broken)
 	}
 	if third.Run.Status != load.StatusPartial || third.Run.Shortfalls[jobs.ShortNotAskedAgain] != int64(len(broken)) ||
-		!strings.Contains(third.Run.StopReason, "not asked again") {
+		!strings.Contains(third.Run.StopReason, "given up for the date") {
 		t.Fatalf("third job: %s, shortfalls %v, %q: want partial, %d not asked again", third.Run.Status, third.Run.Shortfalls, third.Run.StopReason, len(broken))
 	}
 	// A larger cap asks them again.

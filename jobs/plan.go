@@ -23,6 +23,11 @@ type workItem struct {
 	// landed counts the pages of this request's answer landed in this
 	// job (set when its call has returned).
 	landed int
+	// askAs is its name as --reask takes it (a shipment's with its
+	// sealine); failed counts the earlier jobs of the date that asked it
+	// in vain (load.FailedAsk.Jobs).
+	askAs  string
+	failed int
 }
 
 // pageRange is the fewest and the most pages of an answer.
@@ -33,25 +38,25 @@ type pageRange struct{ low, high int }
 func items(sel Selection, logical time.Time) []workItem {
 	var out []workItem
 	for _, p := range sel.Ports {
-		out = append(out, workItem{resource: portResource(p), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: portResource(p), askAs: portResource(p).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.PortSchedule(ctx, p)
 			return err
 		}})
 	}
 	for _, l := range sel.Lanes {
-		out = append(out, workItem{resource: laneResource(l), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: laneResource(l), askAs: laneResource(l).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.PointToPoint(ctx, l.POL, l.POD, extract.P2POptions{DepartureStart: logical})
 			return err
 		}})
 	}
 	for _, v := range sel.Vessels {
-		out = append(out, workItem{resource: vesselResource(v), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: vesselResource(v), askAs: vesselResource(v).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.VesselSchedule(ctx, v)
 			return err
 		}})
 	}
 	for _, s := range sel.Shipments {
-		out = append(out, workItem{resource: shipmentResource(s), product: wire.ProductTracking, call: func(ctx context.Context, c *extract.Client) error {
+		out = append(out, workItem{resource: shipmentResource(s), askAs: reaskName(s), product: wire.ProductTracking, call: func(ctx context.Context, c *extract.Client) error {
 			_, _, err := c.Shipment(ctx, s)
 			return err
 		}})
@@ -94,10 +99,15 @@ type Plan struct {
 	// and start at the page after those landed earlier for this date.
 	AlreadyLanded, Finished, Resumed int
 	// Reasked are among the requests and ask again for what an earlier
-	// job got broken in transfer; GivenUp are not asked again, their
-	// answer for this date having stayed broken in MaxReasks jobs.
-	Reasked int
-	GivenUp []string
+	// job got broken in transfer or stopped paging. GivenUp are not among
+	// them: their answer for this date was not had in MaxReasks jobs, and
+	// the service has not answered their product well since; they are
+	// asked at the end only if this job's answers of their product all
+	// come whole (see askHeld). Reopened are among the requests although
+	// given up: the service answered their product well since, or
+	// RunOptions.Reask names them.
+	Reasked, Reopened int
+	GivenUp           []string
 	// ScheduleAPI is the schedule product's profile.
 	ScheduleAPI wire.ScheduleAPI
 	// Schedule requests are priced at a credit a page, at the pages their

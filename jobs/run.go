@@ -35,7 +35,8 @@ type RunOptions struct {
 	CapSchedule, CapTracking int64
 	// DryRun plans and reports without a paid request and without writing.
 	DryRun bool
-	// Grace is how long a finished shipment is still refreshed.
+	// Grace is how long a finished shipment is still refreshed (0:
+	// DefaultGrace; NoGrace: not at all).
 	Grace time.Duration
 	// Night makes the run one night of a longer job, the demo: the
 	// Parquet mirror (its pending partitions are kept) and the publish for
@@ -45,9 +46,20 @@ type RunOptions struct {
 	// dead-lettered (0: DefaultMaxBody).
 	MaxBody int64
 	// MaxReasks is how many jobs ask a resource whose answer for the date
-	// stayed broken (a 2xx that did not arrive whole) before the next ones
-	// stop asking it (0: DefaultMaxReasks).
+	// stayed broken (a 2xx that did not arrive whole) or stopped paging
+	// before it is given up: the next jobs of the date ask it only once
+	// the service answers its product well again (0: DefaultMaxReasks;
+	// see givenup.go).
 	MaxReasks int
+	// Reask names resources asked once more in this job even if given up
+	// for the date (--reask); they join what the job asks, not the
+	// tracked set.
+	Reask Selection
+	// ReaskCommand, when set, renders the command that asks resources
+	// (named as ParseResource reads them) again for a logical date, as
+	// the summary, etl_runs.given_up and data_freshness show it; else
+	// DefaultReaskCommand.
+	ReaskCommand func(logical time.Time, names []string) string
 	// Skipped are the input rows the command skipped as bad ("file:line:
 	// reason"), already reported: the run is partial for them. Warnings
 	// are said of the input and change nothing (a container number whose
@@ -89,8 +101,14 @@ type RunResult struct {
 	// dead-lettered, and asked again by the next job; PagingStopped those
 	// whose walk through the pages stopped short (a cursor seen twice, an
 	// empty page naming a next one, --max-pages): asked again by the next
-	// job. Each entry is "resource: why".
-	NotFound, Failed, Refused, Broken, PagingStopped []string
+	// job. Each entry is "resource: why". Reopened lists the resources
+	// given up for the date that the job asked again (see Plan.Reopened,
+	// and those of Plan.GivenUp asked at the end because the job answered
+	// their product well); Run.GivenUp, those given up as it ended.
+	NotFound, Failed, Refused, Broken, PagingStopped, Reopened []string
+	// Reask is the command that asks every resource of Run.GivenUp again;
+	// "" when none is given up.
+	Reask string
 	// Unasked counts, per product, the requests not sent because the
 	// product had stopped (cap, quota).
 	Unasked map[wire.Product]int
@@ -121,8 +139,10 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
-	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{}, res: RunResult{Stopped: map[wire.Product]string{},
-		Unasked: map[wire.Product]int{}, Rest: map[wire.Product]Remainder{}, Skipped: opt.Skipped, Warnings: opt.Warnings}}
+	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{},
+		askAs: map[string]string{}, whole: map[wire.Product]int{}, inVain: map[wire.Product]int{},
+		res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}, Rest: map[wire.Product]Remainder{},
+			Skipped: opt.Skipped, Warnings: opt.Warnings}}
 	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}
 	r.log = opt.Log.With("run", r.run.ID)
@@ -137,8 +157,11 @@ func withRunDefaults(o RunOptions) RunOptions {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if o.Grace == 0 {
+	switch {
+	case o.Grace == 0:
 		o.Grace = DefaultGrace
+	case o.Grace < 0:
+		o.Grace = 0
 	}
 	if o.Job == "" {
 		o.Job = "run"
@@ -173,10 +196,21 @@ type runner struct {
 	// retried counts, by status, the broken answers asked again and not
 	// landed (only the last attempt of an answer that stays broken is).
 	retried map[int]int64
+	// How the date's resources were asked before (by resource), and their
+	// --reask names. held are those given up and not asked yet; whole and
+	// inVain count, by product, this job's whole paid answers and its
+	// answers that stayed broken or stopped paging; spent, the resources
+	// asked in vain in this job for the MaxReasks-th time or more.
+	failed map[string]load.FailedAsk
+	askAs  map[string]string
+	held   []workItem
+	whole  map[wire.Product]int
+	inVain map[wire.Product]int
+	spent  []load.GivenUp
 }
 
 // DefaultMaxReasks is how many jobs ask a resource whose answer for the
-// date stays broken: the first and two more.
+// date stays broken before it is given up: the first and two more.
 const DefaultMaxReasks = 3
 
 func (r *runner) execute(ctx context.Context) error {
@@ -217,6 +251,11 @@ func (r *runner) execute(ctx context.Context) error {
 	if err := r.fetch(ctx, work); err != nil {
 		return err
 	}
+	if err := r.askHeld(ctx); err != nil {
+		return err
+	}
+	r.run.GivenUp = r.givenUp()
+	r.res.Reask = r.reaskAll()
 	if r.misconfig != nil {
 		return r.misconfig
 	}
@@ -301,7 +340,13 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 		}
 		sel.Shipments = ships
 	}
+	// What --reask names joins the rest, asked even if given up.
 	all := items(sel, r.logical)
+	forced := map[string]bool{}
+	for _, it := range items(r.opt.Reask, r.logical) {
+		forced[it.resource.String()] = true
+		all = append(all, it)
+	}
 	answered, err := r.wh.Answered(ctx, r.logical)
 	if err != nil {
 		return nil, err
@@ -310,29 +355,48 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	broken, err := r.wh.FailedAsks(ctx, r.logical)
-	if err != nil {
+	if r.failed, err = r.wh.FailedAsks(ctx, r.logical); err != nil {
 		return nil, err
 	}
 	var out []workItem
 	for _, it := range all {
-		if answered[it.resource.String()] {
+		name := it.resource.String()
+		if _, dup := r.askAs[name]; dup {
+			continue
+		}
+		r.askAs[name] = it.askAs
+		if answered[name] {
 			r.res.Plan.AlreadyLanded++
 			continue
 		}
-		if n := broken[it.resource.String()]; n >= r.opt.MaxReasks {
-			r.res.Plan.GivenUp = append(r.res.Plan.GivenUp, it.resource.String())
+		f, failed := r.failed[name]
+		it.failed = f.Jobs
+		switch {
+		case failed && f.Jobs >= r.opt.MaxReasks && !f.Recovered && !forced[name]:
+			r.held = append(r.held, it)
+			r.res.Plan.GivenUp = append(r.res.Plan.GivenUp, name)
 			continue
-		} else if n > 0 {
+		case failed && f.Jobs >= r.opt.MaxReasks:
+			r.res.Plan.Reopened++
+			r.res.Reopened = append(r.res.Reopened, name)
+		case failed:
 			r.res.Plan.Reasked++
 		}
-		if next, ok := pending[it.resource.String()]; ok {
+		if next, ok := pending[name]; ok {
 			it.resume = next
 			r.res.Plan.Resumed++
 		}
 		out = append(out, it)
 	}
 	sort.Strings(r.res.Plan.GivenUp)
+	if len(r.held) > 0 { // priced for askHeld's budget check, not in the plan
+		var aside Plan
+		pages, err := r.wh.PagesPerAnswer(ctx)
+		if err != nil {
+			return nil, err
+		}
+		aside.price(r.held, pages, r.client.MaxPages())
+	}
 	return out, nil
 }
 
@@ -465,6 +529,11 @@ func (r *runner) fetch(ctx context.Context, work []workItem) error {
 			c := r.client.WithObserve(func(raw *extract.Raw) error {
 				if raw.Status >= 200 && raw.Status < 300 && raw.Broken == "" {
 					it.landed++ // the call runs in this goroutine
+					if raw.PagingStop == "" && raw.Endpoint.Paid() {
+						r.mu.Lock()
+						r.whole[raw.Product]++
+						r.mu.Unlock()
+					}
 				}
 				return observe(raw)
 			})
@@ -519,6 +588,17 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		// Landed and dead-lettered by the sink; not an answer, so the
 		// next job asks again (up to MaxReasks jobs).
 		r.res.Broken = append(r.res.Broken, it.resource.String())
+		why := err.Error()
+		var be *extract.BrokenError
+		if errors.As(err, &be) {
+			why = be.Reason
+		}
+		r.spend(it, why)
+		if it.failed+1 >= r.opt.MaxReasks {
+			r.log.Warn("run: answer stayed broken in transfer: landed and dead-lettered; given up for the date after --max-reasks jobs, asked again once the service answers its product well",
+				"resource", it.resource.String(), "failed_jobs", it.failed+1, "reask", r.command([]string{it.askAs}), "error", err)
+			break
+		}
 		r.log.Warn("run: answer stayed broken in transfer: landed and dead-lettered, the next job asks again", "resource", it.resource.String(), "error", err)
 	case errors.Is(err, extract.ErrMisconfigured):
 		if _, ok := r.res.Stopped[it.product]; !ok {
@@ -537,6 +617,12 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 			why = fmt.Sprintf("%s at page %d: %s", pe.Reason, pe.Page, pe.Detail)
 		}
 		r.res.PagingStopped = append(r.res.PagingStopped, fmt.Sprintf("%s: %s", it.resource, why))
+		r.spend(it, why)
+		if it.failed+1 >= r.opt.MaxReasks {
+			r.log.Warn("run: paging stopped: the pages landed are kept; given up for the date after --max-reasks jobs, asked again once the service answers its product well",
+				"resource", it.resource.String(), "failed_jobs", it.failed+1, "reask", r.command([]string{it.askAs}), "error", err)
+			break
+		}
 		r.log.Warn("run: paging stopped: the pages landed are kept, the next job asks again", "resource", it.resource.String(), "error", err)
 	case refused(err):
 		r.res.Refused = append(r.res.Refused, fmt.Sprintf("%s: %v", it.resource, err))
@@ -655,17 +741,43 @@ func (r *runner) stopReasons() []string {
 	if n := len(r.res.Refused); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests refused by the provider (%s)", n, firstOf(r.res.Refused, 2)))
 	}
+	// Those asked in vain for the MaxReasks-th time are said given up
+	// below, not asked again by the next job.
+	spent := map[string]bool{}
+	for _, g := range r.spent {
+		spent[g.Resource] = true
+	}
+	next := func(entries []string) string {
+		again := 0
+		for _, e := range entries {
+			if res, _, _ := strings.Cut(e, ": "); !spent[res] {
+				again++
+			}
+		}
+		switch again {
+		case len(entries):
+			return "the next job of the date asks again"
+		case 0:
+			return "given up (below)"
+		}
+		return fmt.Sprintf("the next job of the date asks %d again, the rest are given up (below)", again)
+	}
 	if n := len(r.res.Broken); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d answers stayed broken in transfer: the next job asks again", n))
+		parts = append(parts, fmt.Sprintf("%d answers stayed broken in transfer: %s", n, next(r.res.Broken)))
 	}
 	if n := len(r.res.PagingStopped); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d answers not followed to their last page (%s): the next job asks again", n, firstOf(r.res.PagingStopped, 2)))
+		parts = append(parts, fmt.Sprintf("%d answers not followed to their last page (%s): %s", n, firstOf(r.res.PagingStopped, 2), next(r.res.PagingStopped)))
 	}
 	if n := len(r.res.Skipped); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d bad input rows skipped (%s)", n, firstOf(r.res.Skipped, 3)))
 	}
-	if n := len(r.res.Plan.GivenUp); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d resources not asked again: their answer for the date stayed broken or stopped paging in %d jobs (--max-reasks)", n, r.opt.MaxReasks))
+	if n := len(r.run.GivenUp); n > 0 {
+		names := make([]string, n)
+		for i, g := range r.run.GivenUp {
+			names[i] = g.Resource
+		}
+		parts = append(parts, fmt.Sprintf("%d resources given up for the date (%s): their answer stayed broken or stopped paging in %d jobs (--max-reasks); "+
+			"a job of the date asks them again once the service answers their product well; to ask them now: %s", n, firstOf(names, 3), r.opt.MaxReasks, r.res.Reask))
 	}
 	if r.sink != nil {
 		parts = append(parts, deadLetterReason(r.sink.counts)...)
@@ -680,7 +792,7 @@ func (r *runner) shortfalls() map[string]int {
 		ShortRefused:       len(r.res.Refused),
 		ShortBroken:        len(r.res.Broken),
 		ShortPagingStopped: len(r.res.PagingStopped),
-		ShortNotAskedAgain: len(r.res.Plan.GivenUp),
+		ShortNotAskedAgain: len(r.held),
 		ShortSkippedInput:  len(r.res.Skipped),
 	}
 	for _, n := range r.res.Unasked {
@@ -707,7 +819,14 @@ func selectionArgs(o RunOptions) map[string]any {
 	args := map[string]any{
 		"ports": o.Selection.Ports, "lanes": len(o.Selection.Lanes), "vessels": o.Selection.Vessels,
 		"shipments": len(o.Selection.Shipments), "track": o.Track, "dry_run": o.DryRun,
-		"max_credits": o.CapSchedule, "max_tracking_calls": o.CapTracking,
+		"max_credits": o.CapSchedule, "max_tracking_calls": o.CapTracking, "max_reasks": o.MaxReasks,
+	}
+	if !o.Reask.Empty() {
+		var names []string
+		for _, it := range items(o.Reask, time.Time{}) {
+			names = append(names, it.askAs)
+		}
+		args["reask"] = names
 	}
 	return args
 }

@@ -13,6 +13,10 @@ import (
 // container events (gate out, empty return) arrive in those days.
 const DefaultGrace = 3 * 24 * time.Hour
 
+// NoGrace is the RunOptions.Grace of none: a shipment is not refreshed
+// once it finished (a zero Grace is DefaultGrace).
+const NoGrace time.Duration = -1
+
 // Tracked is a shipment of the tracked set with what the warehouse knows of
 // it.
 type Tracked struct {

@@ -74,24 +74,65 @@ SELECT resource, min(next_page) FROM pending GROUP BY resource`,
 	return out, rows.Err()
 }
 
-// FailedAsks counts, by resource not answered for a logical date, the jobs
-// (runs) whose answer to it for that date stayed broken
-// (RawResponse.Broken) or whose walk through its pages stopped short
-// (RawResponse.PagingStop): how often it was asked in vain, for a cap on
-// asking again.
-func (w *Warehouse) FailedAsks(ctx context.Context, logical time.Time) (map[string]int, error) {
+// FailedAsk is how a resource was asked in vain for a logical date.
+type FailedAsk struct {
+	// Jobs counts the jobs (runs) whose answer to it for the date stayed
+	// broken (RawResponse.Broken) or whose walk through its pages stopped
+	// short (RawResponse.PagingStop).
+	Jobs int
+	// Last is when the latest of those answers was fetched; Why says what
+	// was wrong with it (its broken or paging_stop).
+	Last time.Time
+	Why  string
+	// Recovered: since Last, a later job (not the one that fetched Last)
+	// got a whole answer of a paid request of the same product — a 2xx
+	// not broken, not stopped paging, of any resource and date. The
+	// service answers that product well again.
+	Recovered bool
+}
+
+// FailedAsks tells, by resource not answered for a logical date, how it
+// was asked in vain (see FailedAsk): for the cap on asking again, and for
+// asking again once the service answers its product well.
+func (w *Warehouse) FailedAsks(ctx context.Context, logical time.Time) (map[string]FailedAsk, error) {
 	if w.db == nil {
 		return nil, errClosed
 	}
-	out, err := countsByResource(ctx, w, landedPages+`
-SELECT b.resource, count(DISTINCT b.run_id) FROM raw_responses b
-WHERE b.logical_date = ? AND b.source = ? AND (b.broken IS NOT NULL OR b.paging_stop IS NOT NULL)
-  AND (NOT EXISTS (SELECT 1 FROM landed l WHERE l.resource = b.resource)
-       OR EXISTS (SELECT 1 FROM pending p WHERE p.resource = b.resource)
-       OR EXISTS (SELECT 1 FROM stopped s WHERE s.resource = b.resource))
-GROUP BY b.resource`,
-		logical.Format(time.DateOnly), SourceFetch, logical.Format(time.DateOnly), SourceFetch)
+	day := logical.Format(time.DateOnly)
+	rows, err := w.db.QueryContext(ctx, landedPages+`,
+failed AS (
+    SELECT b.resource, any_value(b.product) AS product, count(DISTINCT b.run_id) AS jobs,
+           max(b.fetched_at) AS last_at, arg_max(b.run_id, b.fetched_at) AS last_run,
+           arg_max(coalesce(b.broken, b.paging_stop), b.fetched_at) AS why
+    FROM raw_responses b
+    WHERE b.logical_date = ? AND b.source = ? AND (b.broken IS NOT NULL OR b.paging_stop IS NOT NULL)
+      AND (NOT EXISTS (SELECT 1 FROM landed l WHERE l.resource = b.resource)
+           OR EXISTS (SELECT 1 FROM pending p WHERE p.resource = b.resource)
+           OR EXISTS (SELECT 1 FROM stopped s WHERE s.resource = b.resource))
+    GROUP BY b.resource)
+SELECT f.resource, f.jobs, f.last_at, f.why,
+       EXISTS (SELECT 1 FROM raw_responses g
+               WHERE g.source = ? AND g.product = f.product AND g.status BETWEEN 200 AND 299
+                 AND g.broken IS NULL AND g.paging_stop IS NULL
+                 AND g.endpoint IN ('schedule_port', 'schedule_p2p', 'schedule_vessel', 'shipment')
+                 AND g.run_id <> f.last_run AND g.fetched_at > f.last_at) AS recovered
+FROM failed f`,
+		day, SourceFetch, day, SourceFetch, SourceFetch)
 	if err != nil {
+		return nil, fmt.Errorf("reading the broken answers: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]FailedAsk{}
+	for rows.Next() {
+		var res string
+		var f FailedAsk
+		if err := rows.Scan(&res, &f.Jobs, &f.Last, &f.Why, &f.Recovered); err != nil {
+			return nil, fmt.Errorf("reading the broken answers: %w", err)
+		}
+		f.Last = f.Last.UTC()
+		out[res] = f
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the broken answers: %w", err)
 	}
 	return out, nil

@@ -73,3 +73,63 @@ func roundTo(r load.RawResponse, n int) load.RawResponse {
 	r.NextPage = fmt.Sprintf("/cs/v1/port-schedules?UNLocationCode=NLRTM&date=2024-03-01&cursor=p%d", n)
 	return r
 }
+
+// FailedAsks counts the jobs that asked a resource in vain for a date,
+// says why the latest did, and whether a later job has since had a whole
+// answer of the same product (a paid one: a balance proves nothing).
+func TestFailedAsksSayWhenTheServiceAnswersTheProductWellAgain(t *testing.T) {
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	at := func(run string, minute int, resource, product, endpoint, broken string) load.RawResponse {
+		r := response(t0.Add(time.Duration(minute)*time.Minute), fmt.Sprintf(`{"n":%d}`, minute))
+		r.RunID, r.Resource, r.Product, r.Endpoint, r.Broken = run, resource, product, endpoint, broken
+		r.Request = "/" + resource
+		return r
+	}
+	broken := func(run string, minute int) load.RawResponse {
+		return at(run, minute, "port:NLRTM", "schedule", "schedule_port", fmt.Sprintf("cut at minute %d", minute))
+	}
+	cases := []struct {
+		name      string
+		landed    []load.RawResponse
+		jobs      int
+		recovered bool
+	}{
+		{"broken in two jobs", []load.RawResponse{broken("r1", 1), broken("r2", 2)}, 2, false},
+		{"then answered", []load.RawResponse{broken("r1", 1), at("r2", 2, "port:NLRTM", "schedule", "schedule_port", "")}, 0, false},
+		{"another port whole in a later job", []load.RawResponse{broken("r1", 1), at("r2", 2, "port:DEHAM", "schedule", "schedule_port", "")}, 1, true},
+		{"another port whole in the same job", []load.RawResponse{broken("r1", 1), at("r1", 2, "port:DEHAM", "schedule", "schedule_port", "")}, 1, false},
+		{"another port whole before", []load.RawResponse{at("r0", 0, "port:DEHAM", "schedule", "schedule_port", ""), broken("r1", 1)}, 1, false},
+		{"another port broken in a later job", []load.RawResponse{broken("r1", 1), at("r2", 2, "port:DEHAM", "schedule", "schedule_port", "cut")}, 1, false},
+		{"a shipment whole in a later job", []load.RawResponse{broken("r1", 1), at("r2", 2, "shipment:CT:MSCU1234566", "tracking", "shipment", "")}, 1, false},
+		{"a balance in a later job", []load.RawResponse{broken("r1", 1), at("r2", 2, "consumption:schedule:current-period", "schedule", "consumption_current_period", "")}, 1, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := openWarehouse(t, t.TempDir())
+			land(t, w, tc.landed...)
+			failed, err := w.FailedAsks(t.Context(), day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, ok := failed["port:NLRTM"]
+			if tc.jobs == 0 {
+				if ok {
+					t.Fatalf("answered, yet failed asks %+v", f)
+				}
+				return
+			}
+			if f.Jobs != tc.jobs || f.Recovered != tc.recovered {
+				t.Errorf("%+v: want %d jobs, recovered %v", f, tc.jobs, tc.recovered)
+			}
+			last := tc.landed[0]
+			for _, r := range tc.landed {
+				if r.Resource == "port:NLRTM" && r.Broken != "" {
+					last = r
+				}
+			}
+			if f.Why != last.Broken || !f.Last.Equal(last.FetchedAt) {
+				t.Errorf("latest failure %q at %v, want %q at %v", f.Why, f.Last, last.Broken, last.FetchedAt)
+			}
+		})
+	}
+}

@@ -44,8 +44,26 @@ type Run struct {
 	// Shortfalls counts, by reason, what the run did not get
 	// (etl_runs.shortfalls): any count makes it partial.
 	Shortfalls map[string]int64
-	Args       map[string]any
-	Version    string
+	// GivenUp lists the resources given up for the logical date when the
+	// run ended (etl_runs.given_up), with the command that asks each again.
+	GivenUp []GivenUp
+	Args    map[string]any
+	Version string
+}
+
+// GivenUp is a resource whose answer for a run's logical date was not had
+// in as many jobs as a job asks it (--max-reasks): the next jobs of the
+// date ask it only once the service answers its product well again.
+type GivenUp struct {
+	Resource string `json:"resource"` // as raw_responses.resource names it
+	// FailedJobs counts the jobs whose answer stayed broken or stopped
+	// paging; Why says what was wrong with the latest.
+	FailedJobs int    `json:"failed_jobs"`
+	Why        string `json:"why"`
+	// Asked: this run asked it, in vain; else it did not ask it.
+	Asked bool `json:"asked"`
+	// Command asks it again now, whatever the rule: a person pastes it.
+	Command string `json:"command"`
 }
 
 // DriftSchedule is what the server charged beyond our count of schedule
@@ -136,6 +154,9 @@ func (r *Run) values() map[string]any {
 	}
 	if len(r.Shortfalls) > 0 {
 		v["shortfalls"] = jsonText(r.Shortfalls)
+	}
+	if len(r.GivenUp) > 0 {
+		v["given_up"] = jsonText(r.GivenUp)
 	}
 	return v
 }

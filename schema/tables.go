@@ -151,6 +151,11 @@ var (
 			{Name: "shortfalls", Type: JSON, Nullable: true, Since: 3, Doc: `what the run did not get, by reason, when anything: ` +
 				`{"dead_letters": n, "responses_not_derived": n, "failed_after_retries": n, "broken_answers": n, "not_asked_again": n, ` +
 				`"stopped_unasked": n, "skipped_input_rows": n}; any of them makes the run partial (status, exit_code 3)`},
+			{Name: "given_up", Type: JSON, Nullable: true, Since: 5, Doc: `the resources given up for logical_date when the run ended, when any: ` +
+				`their answer stayed broken in transfer or stopped paging in --max-reasks jobs, and the next jobs of the date ask them only once ` +
+				`the service answers their product well again; each with the command that asks it again now: ` +
+				`[{"resource": "port:NLRTM", "failed_jobs": 3, "why": "…", "asked": false, "command": "etalake backfill --date 2026-01-05 --reask port:NLRTM"}] ` +
+				`(asked: this run asked it, in vain; else it was not asked); see data_freshness`},
 		},
 	}
 	TrackedShipments = &Table{

@@ -207,6 +207,23 @@ func TestViewSemantics(t *testing.T) {
 	if state != "removed" {
 		t.Errorf("S6 state %q", state)
 	}
+	// Given up: port:NLRTM for 2026-03-11 and 2026-03-12, a row of its own
+	// with the command for the latest date; S5 on its tracked row; DEHAM,
+	// answered whole after the run that gave it up, not at all.
+	var dates, deham int
+	var command string
+	one(t, db, "SELECT state, given_up_dates, reask_command FROM data_freshness WHERE resource = 'port:NLRTM'", &state, &dates, &command)
+	if state != "given_up" || dates != 2 || !strings.Contains(command, "--date 2026-03-12 --reask port:NLRTM") {
+		t.Errorf("port:NLRTM: %s, %d dates, %q; want given_up, 2, the command for 2026-03-12", state, dates, command)
+	}
+	one(t, db, "SELECT state, reask_command FROM data_freshness WHERE shipment_number = 'S5'", &state, &command)
+	if state != "active" || !strings.HasSuffix(command, "--reask shipment:BL:S5:ONEY") {
+		t.Errorf("S5: %s, %q; want active, asked again with its sealine", state, command)
+	}
+	one(t, db, "SELECT count(*) FROM data_freshness WHERE resource = 'port:DEHAM'", &deham)
+	if deham != 0 {
+		t.Error("port:DEHAM, answered after it was given up, is still listed")
+	}
 	// Credits: 2026-03-11 sums both runs and keeps the first balance before
 	// and the last after.
 	var spent, before, after int64

@@ -1,0 +1,51 @@
+package jobs_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/jobs"
+)
+
+// --grace 0 (NoGrace) stops refreshing a shipment the night after it is
+// known to have arrived, where the default grace keeps it 3 days more: a
+// zero is not taken for the default.
+func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
+	b := newBench(t, 1000, 1000)
+	w := b.env.Service.World()
+	start := b.env.Service.Clock().Now()
+	arrived := func(ref extract.ShipmentRef, at time.Time) bool {
+		s, err := w.Shipment(ref, at)
+		if err != nil || s.Route == nil {
+			return false
+		}
+		final := s.Route.Postpod
+		if final == nil && s.Route.Pod != nil {
+			final = &s.Route.Pod.RoutePoint
+		}
+		return final != nil && final.Actual != nil && *final.Actual
+	}
+	var ship extract.ShipmentRef
+	var day int
+	for _, ref := range visible(t, w, 40) {
+		for d := 1; d <= 20 && ship.Number == ""; d++ {
+			if arrived(ref, start.AddDate(0, 0, d)) {
+				ship, day = ref, d
+			}
+		}
+	}
+	if ship.Number == "" {
+		t.Fatal("no shipment arrives within 20 days")
+	}
+	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: []extract.ShipmentRef{ship}}})
+	b.env.Service.Clock().Set(start.AddDate(0, 0, day))
+	b.run(t, jobs.RunOptions{}) // sees it arrived
+	b.env.Service.Clock().Set(start.AddDate(0, 0, day+1))
+	if p := b.run(t, jobs.RunOptions{DryRun: true}).Plan; p.Finished != 0 || p.Shipments != 1 {
+		t.Fatalf("default grace: %d finished, %d asked; want it still asked", p.Finished, p.Shipments)
+	}
+	if p := b.run(t, jobs.RunOptions{DryRun: true, Grace: jobs.NoGrace}).Plan; p.Finished != 1 || p.Shipments != 0 {
+		t.Fatalf("no grace: %d finished, %d asked; want it finished", p.Finished, p.Shipments)
+	}
+}
