@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 )
 
 // summaryAttrs is a run's summary as the attributes of its "summary"
@@ -49,6 +50,7 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 			slog.Int("already_landed", res.Plan.AlreadyLanded),
 			slog.Int("resumed", res.Plan.Resumed),
 			slog.Int("asked_again", res.Plan.Reasked),
+			slog.Int("reopened", res.Plan.Reopened),
 		),
 		slog.Group("schedule",
 			slog.Int64("credits", r.SpentSchedule),
@@ -73,7 +75,9 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 		slog.Any("refused", emptyList(res.Refused)),
 		slog.Any("broken", emptyList(res.Broken)),
 		slog.Any("paging_stopped", emptyList(res.PagingStopped)),
-		slog.Any("given_up", emptyList(res.Plan.GivenUp)),
+		slog.Any("given_up", givenUpOrEmpty(r.GivenUp)),
+		slog.Any("reopened", emptyList(res.Reopened)),
+		slog.String("reask", res.Reask),
 		slog.Any("skipped", emptyList(res.Skipped)),
 		slog.Any("warnings", emptyList(res.Warnings)),
 		slog.Any("stopped", stopped),
@@ -84,6 +88,14 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 		slog.String("error", r.Error),
 	}
 	return attrs
+}
+
+// givenUpOrEmpty is the resources given up, [] rather than null.
+func givenUpOrEmpty(g []load.GivenUp) []load.GivenUp {
+	if g == nil {
+		return []load.GivenUp{}
+	}
+	return g
 }
 
 // planAttrs is a run's plan as the attributes of its "plan" event: the
@@ -126,6 +138,7 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 		slog.Int("resumed", p.Resumed),
 		slog.Int("asked_again", p.Reasked),
 		slog.Any("given_up", emptyList(p.GivenUp)),
+		slog.Int("reopened", p.Reopened),
 		slog.String("rate", p.Rate.String()),
 		slog.Float64("duration_seconds", p.Duration().Seconds()),
 	}

@@ -208,11 +208,11 @@ func TestEveryCommandSpeaksJSONWhenAsked(t *testing.T) {
 // JSON one are read from the same fields, and this keeps them in step.
 func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 	rendered := map[string][]string{
-		"RunResult": {"Run", "Plan", "NotFound", "Failed", "Refused", "Broken", "PagingStopped", "Unasked", "Rest", "Skipped", "Warnings", "Stopped", "DeadLetters", "Quarantined"},
+		"RunResult": {"Run", "Plan", "NotFound", "Failed", "Refused", "Broken", "PagingStopped", "Reopened", "Reask", "Unasked", "Rest", "Skipped", "Warnings", "Stopped", "DeadLetters", "Quarantined"},
 		"Run": {"ID", "Job", "LogicalDate", "StartedAt", "EndedAt", "Status", "ExitCode", "StopReason", "Error", "Requests", "ByStatus",
 			"SpentSchedule", "UncertainSchedule", "CallsTracking", "UncertainTracking", "BalanceScheduleBefore", "BalanceScheduleAfter",
-			"BalanceTrackingBefore", "BalanceTrackingAfter", "Rows", "Shortfalls"},
-		"Plan": {"AlreadyLanded", "Finished", "Resumed", "Reasked", "GivenUp"},
+			"BalanceTrackingBefore", "BalanceTrackingAfter", "Rows", "Shortfalls", "GivenUp"},
+		"Plan": {"AlreadyLanded", "Finished", "Resumed", "Reasked", "Reopened", "GivenUp"},
 	}
 	// In etl_runs, not the summary's business: what was asked (the
 	// command line) and by which version; and the plan's pricing, which
