@@ -120,9 +120,9 @@ COMMENT ON COLUMN eta_accuracy_summary.horizon_days IS 'days before the actual a
 COMMENT ON COLUMN eta_accuracy_summary.selective IS 'biased by construction at this horizon (PREDICTIVE at 3 days or more): not a finding, not compared';
 COMMENT ON COLUMN eta_accuracy_summary.shipments IS 'arrived shipments, with a usable ETA at this horizon or not';
 COMMENT ON COLUMN eta_accuracy_summary.n IS 'shipments with a usable ETA at this horizon';
-COMMENT ON COLUMN eta_accuracy_summary.n_calls IS 'distinct vessel calls those shipments arrived on: the independent draws';
+COMMENT ON COLUMN eta_accuracy_summary.n_calls IS 'distinct vessel calls those shipments arrived on: the independent draws, the clusters of the intervals (NULL below 2), and what enough counts';
 COMMENT ON COLUMN eta_accuracy_summary.n_stale IS 'shipments whose ETA at this horizon was older than the staleness limit, not used';
-COMMENT ON COLUMN eta_accuracy_summary.enough IS 'n_calls reaches etalake_min_n() (5): enough to rank or compare';
+COMMENT ON COLUMN eta_accuracy_summary.enough IS 'n_calls reaches etalake_min_n() (5): enough independent vessel calls to rank or compare, however many shipments';
 COMMENT ON COLUMN eta_accuracy_summary.bias_hours IS 'mean error (actual − eta), hours: positive, later than promised';
 COMMENT ON COLUMN eta_accuracy_summary.bias_se_hours IS 'standard error of bias_hours clustered by vessel call (NULL below 2 calls)';
 COMMENT ON COLUMN eta_accuracy_summary.bias_lo_hours IS 'lower bound of the 95 % interval of the bias';

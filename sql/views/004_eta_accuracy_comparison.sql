@@ -82,7 +82,7 @@ COMMENT ON COLUMN eta_accuracy_comparison.level IS 'carrier (one carrier, all it
 COMMENT ON COLUMN eta_accuracy_comparison.carrier IS 'SCAC of the shipping line (level carrier)';
 COMMENT ON COLUMN eta_accuracy_comparison.horizon_days IS 'days before the actual arrival; only horizons where neither source is selective';
 COMMENT ON COLUMN eta_accuracy_comparison.n IS 'shipments with both ETAs usable at this horizon';
-COMMENT ON COLUMN eta_accuracy_comparison.n_calls IS 'distinct vessel calls of those shipments: the independent draws';
+COMMENT ON COLUMN eta_accuracy_comparison.n_calls IS 'distinct vessel calls of those shipments: the independent draws, the clusters of the interval (NULL below 2), and what enough counts';
 COMMENT ON COLUMN eta_accuracy_comparison.enough IS 'n_calls reaches etalake_min_n() (5)';
 COMMENT ON COLUMN eta_accuracy_comparison.carrier_bias_hours IS 'mean error of the carrier''s ETA, hours';
 COMMENT ON COLUMN eta_accuracy_comparison.carrier_mae_hours IS 'mean absolute error of the carrier''s ETA, hours';

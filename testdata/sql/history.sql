@@ -181,3 +181,35 @@ INSERT INTO port_calls VALUES
   ('P2P', 'NLRTM', 9400000, 'P1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'CMDU', 'FAL1', NULL, 'CMA CGM C', 'P1', 'P1', NULL, TIMESTAMPTZ '2026-03-02 00:00:00+00', 'p16', DATE '2026-03-01', NULL),
   ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'p17', DATE '2026-02-25', NULL),
   ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-22 12:00:00+00', 'p17', DATE '2026-02-25', NULL);
+
+-- The cases of issue 30: how many vessels a schedule share rests on.
+--
+--   EGLV at CNSHK: seven calls of one vessel, 9500001 (voyages E1 to E7),
+--     planned every 4 days from 02-10, each 48 h late: 0 % on time over
+--     seven calls, but one vessel — one draw, no interval, never enough.
+--   HLCU at SGSIN: six calls of five vessels (9600001 twice), planned every
+--     3 days from 02-12, 0, 5, 30, −2, 10 and 60 h late: 4 of 6 on time,
+--     on exactly etalake_min_n() vessels, enough.
+-- Each plan is seen 70 h before it is due, each actual 2 h after it.
+INSERT INTO port_calls
+SELECT 'PORT', c.port, c.imo, c.voyage, 'ARRI', k.classifier,
+       CASE k.classifier WHEN 'PLN' THEN c.planned - INTERVAL 70 HOUR ELSE c.planned + to_hours(c.delay + 2) END AS obs,
+       c.carrier, NULL, NULL, NULL, c.voyage, NULL, NULL,
+       CASE k.classifier WHEN 'PLN' THEN c.planned ELSE c.planned + to_hours(c.delay) END,
+       'p-' || c.voyage || '-' || k.classifier, etalake_utc_date(obs), NULL
+FROM (VALUES
+  ('EGLV', 'CNSHK', 9500001, 'E1', TIMESTAMPTZ '2026-02-10 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E2', TIMESTAMPTZ '2026-02-14 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E3', TIMESTAMPTZ '2026-02-18 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E4', TIMESTAMPTZ '2026-02-22 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E5', TIMESTAMPTZ '2026-02-26 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E6', TIMESTAMPTZ '2026-03-02 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E7', TIMESTAMPTZ '2026-03-06 00:00:00+00', 48),
+  ('HLCU', 'SGSIN', 9600001, 'H1', TIMESTAMPTZ '2026-02-12 00:00:00+00', 0),
+  ('HLCU', 'SGSIN', 9600002, 'H2', TIMESTAMPTZ '2026-02-15 00:00:00+00', 5),
+  ('HLCU', 'SGSIN', 9600003, 'H3', TIMESTAMPTZ '2026-02-18 00:00:00+00', 30),
+  ('HLCU', 'SGSIN', 9600004, 'H4', TIMESTAMPTZ '2026-02-21 00:00:00+00', -2),
+  ('HLCU', 'SGSIN', 9600005, 'H5', TIMESTAMPTZ '2026-02-24 00:00:00+00', 10),
+  ('HLCU', 'SGSIN', 9600001, 'H6', TIMESTAMPTZ '2026-02-27 00:00:00+00', 60)
+) AS c(carrier, port, imo, voyage, planned, delay)
+CROSS JOIN (VALUES ('PLN'), ('ACT')) AS k(classifier);
