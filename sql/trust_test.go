@@ -378,3 +378,37 @@ func TestEveryIntervalSaysHowManyClustersItRestsOn(t *testing.T) {
 		}
 	}
 }
+
+// Every month row of the summaries says whether its month is complete,
+// and no other row does: February, over by the newest answer, is
+// complete; March, still going, is not, in both the ETA summary (S9
+// arrived in February) and schedule reliability.
+func TestEveryMonthRowSaysWhetherItsMonthIsComplete(t *testing.T) {
+	db := history(t)
+	for _, c := range []struct{ table, month string }{
+		{"eta_accuracy_summary", "arrival_month"},
+		{"schedule_reliability", "month"},
+	} {
+		var monthRows, unsaid, otherRows, said int
+		one(t, db, "SELECT count(*) FILTER (WHERE level LIKE '%month'), count(*) FILTER (WHERE level LIKE '%month' AND month_complete IS NULL), "+
+			"count(*) FILTER (WHERE level NOT LIKE '%month'), count(*) FILTER (WHERE level NOT LIKE '%month' AND month_complete IS NOT NULL) FROM "+c.table,
+			&monthRows, &unsaid, &otherRows, &said)
+		if monthRows == 0 || unsaid != 0 || otherRows == 0 || said != 0 {
+			t.Errorf("%s: %d of %d month rows do not say whether the month is complete; %d of %d other rows do",
+				c.table, unsaid, monthRows, said, otherRows)
+		}
+		for month, want := range map[string]bool{"2026-02-01": true, "2026-03-01": false} {
+			var rows, wrong int
+			one(t, db, "SELECT count(*), count(*) FILTER (WHERE month_complete <> "+map[bool]string{true: "true", false: "false"}[want]+") FROM "+c.table+
+				" WHERE level LIKE '%month' AND "+c.month+" = DATE '"+month+"'", &rows, &wrong)
+			if rows == 0 || wrong != 0 {
+				t.Errorf("%s: %d of %d rows of %s say month_complete is not %v", c.table, wrong, rows, month, want)
+			}
+		}
+	}
+	var documented int
+	one(t, db, "SELECT count(*) FROM duckdb_columns() WHERE column_name = 'month_complete' AND comment LIKE 'month levels:%'", &documented)
+	if documented != 2 {
+		t.Errorf("%d month_complete columns say what they mean, want the ETA summary's and schedule reliability's", documented)
+	}
+}

@@ -24,8 +24,15 @@
 -- NULL with fewer than 2 calls). enough: n_calls reaches etalake_min_n()
 -- (5), the rule the report ranks by. selective: the source is biased by
 -- construction at this horizon (see eta_accuracy): not a finding.
+-- month_complete (month levels): the month and the 24 h after it are over
+-- by the newest tracking answer, so a job has looked at every tracked
+-- shipment after the month ended; until then arrivals of the month are
+-- still to be seen, and its numbers can still move.
 CREATE OR REPLACE TABLE eta_accuracy_summary AS
-WITH base AS (
+WITH newest AS (
+    SELECT max(last_observed_at) AS as_of FROM shipments
+),
+base AS (
     SELECT carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days, selective,
            hash(vessel_call) AS call, error_hours, stale, observed_lead_hours
     FROM eta_accuracy
@@ -106,8 +113,11 @@ SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, hor
        mae_hours + t * mae_se_hours AS mae_hi_hours,
        q[1] AS p50_abs_hours, q[2] AS p90_abs_hours,
        within_1d_share,
-       mean_lead_hours
-FROM stats;
+       mean_lead_hours,
+       CASE WHEN level IN ('carrier_month', 'month')
+            THEN coalesce(epoch_us(arrival_month + INTERVAL 1 MONTH) + 24 * 3600000000 <= epoch_us(n.as_of), false) END AS month_complete
+FROM stats
+CROSS JOIN newest AS n;
 COMMENT ON TABLE eta_accuracy_summary IS 'Whose ETAs were good, how early, and how sure (a table rebuilt at the end of every job): the POD rows of eta_accuracy by level (carrier_port, carrier, port, all, carrier_lane, lane, carrier_transhipment, transhipment, carrier_month, month) × source × horizon, with n, distinct vessel calls and 95 % intervals clustered by vessel call.';
 COMMENT ON COLUMN eta_accuracy_summary.level IS 'what the row is grouped by: carrier_port, carrier, port, all, carrier_lane, lane, carrier_transhipment, transhipment, carrier_month or month; a grouping column the level does not name is NULL and means all';
 COMMENT ON COLUMN eta_accuracy_summary.carrier IS 'SCAC of the shipping line (levels carrier*)';
@@ -135,3 +145,4 @@ COMMENT ON COLUMN eta_accuracy_summary.p50_abs_hours IS 'median absolute error, 
 COMMENT ON COLUMN eta_accuracy_summary.p90_abs_hours IS '90th percentile of the absolute error, hours';
 COMMENT ON COLUMN eta_accuracy_summary.within_1d_share IS 'share of the n within ±24 h, 0 to 1';
 COMMENT ON COLUMN eta_accuracy_summary.mean_lead_hours IS 'mean observed_lead_hours of the ETAs used: how long before the arrival they were really seen';
+COMMENT ON COLUMN eta_accuracy_summary.month_complete IS 'month levels: the month and the 24 h after it are over by the newest tracking answer (false: arrivals of the month are still to be seen, the numbers can still move); NULL at other levels';

@@ -213,3 +213,19 @@ FROM (VALUES
   ('HLCU', 'SGSIN', 9600001, 'H6', TIMESTAMPTZ '2026-02-27 00:00:00+00', 60)
 ) AS c(carrier, port, imo, voyage, planned, delay)
 CROSS JOIN (VALUES ('PLN'), ('ACT')) AS k(classifier);
+
+-- A month that is over (issue 30):
+--   S9 BL ONEY CNSHA→SGSIN, arrived 2026-02-20 00:00, its carrier ETA 6 h
+--      early every night from 10 days out: a February arrival, and
+--      February and the 24 h after it are over by the newest tracking
+--      answer (S2's, 2026-03-12 02:00): its month is complete, March not.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S9', 'BL', 'ONEY', 'ONE', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-01-28 00:00:00+00', true,
+   'SGSIN', TIMESTAMPTZ '2026-02-20 00:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-02-10 02:00:00+00', TIMESTAMPTZ '2026-02-20 02:00:00+00', 'r9', DATE '2026-02-10', NULL)
+) AS v;
+INSERT INTO eta_observations
+SELECT 'S9', 'BL', 'POD', 'CARRIER', d, 'SGSIN', TIMESTAMPTZ '2026-02-19 18:00:00+00', false, 'r9', CAST(d AS DATE), NULL
+FROM generate_series(TIMESTAMPTZ '2026-02-10 02:00:00+00', TIMESTAMPTZ '2026-02-19 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S9', 'BL', 'POD', 'CARRIER', TIMESTAMPTZ '2026-02-20 02:00:00+00', 'SGSIN', TIMESTAMPTZ '2026-02-20 00:00:00+00', true, 'r9', DATE '2026-02-20', NULL);
