@@ -10,17 +10,34 @@
 -- look). An observation whose actual flag is unknown (is_actual NULL: the
 -- provider sent isActual null or none) counts as neither an estimate nor
 -- the actual.
+--
+-- An event is actual when the latest observation that says either way
+-- says actual: an actual reported and then taken back (an estimate again)
+-- is as if it had never been reported — the event is left out while it is
+-- an estimate, and once actual again, its report delay runs from the
+-- first observation of that actual, after the last estimate.
 CREATE OR REPLACE VIEW event_timeliness AS
 WITH per_event AS (
     SELECT o.shipment_number,
            o.container_number,
            o.event_key,
+           arg_max(o.is_actual, o.observed_at) FILTER (WHERE o.is_actual IS NOT NULL) AS actual_now,
            arg_max(o.event_at, o.observed_at) FILTER (WHERE o.is_actual) AS actual_at,
-           min(o.observed_at) FILTER (WHERE o.is_actual) AS actual_seen_at,
            arg_max(o.event_at, o.observed_at) FILTER (WHERE NOT o.is_actual) AS estimate_at,
            max(o.observed_at) FILTER (WHERE NOT o.is_actual) AS estimate_seen_at
     FROM event_observations AS o
     GROUP BY o.shipment_number, o.container_number, o.event_key
+),
+-- The first observation of the actual since the last estimate: what a
+-- withdrawn actual's observations must not count in.
+reported AS (
+    SELECT p.*,
+           (SELECT min(o.observed_at) FROM event_observations AS o
+            WHERE o.event_key = p.event_key AND o.shipment_number = p.shipment_number
+              AND o.container_number = p.container_number AND o.is_actual
+              AND (p.estimate_seen_at IS NULL OR o.observed_at > p.estimate_seen_at)) AS actual_seen_at
+    FROM per_event AS p
+    WHERE p.actual_now
 )
 SELECT s.sealine AS carrier,
        e.event_type,
@@ -33,7 +50,7 @@ SELECT s.sealine AS carrier,
        quantile_cont(abs(epoch_us(p.actual_at) - epoch_us(p.estimate_at)) / 3600e6, 0.9) AS p90_abs_hours,
        avg((epoch_us(p.actual_at) - epoch_us(p.estimate_seen_at)) / 3600e6) AS avg_lead_hours,
        avg((epoch_us(p.actual_seen_at) - epoch_us(p.actual_at)) / 3600e6) AS avg_report_delay_hours
-FROM per_event AS p
+FROM reported AS p
 JOIN container_events AS e
   ON e.shipment_number = p.shipment_number AND e.container_number = p.container_number AND e.event_key = p.event_key
 LEFT JOIN shipments AS s

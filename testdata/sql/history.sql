@@ -229,3 +229,28 @@ SELECT 'S9', 'BL', 'POD', 'CARRIER', d, 'SGSIN', TIMESTAMPTZ '2026-02-19 18:00:0
 FROM generate_series(TIMESTAMPTZ '2026-02-10 02:00:00+00', TIMESTAMPTZ '2026-02-19 02:00:00+00', INTERVAL 1 DAY) AS t(d);
 INSERT INTO eta_observations VALUES
   ('S9', 'BL', 'POD', 'CARRIER', TIMESTAMPTZ '2026-02-20 02:00:00+00', 'SGSIN', TIMESTAMPTZ '2026-02-20 00:00:00+00', true, 'r9', DATE '2026-02-20', NULL);
+
+-- An arrival reported, then taken back (issue 30):
+--   S10 CT MAEU CNSHA→NLRTM: its carrier ETA 03-08 00:00 from 03-01; on
+--      03-06 02:00 the carrier said it arrived 03-05 12:00 (actual), on
+--      03-07 02:00 the POD date was an estimate again, 03-09 00:00: its
+--      latest state is not arrived, and it has no accuracy row. Its box's
+--      discharge at NLRTM went the same way: no event_timeliness row.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S10', 'CT', 'MAEU', 'Maersk', 'IN_TRANSIT', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-10 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-09 00:00:00+00', false, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'r10', DATE '2026-03-01', NULL)
+) AS v;
+INSERT INTO eta_observations
+SELECT 'S10', 'CT', 'POD', 'CARRIER', d, 'NLRTM', TIMESTAMPTZ '2026-03-08 00:00:00+00', false, 'r10', CAST(d AS DATE), NULL
+FROM generate_series(TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-05 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S10', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-06 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-05 12:00:00+00', true, 'r10', DATE '2026-03-06', NULL),
+  ('S10', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-09 00:00:00+00', false, 'r10', DATE '2026-03-07', NULL);
+INSERT INTO container_events VALUES
+  ('S10', 'MSKU0000010', 'k10-disc', 'CT', 'EQUIPMENT', 'DISC', 'CDT', 'Discharge', 'NLRTM', NULL, TIMESTAMPTZ '2026-03-09 00:00:00+00', false, false, 'SEA', 'VESSEL', 9321483, 'MAERSK A', '104W', 0,
+   TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'r10', DATE '2026-03-01', NULL);
+INSERT INTO event_observations VALUES
+  ('k10-disc', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'S10', 'MSKU0000010', TIMESTAMPTZ '2026-03-08 00:00:00+00', false, 'r10', DATE '2026-03-01', NULL),
+  ('k10-disc', TIMESTAMPTZ '2026-03-06 02:00:00+00', 'S10', 'MSKU0000010', TIMESTAMPTZ '2026-03-05 12:00:00+00', true, 'r10', DATE '2026-03-06', NULL),
+  ('k10-disc', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'S10', 'MSKU0000010', TIMESTAMPTZ '2026-03-09 00:00:00+00', false, 'r10', DATE '2026-03-07', NULL);
