@@ -108,7 +108,8 @@ SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, hor
        bias_hours - t * bias_se_hours AS bias_lo_hours,
        bias_hours + t * bias_se_hours AS bias_hi_hours,
        mae_hours, mae_se_hours,
-       -- An absolute error is never negative.
+       -- An absolute error is never negative: the clamp removes only
+       -- impossible values, so the interval covers at least as often.
        CASE WHEN mae_se_hours IS NOT NULL THEN greatest(0.0, mae_hours - t * mae_se_hours) END AS mae_lo_hours,
        mae_hours + t * mae_se_hours AS mae_hi_hours,
        q[1] AS p50_abs_hours, q[2] AS p90_abs_hours,
@@ -135,11 +136,11 @@ COMMENT ON COLUMN eta_accuracy_summary.n_stale IS 'shipments whose ETA at this h
 COMMENT ON COLUMN eta_accuracy_summary.enough IS 'n_calls reaches etalake_min_n() (5): enough independent vessel calls to rank or compare, however many shipments';
 COMMENT ON COLUMN eta_accuracy_summary.bias_hours IS 'mean error (actual − eta), hours: positive, later than promised';
 COMMENT ON COLUMN eta_accuracy_summary.bias_se_hours IS 'standard error of bias_hours clustered by vessel call (NULL below 2 calls)';
-COMMENT ON COLUMN eta_accuracy_summary.bias_lo_hours IS 'lower bound of the 95 % interval of the bias';
+COMMENT ON COLUMN eta_accuracy_summary.bias_lo_hours IS 'lower bound of the 95 % interval of the bias: bias − t·se, t at n_calls − 1 degrees of freedom (NULL below 2 calls)';
 COMMENT ON COLUMN eta_accuracy_summary.bias_hi_hours IS 'upper bound of the 95 % interval of the bias';
 COMMENT ON COLUMN eta_accuracy_summary.mae_hours IS 'mean absolute error, hours';
 COMMENT ON COLUMN eta_accuracy_summary.mae_se_hours IS 'standard error of mae_hours clustered by vessel call (NULL below 2 calls)';
-COMMENT ON COLUMN eta_accuracy_summary.mae_lo_hours IS 'lower bound of the 95 % interval of the MAE';
+COMMENT ON COLUMN eta_accuracy_summary.mae_lo_hours IS 'lower bound of the 95 % interval of the MAE: mae − t·se, t at n_calls − 1 degrees of freedom, clamped at 0 (an absolute error is never negative; 0: the data do not exclude a perfect ETA)';
 COMMENT ON COLUMN eta_accuracy_summary.mae_hi_hours IS 'upper bound of the 95 % interval of the MAE';
 COMMENT ON COLUMN eta_accuracy_summary.p50_abs_hours IS 'median absolute error, hours';
 COMMENT ON COLUMN eta_accuracy_summary.p90_abs_hours IS '90th percentile of the absolute error, hours';
