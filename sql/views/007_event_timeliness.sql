@@ -21,23 +21,41 @@ WITH per_event AS (
     SELECT o.shipment_number,
            o.container_number,
            o.event_key,
-           arg_max(o.is_actual, o.observed_at) FILTER (WHERE o.is_actual IS NOT NULL) AS actual_now,
            arg_max(o.event_at, o.observed_at) FILTER (WHERE o.is_actual) AS actual_at,
+           min(o.observed_at) FILTER (WHERE o.is_actual) AS first_actual_seen_at,
+           max(o.observed_at) FILTER (WHERE o.is_actual) AS last_actual_seen_at,
            arg_max(o.event_at, o.observed_at) FILTER (WHERE NOT o.is_actual) AS estimate_at,
            max(o.observed_at) FILTER (WHERE NOT o.is_actual) AS estimate_seen_at
     FROM event_observations AS o
     GROUP BY o.shipment_number, o.container_number, o.event_key
 ),
--- The first observation of the actual since the last estimate: what a
--- withdrawn actual's observations must not count in.
+-- Actual now: the latest observation that says either way says actual.
+actual AS (
+    SELECT * FROM per_event
+    WHERE last_actual_seen_at > estimate_seen_at OR (last_actual_seen_at IS NOT NULL AND estimate_seen_at IS NULL)
+),
+-- The events actual again after an actual withdrawn (an actual seen
+-- before the last estimate), few: for them the report delay runs from the
+-- first observation of the actual after the last estimate, which needs
+-- that estimate first, hence a second look at their observations. (A
+-- list of every actual observation per event would do it in one pass, but
+-- such states cannot spill to disk: at 7 M observations it failed within
+-- 120 MB where this runs within 60 MB, at about twice the time of the one
+-- pass without it.)
+reported_again AS (
+    SELECT o.shipment_number, o.container_number, o.event_key, min(o.observed_at) AS actual_seen_at
+    FROM event_observations AS o
+    JOIN actual AS p
+      ON p.shipment_number = o.shipment_number AND p.container_number = o.container_number AND p.event_key = o.event_key
+    WHERE p.first_actual_seen_at < p.estimate_seen_at
+      AND o.is_actual AND o.observed_at > p.estimate_seen_at
+    GROUP BY o.shipment_number, o.container_number, o.event_key
+),
 reported AS (
-    SELECT p.*,
-           (SELECT min(o.observed_at) FROM event_observations AS o
-            WHERE o.event_key = p.event_key AND o.shipment_number = p.shipment_number
-              AND o.container_number = p.container_number AND o.is_actual
-              AND (p.estimate_seen_at IS NULL OR o.observed_at > p.estimate_seen_at)) AS actual_seen_at
-    FROM per_event AS p
-    WHERE p.actual_now
+    SELECT p.*, coalesce(r.actual_seen_at, p.first_actual_seen_at) AS actual_seen_at
+    FROM actual AS p
+    LEFT JOIN reported_again AS r
+      ON r.shipment_number = p.shipment_number AND r.container_number = p.container_number AND r.event_key = p.event_key
 )
 SELECT s.sealine AS carrier,
        e.event_type,
