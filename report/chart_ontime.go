@@ -87,8 +87,8 @@ func (r *Report) onTimeChart() *chart {
 		switch {
 		case few:
 			// The bars of too few vessels say so where they are read.
-			label = fmt.Sprintf("%s of %s (%s: too few)", percent(b.s.OnTimeShare), plural(b.s.Calls, "call", "calls"),
-				plural(b.s.Vessels, "vessel", "vessels"))
+			// As long as the other labels: the calls are in the tooltip.
+			label = fmt.Sprintf("%s (%s: too few)", percent(b.s.OnTimeShare), plural(b.s.Vessels, "vessel", "vessels"))
 		case b.s.judged() && b.s.OnTimeCI.Known:
 			label = fmt.Sprintf("%s %s of %s", percent(b.s.OnTimeShare), percentCI(b.s.OnTimeCI), plural(b.s.Calls, "call", "calls"))
 		}

@@ -300,8 +300,9 @@ func TestScheduleListsACarrierOfOneVesselAsTooFew(t *testing.T) {
 			t.Errorf("the schedule section does not say %q:\n%s", want, s)
 		}
 	}
-	if html := page(t, r); !strings.Contains(html, "IIII: 100% of 6 calls, 1 vessel: too few to compare") {
-		t.Errorf("the on-time chart does not say IIII's calls are of one vessel, too few to compare")
+	html := page(t, r)
+	if !strings.Contains(html, "IIII: 100% of 6 calls, 1 vessel: too few to compare") || !strings.Contains(html, ">100% (1 vessel: too few)<") {
+		t.Errorf("the on-time chart does not say, in its label and its tooltip, that IIII's calls are of one vessel, too few to compare")
 	}
 }
 
