@@ -8,7 +8,8 @@ import (
 // onTimeChart is the horizontal bar chart of each carrier's on-time share
 // with its 95 % interval as a whisker, in the order of the schedule table,
 // and every carrier's below them. A carrier without a call judged has an
-// empty track. Nil without a port call due.
+// empty track; one of too few vessels to compare is labelled so. Nil
+// without a port call due.
 func (r *Report) onTimeChart() *chart {
 	if !r.hasSchedule() {
 		return nil
@@ -56,9 +57,14 @@ func (r *Report) onTimeChart() *chart {
 		mid := px(y + barH/2)
 		value := "no call judged yet"
 		if b.s.judged() {
-			value = fmt.Sprintf("%s of %s", percent(b.s.OnTimeShare), plural(b.s.Calls, "call", "calls"))
+			value = fmt.Sprintf("%s of %s, %s", percent(b.s.OnTimeShare), plural(b.s.Calls, "call", "calls"),
+				plural(b.s.Vessels, "vessel", "vessels"))
 		}
+		few := b.s.judged() && !b.s.Enough
 		tip := fmt.Sprintf("%s: %s", b.name, value)
+		if few {
+			tip += ": too few to compare"
+		}
 		if b.s.OnTimeCI.Known {
 			tip += fmt.Sprintf(", 95 %% interval %s to %s", percent(b.s.OnTimeCI.Lo), percent(b.s.OnTimeCI.Hi))
 		}
@@ -78,7 +84,12 @@ func (r *Report) onTimeChart() *chart {
 				line{X1: hi, Y1: px(mid - capH/2), X2: hi, Y2: px(mid + capH/2), Class: "whisker"})
 		}
 		label := value
-		if b.s.judged() && b.s.OnTimeCI.Known {
+		switch {
+		case few:
+			// The bars of too few vessels say so where they are read.
+			// As long as the other labels: the calls are in the tooltip.
+			label = fmt.Sprintf("%s (%s: too few)", percent(b.s.OnTimeShare), plural(b.s.Vessels, "vessel", "vessels"))
+		case b.s.judged() && b.s.OnTimeCI.Known:
 			label = fmt.Sprintf("%s %s of %s", percent(b.s.OnTimeShare), percentCI(b.s.OnTimeCI), plural(b.s.Calls, "call", "calls"))
 		}
 		c.Texts = append(c.Texts,

@@ -62,9 +62,13 @@ func percent(share float64) string {
 }
 
 // roundTo rounds half away from zero at d decimals, and never returns -0.
+// v is first snapped to 9 decimals: DuckDB sums in parallel, in no fixed
+// order, so a mean of exactly 1.75 comes back as 1.7499999999999991 or
+// 1.7500000000000009 from one query to the next, and without the snap the
+// same warehouse would print +1.7 once and +1.8 the next time.
 func roundTo(v float64, d int) float64 {
 	p := math.Pow(10, float64(d))
-	r := math.Round(v*p) / p
+	r := math.Round(math.Round(v*1e9)/1e9*p) / p
 	if r == 0 {
 		return 0
 	}

@@ -35,6 +35,9 @@ type call struct {
 	DelayHours float64
 	Planned2   bool // a second, later plan observed too: the first is the baseline
 	NoActual   bool
+	// Voyage tells apart the calls of one vessel at one port ("001E"
+	// when empty).
+	Voyage string
 	// SeenAfterHours, when not 0, observes the plan again that many hours
 	// after the planned arrival: a call not arrived then is more than 24 h
 	// late when SeenAfterHours is over 24.
@@ -97,7 +100,7 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 		ship = `INSERT INTO shipments (shipment_number, shipment_type, sealine, pod_locode, pod_date, pod_actual, container_count, first_observed_at, last_observed_at, response_id, first_observed_date)
 			VALUES (?, 'BL', ?, ?, ?, ?, 1, ?, ?, 'r', CAST(? AS DATE))`
 		portCall = `INSERT INTO port_calls (query, port_locode, vessel_imo, voyage, event_type_code, classifier, observed_at, carrier, event_at, response_id, observed_date)
-			VALUES ('PORT', ?, ?, '001E', 'ARRI', ?, ?, ?, ?, 'r', CAST(? AS DATE))`
+			VALUES ('PORT', ?, ?, coalesce(nullif(?, ''), '001E'), 'ARRI', ?, ?, ?, ?, 'r', CAST(? AS DATE))`
 		ledger = `INSERT INTO etl_runs (run_id, job, logical_date, started_at, status, requests, credits_spent_schedule, credits_uncertain_schedule,
 			calls_tracking, calls_uncertain_tracking, balance_schedule_after, balance_tracking_after, drift_schedule, drift_tracking, version, started_date)
 			VALUES (?, 'run', ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, 0, 0, 'test', CAST(? AS DATE))`
@@ -130,19 +133,19 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 	}
 	for _, c := range f.Calls {
 		obs := c.Planned.AddDate(0, 0, -10)
-		insert(portCall, c.Port, c.IMO, "PLN", obs, c.Carrier, c.Planned, obs)
+		insert(portCall, c.Port, c.IMO, c.Voyage, "PLN", obs, c.Carrier, c.Planned, obs)
 		if c.Planned2 {
 			obs := c.Planned.AddDate(0, 0, -5)
-			insert(portCall, c.Port, c.IMO, "PLN", obs, c.Carrier, c.Planned.Add(hoursOf(c.DelayHours)), obs)
+			insert(portCall, c.Port, c.IMO, c.Voyage, "PLN", obs, c.Carrier, c.Planned.Add(hoursOf(c.DelayHours)), obs)
 		}
 		if c.SeenAfterHours != 0 {
 			obs := c.Planned.Add(hoursOf(c.SeenAfterHours))
-			insert(portCall, c.Port, c.IMO, "PLN", obs, c.Carrier, c.Planned, obs)
+			insert(portCall, c.Port, c.IMO, c.Voyage, "PLN", obs, c.Carrier, c.Planned, obs)
 		}
 		if !c.NoActual {
 			actual := c.Planned.Add(hoursOf(c.DelayHours))
 			obs := actual.Add(2 * time.Hour)
-			insert(portCall, c.Port, c.IMO, "ACT", obs, c.Carrier, actual, obs)
+			insert(portCall, c.Port, c.IMO, c.Voyage, "ACT", obs, c.Carrier, actual, obs)
 		}
 	}
 	for _, r := range f.Runs {

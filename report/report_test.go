@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -230,14 +231,14 @@ func TestScheduleShowsIntervalsLateNotArrivedAndPending(t *testing.T) {
 	}
 	for i, w := range []report.Reliability{
 		// 0, 10 h and February's 0 on time; 30 h late (against its first plan), 30 h early.
-		{Carrier: "AAAA", Calls: 5, OnTime: 3, OnTimeShare: 0.6, Late: 1, Early: 1, AvgDelayLateHours: 30, Enough: true},
+		{Carrier: "AAAA", Calls: 5, Vessels: 5, OnTime: 3, OnTimeShare: 0.6, Late: 1, Early: 1, AvgDelayLateHours: 30, Enough: true},
 		// 5 and 2 h on time; 48 h, February's 40 h, and one already 30 h late not arrived.
-		{Carrier: "BBBB", Calls: 5, OnTime: 2, OnTimeShare: 0.4, Late: 3, LateNotArrived: 1, AvgDelayLateHours: 44, Enough: true},
-		{Carrier: "HHHH", Calls: 2, OnTime: 2, OnTimeShare: 1},
+		{Carrier: "BBBB", Calls: 5, Vessels: 5, OnTime: 2, OnTimeShare: 0.4, Late: 3, LateNotArrived: 1, AvgDelayLateHours: 44, Enough: true},
+		{Carrier: "HHHH", Calls: 2, Vessels: 2, OnTime: 2, OnTimeShare: 1},
 		{Carrier: "GGGG", Pending: 1},
 	} {
 		g := r.Schedule[i]
-		if g.Calls != w.Calls || g.OnTime != w.OnTime || !near(g.OnTimeShare, w.OnTimeShare) || g.Late != w.Late ||
+		if g.Calls != w.Calls || g.Vessels != w.Vessels || g.OnTime != w.OnTime || !near(g.OnTimeShare, w.OnTimeShare) || g.Late != w.Late ||
 			g.LateNotArrived != w.LateNotArrived || g.Early != w.Early || g.Pending != w.Pending ||
 			!near(g.AvgDelayLateHours, w.AvgDelayLateHours) || g.Enough != w.Enough {
 			t.Errorf("schedule row %d: %+v, want %+v", i, g, w)
@@ -251,10 +252,11 @@ func TestScheduleShowsIntervalsLateNotArrivedAndPending(t *testing.T) {
 	}
 	s := sectionOf(t, text(t, r), "Schedule reliability by carrier")
 	for name, want := range map[string]string{
-		"AAAA": "AAAA 5 60% (",
-		"BBBB": "BBBB 5 40% (",
-		"GGGG": "GGGG 0 – 0 0 1 –",
-		"all":  "all 12 58% (",
+		"AAAA": "AAAA 5 5 60% (",
+		"BBBB": "BBBB 5 5 40% (",
+		"HHHH": "HHHH 2 2 too few 100% (",
+		"GGGG": "GGGG 0 0 – 0 0 1 –",
+		"all":  "all 12 12 58% (",
 	} {
 		if row := strings.Join(strings.Fields(rowOf(t, s, name)), " "); !strings.HasPrefix(row, want) {
 			t.Errorf("%s's row %q, want it to start %q", name, row, want)
@@ -263,10 +265,44 @@ func TestScheduleShowsIntervalsLateNotArrivedAndPending(t *testing.T) {
 	if row := rowOf(t, s, "BBBB"); !strings.Contains(row, "3 (1)") {
 		t.Errorf("BBBB's row %q does not show 3 late, 1 of them not arrived", row)
 	}
-	for _, want := range []string{"without ranks", "fewer than 5 calls judged", "–: no call judged yet"} {
+	for _, want := range []string{"without ranks", "Too few: the calls of fewer than 5 vessels, not compared", "listed after the other carriers", "–: no call judged yet"} {
 		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
 			t.Errorf("the schedule section does not say %q:\n%s", want, s)
 		}
+	}
+}
+
+// A carrier whose calls were all made by one vessel is one draw, however
+// many calls: IIII's six calls of one vessel, all on time, would head the
+// list by their share; they are listed after the carriers of five vessels
+// or more, marked too few, without an interval, and the chart says so.
+func TestScheduleListsACarrierOfOneVesselAsTooFew(t *testing.T) {
+	f := small()
+	for i := range 6 {
+		f.Calls = append(f.Calls, call{Carrier: "IIII", Port: "CNSHK", IMO: 9500001, Voyage: fmt.Sprintf("V%d", i), Planned: at(i)})
+	}
+	r := build(t, f)
+	got := carriersOf(r.Schedule, func(s report.Reliability) string { return s.Carrier })
+	if want := []string{"AAAA", "BBBB", "IIII", "HHHH", "GGGG"}; !slices.Equal(got, want) {
+		t.Fatalf("schedule %v, want the carriers of 5 vessels first, then IIII (100 %% of 6 calls, one vessel), HHHH and GGGG", got)
+	}
+	iiii := r.Schedule[2]
+	if iiii.Calls != 6 || iiii.Vessels != 1 || iiii.OnTimeShare != 1 || iiii.Enough || iiii.OnTimeCI.Known {
+		t.Errorf("IIII: %+v, want 6 calls of 1 vessel, all on time, not enough, no interval", iiii)
+	}
+	s := sectionOf(t, text(t, r), "Schedule reliability by carrier")
+	if row := strings.Join(strings.Fields(rowOf(t, s, "IIII")), " "); !strings.HasPrefix(row, "IIII 6 1 too few 100% 0 0 0") {
+		t.Errorf("IIII's row %q, want 6 calls, 1 vessel, too few, 100%% and no interval", row)
+	}
+	flat := strings.Join(strings.Fields(s), " ")
+	for _, want := range []string{"Too few: the calls of fewer than 5 vessels", "no interval: the calls of a single vessel"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the schedule section does not say %q:\n%s", want, s)
+		}
+	}
+	html := page(t, r)
+	if !strings.Contains(html, "IIII: 100% of 6 calls, 1 vessel: too few to compare") || !strings.Contains(html, ">100% (1 vessel: too few)<") {
+		t.Errorf("the on-time chart does not say, in its label and its tooltip, that IIII's calls are of one vessel, too few to compare")
 	}
 }
 
@@ -283,7 +319,7 @@ func TestMonthsFlagTheIncompleteMonth(t *testing.T) {
 		t.Errorf("March: %+v, want incomplete, 10 calls judged, 1 pending", mar)
 	}
 	s := strings.Join(strings.Fields(sectionOf(t, text(t, r), "Schedule reliability by month")), " ")
-	for _, want := range []string{"2026-02 2 50% (", "2026-02 2 50% (0–100%) 1 0 0 complete", "2026-03 10 60% (27–86%) 3 (1) 1 1 incomplete",
+	for _, want := range []string{"2026-02 2 2 too few 50% (", "2026-02 2 2 too few 50% (0–100%) 1 0 0 complete", "2026-03 10 10 60% (27–86%) 3 (1) 1 1 incomplete",
 		"2026-03 is incomplete: 1 call still pending, the share can still move."} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the month section does not say %q:\n%s", want, s)
@@ -374,7 +410,7 @@ func TestBuildSaysWhatIsMissing(t *testing.T) {
 			t.Errorf("span %+v, want no call judged, 2 pending", r.Span)
 		}
 		s := sectionOf(t, text(t, r), "Schedule reliability by carrier")
-		if row := strings.Join(strings.Fields(rowOf(t, s, "GGGG")), " "); row != "GGGG 0 – 0 0 2 –" {
+		if row := strings.Join(strings.Fields(rowOf(t, s, "GGGG")), " "); row != "GGGG 0 0 – 0 0 2 –" {
 			t.Errorf("GGGG's row %q, want no share and 2 pending", row)
 		}
 		if html := page(t, r); !strings.Contains(html, "GGGG: no call judged yet; 2 pending") {

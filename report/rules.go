@@ -10,9 +10,10 @@ import (
 // macros (sql/views/000_statistics.sql) so that the report states the
 // rule the numbers were made by rather than a copy that could drift.
 type Rules struct {
-	// MinN is etalake_min_n(): the fewest independent units (distinct
-	// vessel calls for ETAs, judged calls for schedules) a group needs to
-	// be ranked or compared; the views' enough column applies it.
+	// MinN is etalake_min_n(): the fewest clusters of an interval
+	// (distinct vessel calls for ETAs, distinct vessels for schedules) a
+	// group needs to be ranked or compared; the views' enough column
+	// applies it.
 	MinN int
 	// MaxStalenessHours is etalake_max_staleness_hours(): an ETA seen
 	// longer than this before a horizon's cut is stale, not used there.

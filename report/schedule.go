@@ -25,7 +25,8 @@ type Reliability struct {
 	// judged (Calls 0); OnTimeCI is its 95 % Wilson interval.
 	OnTimeShare float64
 	OnTimeCI    Interval
-	// Enough: Calls reaches Rules.MinN.
+	// Enough: Vessels reaches Rules.MinN, the view's rule: a share of
+	// many calls of few vessels is still few draws, and is not compared.
 	Enough bool
 	// Late counts the calls more than 24 h late, LateNotArrived those of
 	// them not arrived yet; Early those more than 24 h early.
@@ -87,8 +88,8 @@ func readSchedule(ctx context.Context, db *sql.DB, r *Report) error {
 		return err
 	}
 	r.Span.Calls, r.Span.Pending = r.ScheduleAll.Calls, r.ScheduleAll.Pending
-	// Carriers with too few calls after the others, since a share of one
-	// or two calls would head the list by luck; those without a call
+	// Carriers of too few vessels after the others, since a share of one
+	// or two vessels would head the list by luck; those without a call
 	// judged (no share) last.
 	slices.SortFunc(r.Schedule, func(a, b Reliability) int {
 		return cmp.Or(

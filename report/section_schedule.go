@@ -20,11 +20,9 @@ func (r *Report) scheduleSection() section {
 	}
 	t := &table{Cols: reliabilityCols("carrier")}
 	t.Cols = append(t.Cols, column{Name: "mean delay of late h", Right: true})
-	var few, unjudged, oneVessel bool
+	var seen reliabilityFlags
 	for _, c := range r.Schedule {
-		few = few || (!c.Enough && c.judged())
-		unjudged = unjudged || !c.judged()
-		oneVessel = oneVessel || (c.judged() && !c.OnTimeCI.Known)
+		seen.see(c)
 		t.Rows = append(t.Rows, append(reliabilityRow(c.Carrier, c), delayCell(c)))
 	}
 	t.Total = append(reliabilityRow("all", r.ScheduleAll), delayCell(r.ScheduleAll))
@@ -32,7 +30,7 @@ func (r *Report) scheduleSection() section {
 	s.Notes = []string{"Carriers in order of their on-time share, without ranks: where two intervals overlap, the calls " +
 		"do not tell which carrier was the more punctual."}
 	s.Notes = append(s.Notes, reliabilityColumns)
-	s.Notes = append(s.Notes, reliabilityNotes(r.Rules.MinN, few, unjudged, oneVessel)...)
+	s.Notes = append(s.Notes, seen.notes(r.Rules.MinN, "carriers")...)
 	return s
 }
 
@@ -50,7 +48,7 @@ func (r *Report) monthsSection() section {
 	}
 	t := &table{Cols: append(reliabilityCols("month"), column{Name: "status"})}
 	var incomplete []string
-	var unjudged, oneVessel bool
+	var seen reliabilityFlags
 	for _, m := range r.ScheduleMonths {
 		name := m.Month.Format("2006-01")
 		status := "complete"
@@ -62,14 +60,13 @@ func (r *Report) monthsSection() section {
 			}
 			incomplete = append(incomplete, fmt.Sprintf("%s is incomplete: %s, the share can still move.", name, left))
 		}
-		unjudged = unjudged || !m.judged()
-		oneVessel = oneVessel || (m.judged() && !m.OnTimeCI.Known)
+		seen.see(m)
 		t.Rows = append(t.Rows, append(reliabilityRow(name, m), status))
 	}
 	t.Total = append(reliabilityRow("all", r.ScheduleAll), "")
 	s.Table = t
 	// The columns are those of the table above, explained there.
-	s.Notes = append(incomplete, reliabilityNotes(r.Rules.MinN, false, unjudged, oneVessel)...)
+	s.Notes = append(incomplete, seen.notes(r.Rules.MinN, "")...)
 	return s
 }
 
@@ -79,22 +76,30 @@ func (r *Report) hasSchedule() bool { return r.Span.Calls > 0 || r.Span.Pending 
 // reliabilityCols are the columns of a reliability table after its first,
 // named first.
 func reliabilityCols(first string) []column {
-	return []column{{Name: first}, {Name: "calls", Right: true}, {Name: "on time", Right: true}, {Sub: true},
+	return []column{{Name: first}, {Name: "calls", Right: true}, {Name: "vessels", Right: true}, {Sub: true},
+		{Name: "on time", Right: true}, {Sub: true},
 		{Name: "late", Right: true}, {Sub: true}, {Name: "early", Right: true}, {Name: "pending", Right: true}}
 }
 
+// tooFew marks a row whose calls were judged but whose vessels, the
+// clusters of its interval, are fewer than the views' minimum.
+const tooFew = "too few"
+
 // reliabilityRow renders s under the name: a share only when a call was
-// judged, "–" otherwise.
+// judged, "–" otherwise; its vessels marked too few when not enough.
 func reliabilityRow(name string, s Reliability) []string {
-	share, ci := none, ""
+	share, ci, few := none, "", ""
 	if s.judged() {
 		share, ci = percent(s.OnTimeShare), percentCI(s.OnTimeCI)
+		if !s.Enough {
+			few = tooFew
+		}
 	}
 	notArrived := ""
 	if s.LateNotArrived > 0 {
 		notArrived = "(" + count(s.LateNotArrived) + ")"
 	}
-	return []string{name, count(s.Calls), share, ci, count(s.Late), notArrived, count(s.Early), count(s.Pending)}
+	return []string{name, count(s.Calls), count(s.Vessels), few, share, ci, count(s.Late), notArrived, count(s.Early), count(s.Pending)}
 }
 
 func delayCell(s Reliability) string {
@@ -105,22 +110,43 @@ func delayCell(s Reliability) string {
 }
 
 // reliabilityColumns explains the columns of a reliability table.
-const reliabilityColumns = "late: more than 24 h after the plan; in brackets, those of them not arrived yet. pending: due, " +
+const reliabilityColumns = "vessels: the distinct vessels of those calls, the clusters of the interval. " +
+	"late: more than 24 h after the plan; in brackets, those of them not arrived yet. pending: due, " +
 	"but neither arrived nor yet 24 h late when last seen: not judged, not in calls. Calls seen only by " +
 	"port-to-port schedules, which show no actual arrivals, and calls whose plan was first seen after they " +
 	"were due (no baseline: a warehouse's first nights see the past weeks so), are not counted."
 
-// reliabilityNotes explain the rows that want it: too few calls to
-// compare, none judged, or no interval.
-func reliabilityNotes(minN int, few, unjudged, oneVessel bool) []string {
+// reliabilityFlags are the kinds of rows a reliability table showed
+// that its notes explain.
+type reliabilityFlags struct {
+	few       bool // judged, on too few vessels to compare
+	unjudged  bool // no call judged, only pending ones
+	oneVessel bool // judged, but no interval: one vessel
+}
+
+func (f *reliabilityFlags) see(s Reliability) {
+	f.few = f.few || (s.judged() && !s.Enough)
+	f.unjudged = f.unjudged || !s.judged()
+	f.oneVessel = f.oneVessel || (s.judged() && !s.OnTimeCI.Known)
+}
+
+// notes explain the rows that want it: too few vessels to compare, none
+// judged, or no interval. rows names the rows when the table lists those
+// of too few vessels after the others ("carriers"); "" when it does not.
+func (f reliabilityFlags) notes(minN int, rows string) []string {
 	var more []string
-	if few {
-		more = append(more, fmt.Sprintf("carriers with fewer than %d calls judged are listed after the others, too few to compare", minN))
+	if f.few {
+		few := fmt.Sprintf("too few: the calls of fewer than %d vessels, not compared (a vessel's delay carries "+
+			"over to its next calls: its calls are one draw, however many)", minN)
+		if rows != "" {
+			few += ", listed after the other " + rows
+		}
+		more = append(more, few)
 	}
-	if unjudged {
+	if f.unjudged {
 		more = append(more, "–: no call judged yet, only pending ones")
 	}
-	if oneVessel {
+	if f.oneVessel {
 		more = append(more, "no interval: the calls of a single vessel")
 	}
 	if len(more) == 0 {

@@ -309,3 +309,106 @@ func TestEveryAnswerIsTheSameInEveryTimeZone(t *testing.T) {
 		t.Errorf("call G, planned 2026-02-28 23:30 UTC, is in month %s", month)
 	}
 }
+
+// A schedule share rests on its vessels, not its calls: a vessel's delay
+// carries over to its next calls, so seven calls of one vessel are one
+// draw. EGLV's seven calls at CNSHK, all late, are one vessel: no
+// interval, and never enough, at any level; HLCU's six calls of five
+// vessels are enough. No row of any summary is enough on fewer clusters
+// than etalake_min_n().
+func TestACarrierAtAPortWithOneVesselIsNeverEnough(t *testing.T) {
+	db := history(t)
+	var levels, enough, calls, vessels, withInterval int
+	one(t, db, `SELECT count(*), count(*) FILTER (WHERE enough), max(n_calls), max(n_vessels), count(on_time_lo)
+		FROM schedule_reliability WHERE carrier = 'EGLV'`, &levels, &enough, &calls, &vessels, &withInterval)
+	if levels == 0 || enough != 0 || calls != 7 || vessels != 1 || withInterval != 0 {
+		t.Errorf("EGLV: %d rows, %d enough, up to %d calls, %d vessels, %d with an interval; want rows of up to 7 calls of one vessel, none enough, none with an interval",
+			levels, enough, calls, vessels, withInterval)
+	}
+	var share float64
+	var isEnough bool
+	one(t, db, `SELECT n_calls, n_vessels, on_time_share, enough FROM schedule_reliability
+		WHERE level = 'carrier_port' AND carrier = 'EGLV' AND port_locode = 'CNSHK'`, &calls, &vessels, &share, &isEnough)
+	if calls != 7 || vessels != 1 || share != 0 || isEnough {
+		t.Errorf("EGLV at CNSHK: %d calls, %d vessels, %.0f %% on time, enough %v; want 7 calls of 1 vessel, 0 %%, not enough", calls, vessels, 100*share, isEnough)
+	}
+	one(t, db, `SELECT n_calls, n_vessels, on_time_share, enough FROM schedule_reliability
+		WHERE level = 'carrier' AND carrier = 'HLCU'`, &calls, &vessels, &share, &isEnough)
+	if calls != 6 || vessels != 5 || math.Abs(share-4.0/6) > 1e-9 || !isEnough {
+		t.Errorf("HLCU: %d calls, %d vessels, %.3f on time, enough %v; want 6 calls of 5 vessels, 4/6, enough", calls, vessels, share, isEnough)
+	}
+	for _, q := range []string{
+		"SELECT count(*) FROM schedule_reliability WHERE enough AND n_vessels < etalake_min_n()",
+		"SELECT count(*) FROM eta_accuracy_summary WHERE enough AND n_calls < etalake_min_n()",
+		"SELECT count(*) FROM eta_accuracy_comparison WHERE enough AND n_calls < etalake_min_n()",
+	} {
+		var n int
+		if one(t, db, q, &n); n != 0 {
+			t.Errorf("%s: %d rows enough on fewer clusters than etalake_min_n()", q, n)
+		}
+	}
+}
+
+// Every 95 % interval of the summaries says how many clusters it rests
+// on, in a column of its row: an interval exists exactly where that count
+// is 2 or more (t has a degree of freedom), whatever the number of
+// shipments or calls.
+func TestEveryIntervalSaysHowManyClustersItRestsOn(t *testing.T) {
+	db := history(t)
+	for _, c := range []struct{ table, lo, hi, clusters, n string }{
+		{"eta_accuracy_summary", "bias_lo_hours", "bias_hi_hours", "n_calls", "n"},
+		{"eta_accuracy_summary", "mae_lo_hours", "mae_hi_hours", "n_calls", "n"},
+		{"eta_accuracy_comparison", "mae_diff_lo_hours", "mae_diff_hi_hours", "n_calls", "n"},
+		{"schedule_reliability", "on_time_lo", "on_time_hi", "n_vessels", "n_calls"},
+	} {
+		var documented int
+		one(t, db, "SELECT count(*) FROM duckdb_columns() WHERE table_name = '"+c.table+"' AND column_name = '"+c.clusters+
+			"' AND comment ILIKE '%the clusters of the interval%'", &documented)
+		if documented == 0 {
+			t.Errorf("%s.%s does not say it counts the clusters of the intervals", c.table, c.clusters)
+		}
+		var rows, wrong, lonely int
+		one(t, db, "SELECT count(*), count(*) FILTER (WHERE ("+c.lo+" IS NOT NULL) <> ("+c.clusters+" >= 2) OR ("+c.hi+" IS NOT NULL) <> ("+c.clusters+" >= 2)), "+
+			"count(*) FILTER (WHERE "+c.clusters+" = 1) FROM "+c.table+" WHERE "+c.n+" > 0", &rows, &wrong, &lonely)
+		if rows == 0 || wrong != 0 {
+			t.Errorf("%s: %d of %d rows have an interval %s–%s where %s is below 2, or none where it is 2 or more", c.table, wrong, rows, c.lo, c.hi, c.clusters)
+		}
+		if c.table != "eta_accuracy_comparison" && lonely == 0 {
+			t.Errorf("%s: no row of a single cluster: the fixture no longer tests the missing interval", c.table)
+		}
+	}
+}
+
+// Every month row of the summaries says whether its month is complete,
+// and no other row does: February, over by the newest answer, is
+// complete; March, still going, is not, in both the ETA summary (S9
+// arrived in February) and schedule reliability.
+func TestEveryMonthRowSaysWhetherItsMonthIsComplete(t *testing.T) {
+	db := history(t)
+	for _, c := range []struct{ table, month string }{
+		{"eta_accuracy_summary", "arrival_month"},
+		{"schedule_reliability", "month"},
+	} {
+		var monthRows, unsaid, otherRows, said int
+		one(t, db, "SELECT count(*) FILTER (WHERE level LIKE '%month'), count(*) FILTER (WHERE level LIKE '%month' AND month_complete IS NULL), "+
+			"count(*) FILTER (WHERE level NOT LIKE '%month'), count(*) FILTER (WHERE level NOT LIKE '%month' AND month_complete IS NOT NULL) FROM "+c.table,
+			&monthRows, &unsaid, &otherRows, &said)
+		if monthRows == 0 || unsaid != 0 || otherRows == 0 || said != 0 {
+			t.Errorf("%s: %d of %d month rows do not say whether the month is complete; %d of %d other rows do",
+				c.table, unsaid, monthRows, said, otherRows)
+		}
+		for month, want := range map[string]bool{"2026-02-01": true, "2026-03-01": false} {
+			var rows, wrong int
+			one(t, db, "SELECT count(*), count(*) FILTER (WHERE month_complete <> "+map[bool]string{true: "true", false: "false"}[want]+") FROM "+c.table+
+				" WHERE level LIKE '%month' AND "+c.month+" = DATE '"+month+"'", &rows, &wrong)
+			if rows == 0 || wrong != 0 {
+				t.Errorf("%s: %d of %d rows of %s say month_complete is not %v", c.table, wrong, rows, month, want)
+			}
+		}
+	}
+	var documented int
+	one(t, db, "SELECT count(*) FROM duckdb_columns() WHERE column_name = 'month_complete' AND comment LIKE 'month levels:%'", &documented)
+	if documented != 2 {
+		t.Errorf("%d month_complete columns say what they mean, want the ETA summary's and schedule reliability's", documented)
+	}
+}

@@ -160,6 +160,16 @@ func TestViewSemantics(t *testing.T) {
 	if n != 0 {
 		t.Errorf("S3 (never arrived) has %d accuracy rows", n)
 	}
+	// S10's arrival was reported, then withdrawn: no row, and its box's
+	// discharge, withdrawn likewise, is no event of event_timeliness.
+	one(t, db, "SELECT count(*) FROM eta_accuracy_known WHERE shipment_number='S10'", &n)
+	if n != 0 {
+		t.Errorf("S10 (arrival withdrawn) has %d accuracy rows", n)
+	}
+	one(t, db, "SELECT count(*) FROM event_timeliness WHERE event_code = 'DISC'", &n)
+	if n != 0 {
+		t.Errorf("S10's discharge, withdrawn, is counted in %d event_timeliness rows", n)
+	}
 	// S4's POSTPOD is its own target, 6 h late; no PREDICTIVE row for it.
 	one(t, db, "SELECT error_hours FROM eta_accuracy WHERE shipment_number='S4' AND target='POSTPOD' AND horizon_days=3", &e)
 	if !near(e, 6) {

@@ -12,11 +12,15 @@ CREATE OR REPLACE MACRO etalake_utc_date(ts) AS CAST(ts AT TIME ZONE 'UTC' AS DA
 COMMENT ON MACRO etalake_utc_date IS 'the UTC date of an instant, whatever the session''s TimeZone';
 
 -- etalake_min_n(): the fewest independent units a group needs before the
--- views call it enough to rank or compare: distinct vessel calls for ETAs
--- (shipments on one vessel call share its delay, so they are one draw),
--- port calls for schedules. One rule for every view and the report.
+-- views call it enough to rank or compare: the clusters its interval is
+-- computed over, distinct vessel calls for ETAs (shipments on one vessel
+-- call share its delay, so they are one draw) and distinct vessels for
+-- schedules (a vessel's delay carries over to its next calls). Below it
+-- the interval rests on fewer than 5 clusters, with t at 3 degrees of
+-- freedom or fewer: too wide, or (one cluster) none at all. One rule for
+-- every view and the report.
 CREATE OR REPLACE MACRO etalake_min_n() AS 5;
-COMMENT ON MACRO etalake_min_n IS 'the fewest independent units (vessel calls) a group needs to be ranked or compared: 5';
+COMMENT ON MACRO etalake_min_n IS 'the fewest clusters (distinct vessel calls for ETAs, distinct vessels for schedules) a group needs to be ranked or compared: 5';
 
 -- etalake_max_staleness_hours(): an ETA observed more than this before the
 -- cut of a horizon (actual − h days) no longer stands for that horizon:

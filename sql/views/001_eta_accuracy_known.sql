@@ -6,13 +6,13 @@
 -- observations. Between jobs it is as of the last one.
 --
 -- One row per arrived shipment × target (POD, POSTPOD) × source (CARRIER,
--- PREDICTIVE; PREDICTIVE for the POD only): the actual arrival (the last
--- reported actual date of the target), the carrier, ports and lane, whether
--- the box was transhipped, the vessel call it arrived on at its POD, how the
--- estimate was revised before the arrival, and for each horizon h in 1, 3,
--- 7 and 14 days the latest estimate observed at or before (actual − h),
--- eta_<h>, and when it was observed, seen_<h> (null: nothing was known
--- yet). eta_accuracy unpivots it by horizon.
+-- PREDICTIVE; PREDICTIVE for the POD only): the actual arrival (the actual
+-- date of the target in the shipment's latest answer), the carrier, ports
+-- and lane, whether the box was transhipped, the vessel call it arrived on
+-- at its POD, how the estimate was revised before the arrival, and for
+-- each horizon h in 1, 3, 7 and 14 days the latest estimate observed at or
+-- before (actual − h), eta_<h>, and when it was observed, seen_<h> (null:
+-- nothing was known yet). eta_accuracy unpivots it by horizon.
 --
 -- The as-of lookup is one aggregation — for each horizon, the estimate with
 -- the latest observed_at not after the cut — rather than an ASOF JOIN per
@@ -20,12 +20,22 @@
 -- interval arithmetic goes through the ICU calendar and is some 40 times
 -- slower, and fixed-size aggregate states can spill to disk when the
 -- observations outgrow memory.
+--
+-- A shipment has arrived at a target when its latest answer says so
+-- (shipments.pod_actual, postpod_actual), not when any answer once did: a
+-- carrier that reports an arrival and then takes it back (the date an
+-- estimate again) leaves no row here, as if it had never reported it, and
+-- every column of the row — the arrival, the estimates before it, the
+-- vessel call, the transhipment — rests on the same answer's word.
 CREATE OR REPLACE TABLE eta_accuracy_known AS
 WITH actuals AS (
-    SELECT shipment_number, shipment_type, target, arg_max(eta, observed_at) AS actual_at
-    FROM eta_observations
-    WHERE source = 'CARRIER' AND is_actual AND target IN ('POD', 'POSTPOD')
-    GROUP BY shipment_number, shipment_type, target
+    SELECT shipment_number, shipment_type, 'POD' AS target, pod_date AS actual_at
+    FROM shipments
+    WHERE pod_actual AND pod_date IS NOT NULL
+    UNION ALL
+    SELECT shipment_number, shipment_type, 'POSTPOD' AS target, postpod_date AS actual_at
+    FROM shipments
+    WHERE postpod_actual AND postpod_date IS NOT NULL
 ),
 -- Every estimate made before the arrival, with the change from the one
 -- before it (a revision when not 0). The partition leads with a hash of
@@ -122,7 +132,7 @@ COMMENT ON COLUMN eta_accuracy_known.transhipped IS 'true when a box was dischar
 COMMENT ON COLUMN eta_accuracy_known.vessel_call IS 'the vessel call the box arrived on at its POD (port, IMO, voyage; else port @ actual arrival): the cluster of the intervals, since the boxes of one call share its delay';
 COMMENT ON COLUMN eta_accuracy_known.target IS 'POD or POSTPOD';
 COMMENT ON COLUMN eta_accuracy_known.source IS 'CARRIER (the route date) or PREDICTIVE (the service''s predictiveEta, POD only)';
-COMMENT ON COLUMN eta_accuracy_known.actual_at IS 'the actual arrival at the target: the last actual date reported';
+COMMENT ON COLUMN eta_accuracy_known.actual_at IS 'the actual arrival at the target, as the shipment''s latest answer reports it (an arrival reported and then withdrawn has no row)';
 COMMENT ON COLUMN eta_accuracy_known.estimates IS 'estimates observed before the arrival';
 COMMENT ON COLUMN eta_accuracy_known.revisions IS 'times the estimate changed from one observation to the next before the arrival';
 COMMENT ON COLUMN eta_accuracy_known.mean_abs_revision_hours IS 'mean size of those changes, hours (NULL without one)';

@@ -16,7 +16,8 @@
 -- days or more it exists only for the shipments it expects early and its
 -- error there is positive by design. The summaries carry the flag; the
 -- comparison and the report leave those rows out. Shipments that never
--- arrived have no row.
+-- arrived have no row, nor those whose arrival the carrier withdrew (see
+-- eta_accuracy_known).
 CREATE OR REPLACE VIEW eta_accuracy AS
 WITH picked AS (
     SELECT k.*, h.horizon_days,

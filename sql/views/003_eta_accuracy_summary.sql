@@ -24,8 +24,15 @@
 -- NULL with fewer than 2 calls). enough: n_calls reaches etalake_min_n()
 -- (5), the rule the report ranks by. selective: the source is biased by
 -- construction at this horizon (see eta_accuracy): not a finding.
+-- month_complete (month levels): the month and the 24 h after it are over
+-- by the newest tracking answer, so a job has looked at every tracked
+-- shipment after the month ended; until then arrivals of the month are
+-- still to be seen, and its numbers can still move.
 CREATE OR REPLACE TABLE eta_accuracy_summary AS
-WITH base AS (
+WITH newest AS (
+    SELECT max(last_observed_at) AS as_of FROM shipments
+),
+base AS (
     SELECT carrier, pod_locode, lane, transhipped, arrival_month, source, horizon_days, selective,
            hash(vessel_call) AS call, error_hours, stale, observed_lead_hours
     FROM eta_accuracy
@@ -101,13 +108,17 @@ SELECT level, carrier, pod_locode, lane, transhipped, arrival_month, source, hor
        bias_hours - t * bias_se_hours AS bias_lo_hours,
        bias_hours + t * bias_se_hours AS bias_hi_hours,
        mae_hours, mae_se_hours,
-       -- An absolute error is never negative.
+       -- An absolute error is never negative: the clamp removes only
+       -- impossible values, so the interval covers at least as often.
        CASE WHEN mae_se_hours IS NOT NULL THEN greatest(0.0, mae_hours - t * mae_se_hours) END AS mae_lo_hours,
        mae_hours + t * mae_se_hours AS mae_hi_hours,
        q[1] AS p50_abs_hours, q[2] AS p90_abs_hours,
        within_1d_share,
-       mean_lead_hours
-FROM stats;
+       mean_lead_hours,
+       CASE WHEN level IN ('carrier_month', 'month')
+            THEN coalesce(epoch_us(arrival_month + INTERVAL 1 MONTH) + 24 * 3600000000 <= epoch_us(n.as_of), false) END AS month_complete
+FROM stats
+CROSS JOIN newest AS n;
 COMMENT ON TABLE eta_accuracy_summary IS 'Whose ETAs were good, how early, and how sure (a table rebuilt at the end of every job): the POD rows of eta_accuracy by level (carrier_port, carrier, port, all, carrier_lane, lane, carrier_transhipment, transhipment, carrier_month, month) × source × horizon, with n, distinct vessel calls and 95 % intervals clustered by vessel call.';
 COMMENT ON COLUMN eta_accuracy_summary.level IS 'what the row is grouped by: carrier_port, carrier, port, all, carrier_lane, lane, carrier_transhipment, transhipment, carrier_month or month; a grouping column the level does not name is NULL and means all';
 COMMENT ON COLUMN eta_accuracy_summary.carrier IS 'SCAC of the shipping line (levels carrier*)';
@@ -120,18 +131,19 @@ COMMENT ON COLUMN eta_accuracy_summary.horizon_days IS 'days before the actual a
 COMMENT ON COLUMN eta_accuracy_summary.selective IS 'biased by construction at this horizon (PREDICTIVE at 3 days or more): not a finding, not compared';
 COMMENT ON COLUMN eta_accuracy_summary.shipments IS 'arrived shipments, with a usable ETA at this horizon or not';
 COMMENT ON COLUMN eta_accuracy_summary.n IS 'shipments with a usable ETA at this horizon';
-COMMENT ON COLUMN eta_accuracy_summary.n_calls IS 'distinct vessel calls those shipments arrived on: the independent draws';
+COMMENT ON COLUMN eta_accuracy_summary.n_calls IS 'distinct vessel calls those shipments arrived on: the independent draws, the clusters of the intervals (NULL below 2), and what enough counts';
 COMMENT ON COLUMN eta_accuracy_summary.n_stale IS 'shipments whose ETA at this horizon was older than the staleness limit, not used';
-COMMENT ON COLUMN eta_accuracy_summary.enough IS 'n_calls reaches etalake_min_n() (5): enough to rank or compare';
+COMMENT ON COLUMN eta_accuracy_summary.enough IS 'n_calls reaches etalake_min_n() (5): enough independent vessel calls to rank or compare, however many shipments';
 COMMENT ON COLUMN eta_accuracy_summary.bias_hours IS 'mean error (actual − eta), hours: positive, later than promised';
 COMMENT ON COLUMN eta_accuracy_summary.bias_se_hours IS 'standard error of bias_hours clustered by vessel call (NULL below 2 calls)';
-COMMENT ON COLUMN eta_accuracy_summary.bias_lo_hours IS 'lower bound of the 95 % interval of the bias';
+COMMENT ON COLUMN eta_accuracy_summary.bias_lo_hours IS 'lower bound of the 95 % interval of the bias: bias − t·se, t at n_calls − 1 degrees of freedom (NULL below 2 calls)';
 COMMENT ON COLUMN eta_accuracy_summary.bias_hi_hours IS 'upper bound of the 95 % interval of the bias';
 COMMENT ON COLUMN eta_accuracy_summary.mae_hours IS 'mean absolute error, hours';
 COMMENT ON COLUMN eta_accuracy_summary.mae_se_hours IS 'standard error of mae_hours clustered by vessel call (NULL below 2 calls)';
-COMMENT ON COLUMN eta_accuracy_summary.mae_lo_hours IS 'lower bound of the 95 % interval of the MAE';
+COMMENT ON COLUMN eta_accuracy_summary.mae_lo_hours IS 'lower bound of the 95 % interval of the MAE: mae − t·se, t at n_calls − 1 degrees of freedom, clamped at 0 (an absolute error is never negative; 0: the data do not exclude a perfect ETA)';
 COMMENT ON COLUMN eta_accuracy_summary.mae_hi_hours IS 'upper bound of the 95 % interval of the MAE';
 COMMENT ON COLUMN eta_accuracy_summary.p50_abs_hours IS 'median absolute error, hours';
 COMMENT ON COLUMN eta_accuracy_summary.p90_abs_hours IS '90th percentile of the absolute error, hours';
 COMMENT ON COLUMN eta_accuracy_summary.within_1d_share IS 'share of the n within ±24 h, 0 to 1';
 COMMENT ON COLUMN eta_accuracy_summary.mean_lead_hours IS 'mean observed_lead_hours of the ETAs used: how long before the arrival they were really seen';
+COMMENT ON COLUMN eta_accuracy_summary.month_complete IS 'month levels: the month and the 24 h after it are over by the newest tracking answer (false: arrivals of the month are still to be seen, the numbers can still move); NULL at other levels';

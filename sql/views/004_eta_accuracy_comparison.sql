@@ -82,14 +82,14 @@ COMMENT ON COLUMN eta_accuracy_comparison.level IS 'carrier (one carrier, all it
 COMMENT ON COLUMN eta_accuracy_comparison.carrier IS 'SCAC of the shipping line (level carrier)';
 COMMENT ON COLUMN eta_accuracy_comparison.horizon_days IS 'days before the actual arrival; only horizons where neither source is selective';
 COMMENT ON COLUMN eta_accuracy_comparison.n IS 'shipments with both ETAs usable at this horizon';
-COMMENT ON COLUMN eta_accuracy_comparison.n_calls IS 'distinct vessel calls of those shipments: the independent draws';
+COMMENT ON COLUMN eta_accuracy_comparison.n_calls IS 'distinct vessel calls of those shipments: the independent draws, the clusters of the interval (NULL below 2), and what enough counts';
 COMMENT ON COLUMN eta_accuracy_comparison.enough IS 'n_calls reaches etalake_min_n() (5)';
 COMMENT ON COLUMN eta_accuracy_comparison.carrier_bias_hours IS 'mean error of the carrier''s ETA, hours';
 COMMENT ON COLUMN eta_accuracy_comparison.carrier_mae_hours IS 'mean absolute error of the carrier''s ETA, hours';
 COMMENT ON COLUMN eta_accuracy_comparison.predictive_bias_hours IS 'mean error of the predictive ETA, hours';
 COMMENT ON COLUMN eta_accuracy_comparison.predictive_mae_hours IS 'mean absolute error of the predictive ETA, hours';
 COMMENT ON COLUMN eta_accuracy_comparison.mae_diff_hours IS 'predictive MAE − carrier MAE on the same shipments, hours: negative, the predictive ETA was closer';
-COMMENT ON COLUMN eta_accuracy_comparison.mae_diff_lo_hours IS 'lower bound of its 95 % interval, clustered by vessel call';
+COMMENT ON COLUMN eta_accuracy_comparison.mae_diff_lo_hours IS 'lower bound of its 95 % interval, clustered by vessel call, t at n_calls − 1 degrees of freedom (not clamped: the difference may be negative)';
 COMMENT ON COLUMN eta_accuracy_comparison.mae_diff_hi_hours IS 'upper bound of its 95 % interval, clustered by vessel call';
 COMMENT ON COLUMN eta_accuracy_comparison.predictive_closer_share IS 'share of the shipments where the predictive ETA was strictly closer';
 COMMENT ON COLUMN eta_accuracy_comparison.better IS 'PREDICTIVE or CARRIER when the interval of mae_diff_hours excludes 0, TIE when not, NULL when not enough';

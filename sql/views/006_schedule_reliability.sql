@@ -12,13 +12,17 @@
 -- more than 24 h late (n_late_not_arrived, counted late). n_unknown counts
 -- the calls due but not judged yet, apart; calls only port-to-port queries
 -- showed (no actual arrivals there), and calls whose plan was first seen
--- after they were due (no baseline), are not counted at all. on_time_share is n_on_time /
--- n_calls with a 95 % Wilson interval; a vessel's delay carries over to
--- its next calls, so the error is clustered by vessel (n_vessels) and the
--- interval takes the effective n that clustering leaves. enough: n_calls
--- reaches etalake_min_n() (5). month_complete (month levels): the month
--- and the 24 h after it are over by the newest schedule observed; the
--- latest month is usually not, and its share can still move.
+-- after they were due (no baseline), are not counted at all.
+-- on_time_share is n_on_time / n_calls with a 95 % Wilson interval; a
+-- vessel's delay carries over to its next calls, so the error is
+-- clustered by vessel (n_vessels, the clusters) and the interval takes
+-- the effective n that clustering leaves, with t at n_vessels − 1 degrees
+-- of freedom as its multiplier (NULL with one vessel). enough: n_vessels
+-- reaches etalake_min_n() (5), the rule the ETA summaries apply to their
+-- clusters: seven calls of one vessel are one draw, not seven.
+-- month_complete (month levels): the month and the 24 h after it are over
+-- by the newest schedule observed; the latest month is usually not, and
+-- its share can still move.
 CREATE OR REPLACE VIEW schedule_reliability AS
 WITH newest AS (
     SELECT max(observed_at) AS as_of FROM port_calls
@@ -94,7 +98,7 @@ SELECT level, carrier, port_locode, month,
        se AS on_time_se,
        etalake_wilson_lo(on_time_share, n_effective, t) AS on_time_lo,
        etalake_wilson_hi(on_time_share, n_effective, t) AS on_time_hi,
-       n_calls >= etalake_min_n() AS enough,
+       n_vessels >= etalake_min_n() AS enough,
        n_late, n_late_not_arrived, n_early, n_unknown,
        avg_delay_late_hours,
        CASE WHEN month IS NOT NULL
@@ -108,13 +112,13 @@ COMMENT ON COLUMN schedule_reliability.carrier IS 'SCAC of the carrier (levels c
 COMMENT ON COLUMN schedule_reliability.port_locode IS 'the port (levels *port*)';
 COMMENT ON COLUMN schedule_reliability.month IS 'UTC month of the planned arrival, its first day (levels *month)';
 COMMENT ON COLUMN schedule_reliability.n_calls IS 'calls whose outcome is known: arrived, or already more than 24 h late';
-COMMENT ON COLUMN schedule_reliability.n_vessels IS 'distinct vessels of those calls: the clusters of the interval';
+COMMENT ON COLUMN schedule_reliability.n_vessels IS 'distinct vessels of those calls: the clusters of the interval, and what enough counts';
 COMMENT ON COLUMN schedule_reliability.n_on_time IS 'calls that arrived within ±24 h of the plan';
 COMMENT ON COLUMN schedule_reliability.on_time_share IS 'n_on_time / n_calls, 0 to 1 (NULL without a call judged)';
 COMMENT ON COLUMN schedule_reliability.on_time_se IS 'standard error of on_time_share clustered by vessel (NULL below 2 vessels)';
-COMMENT ON COLUMN schedule_reliability.on_time_lo IS 'lower bound of the 95 % Wilson interval of on_time_share, at the effective n clustering leaves';
+COMMENT ON COLUMN schedule_reliability.on_time_lo IS 'lower bound of the 95 % Wilson interval of on_time_share, at the effective n clustering leaves, with t at n_vessels − 1 degrees of freedom (NULL with one vessel)';
 COMMENT ON COLUMN schedule_reliability.on_time_hi IS 'upper bound of that interval';
-COMMENT ON COLUMN schedule_reliability.enough IS 'n_calls reaches etalake_min_n() (5): enough to rank or compare';
+COMMENT ON COLUMN schedule_reliability.enough IS 'n_vessels reaches etalake_min_n() (5): enough independent vessels to rank or compare, however many calls';
 COMMENT ON COLUMN schedule_reliability.n_late IS 'calls more than 24 h late, arrived or not';
 COMMENT ON COLUMN schedule_reliability.n_late_not_arrived IS 'of n_late, those not arrived yet: already more than 24 h past the plan when last seen';
 COMMENT ON COLUMN schedule_reliability.n_early IS 'calls that arrived more than 24 h early';

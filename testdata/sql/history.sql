@@ -194,3 +194,76 @@ INSERT INTO port_calls VALUES
   ('P2P', 'NLRTM', 9400000, 'P1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'CMDU', 'FAL1', NULL, 'CMA CGM C', 'P1', 'P1', NULL, TIMESTAMPTZ '2026-03-02 00:00:00+00', 'p16', DATE '2026-03-01', NULL),
   ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'p17', DATE '2026-02-25', NULL),
   ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-22 12:00:00+00', 'p17', DATE '2026-02-25', NULL);
+
+-- The cases of issue 30: how many vessels a schedule share rests on.
+--
+--   EGLV at CNSHK: seven calls of one vessel, 9500001 (voyages E1 to E7),
+--     planned every 4 days from 02-10, each 48 h late: 0 % on time over
+--     seven calls, but one vessel — one draw, no interval, never enough.
+--   HLCU at SGSIN: six calls of five vessels (9600001 twice), planned every
+--     3 days from 02-12, 0, 5, 30, −2, 10 and 60 h late: 4 of 6 on time,
+--     on exactly etalake_min_n() vessels, enough.
+-- Each plan is seen 70 h before it is due, each actual 2 h after it.
+INSERT INTO port_calls
+SELECT 'PORT', c.port, c.imo, c.voyage, 'ARRI', k.classifier,
+       CASE k.classifier WHEN 'PLN' THEN c.planned - INTERVAL 70 HOUR ELSE c.planned + to_hours(c.delay + 2) END AS obs,
+       c.carrier, NULL, NULL, NULL, c.voyage, NULL, NULL,
+       CASE k.classifier WHEN 'PLN' THEN c.planned ELSE c.planned + to_hours(c.delay) END,
+       'p-' || c.voyage || '-' || k.classifier, etalake_utc_date(obs), NULL
+FROM (VALUES
+  ('EGLV', 'CNSHK', 9500001, 'E1', TIMESTAMPTZ '2026-02-10 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E2', TIMESTAMPTZ '2026-02-14 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E3', TIMESTAMPTZ '2026-02-18 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E4', TIMESTAMPTZ '2026-02-22 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E5', TIMESTAMPTZ '2026-02-26 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E6', TIMESTAMPTZ '2026-03-02 00:00:00+00', 48),
+  ('EGLV', 'CNSHK', 9500001, 'E7', TIMESTAMPTZ '2026-03-06 00:00:00+00', 48),
+  ('HLCU', 'SGSIN', 9600001, 'H1', TIMESTAMPTZ '2026-02-12 00:00:00+00', 0),
+  ('HLCU', 'SGSIN', 9600002, 'H2', TIMESTAMPTZ '2026-02-15 00:00:00+00', 5),
+  ('HLCU', 'SGSIN', 9600003, 'H3', TIMESTAMPTZ '2026-02-18 00:00:00+00', 30),
+  ('HLCU', 'SGSIN', 9600004, 'H4', TIMESTAMPTZ '2026-02-21 00:00:00+00', -2),
+  ('HLCU', 'SGSIN', 9600005, 'H5', TIMESTAMPTZ '2026-02-24 00:00:00+00', 10),
+  ('HLCU', 'SGSIN', 9600001, 'H6', TIMESTAMPTZ '2026-02-27 00:00:00+00', 60)
+) AS c(carrier, port, imo, voyage, planned, delay)
+CROSS JOIN (VALUES ('PLN'), ('ACT')) AS k(classifier);
+
+-- A month that is over (issue 30):
+--   S9 BL ONEY CNSHA→SGSIN, arrived 2026-02-20 00:00, its carrier ETA 6 h
+--      early every night from 10 days out: a February arrival, and
+--      February and the 24 h after it are over by the newest tracking
+--      answer (S2's, 2026-03-12 02:00): its month is complete, March not.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S9', 'BL', 'ONEY', 'ONE', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-01-28 00:00:00+00', true,
+   'SGSIN', TIMESTAMPTZ '2026-02-20 00:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-02-10 02:00:00+00', TIMESTAMPTZ '2026-02-20 02:00:00+00', 'r9', DATE '2026-02-10', NULL)
+) AS v;
+INSERT INTO eta_observations
+SELECT 'S9', 'BL', 'POD', 'CARRIER', d, 'SGSIN', TIMESTAMPTZ '2026-02-19 18:00:00+00', false, 'r9', CAST(d AS DATE), NULL
+FROM generate_series(TIMESTAMPTZ '2026-02-10 02:00:00+00', TIMESTAMPTZ '2026-02-19 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S9', 'BL', 'POD', 'CARRIER', TIMESTAMPTZ '2026-02-20 02:00:00+00', 'SGSIN', TIMESTAMPTZ '2026-02-20 00:00:00+00', true, 'r9', DATE '2026-02-20', NULL);
+
+-- An arrival reported, then taken back (issue 30):
+--   S10 CT MAEU CNSHA→NLRTM: its carrier ETA 03-08 00:00 from 03-01; on
+--      03-06 02:00 the carrier said it arrived 03-05 12:00 (actual), on
+--      03-07 02:00 the POD date was an estimate again, 03-09 00:00: its
+--      latest state is not arrived, and it has no accuracy row. Its box's
+--      discharge at NLRTM went the same way: no event_timeliness row.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S10', 'CT', 'MAEU', 'Maersk', 'IN_TRANSIT', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-10 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-09 00:00:00+00', false, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'r10', DATE '2026-03-01', NULL)
+) AS v;
+INSERT INTO eta_observations
+SELECT 'S10', 'CT', 'POD', 'CARRIER', d, 'NLRTM', TIMESTAMPTZ '2026-03-08 00:00:00+00', false, 'r10', CAST(d AS DATE), NULL
+FROM generate_series(TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-05 02:00:00+00', INTERVAL 1 DAY) AS t(d);
+INSERT INTO eta_observations VALUES
+  ('S10', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-06 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-05 12:00:00+00', true, 'r10', DATE '2026-03-06', NULL),
+  ('S10', 'CT', 'POD', 'CARRIER', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'NLRTM', TIMESTAMPTZ '2026-03-09 00:00:00+00', false, 'r10', DATE '2026-03-07', NULL);
+INSERT INTO container_events VALUES
+  ('S10', 'MSKU0000010', 'k10-disc', 'CT', 'EQUIPMENT', 'DISC', 'CDT', 'Discharge', 'NLRTM', NULL, TIMESTAMPTZ '2026-03-09 00:00:00+00', false, false, 'SEA', 'VESSEL', 9321483, 'MAERSK A', '104W', 0,
+   TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'r10', DATE '2026-03-01', NULL);
+INSERT INTO event_observations VALUES
+  ('k10-disc', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'S10', 'MSKU0000010', TIMESTAMPTZ '2026-03-08 00:00:00+00', false, 'r10', DATE '2026-03-01', NULL),
+  ('k10-disc', TIMESTAMPTZ '2026-03-06 02:00:00+00', 'S10', 'MSKU0000010', TIMESTAMPTZ '2026-03-05 12:00:00+00', true, 'r10', DATE '2026-03-06', NULL),
+  ('k10-disc', TIMESTAMPTZ '2026-03-07 02:00:00+00', 'S10', 'MSKU0000010', TIMESTAMPTZ '2026-03-09 00:00:00+00', false, 'r10', DATE '2026-03-07', NULL);
