@@ -156,12 +156,12 @@ until it is finished (POSTPOD actual, or POD actual without a POSTPOD, plus --gr
 Schedule it once a day:
    15 2 * * *  ETALAKE_API_KEY_FILE=/etc/etalake/key etalake run --warehouse /srv/etalake --ports @/etc/etalake/ports.txt`,
 		Flags: append(runFlags(),
-			&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "keep refreshing a shipment this long after it arrived at its final place"},
+			&cli.DurationFlag{Name: "grace", EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace, Usage: "keep refreshing a shipment this long after it arrived at its final place"},
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.Duration("grace") < 0 {
-				return configError("--grace %s: want a duration ≥ 0", c.Duration("grace"))
+				return configError("--grace (ETALAKE_GRACE) %s: want a duration ≥ 0", c.Duration("grace"))
 			}
 			return runJob(c, "run", true, nil)
 		},

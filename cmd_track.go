@@ -32,7 +32,7 @@ func trackCommand() *cli.Command {
 				Usage: "list the tracked set with each shipment's state (active, finished, removed)",
 				Flags: append(warehouseFlags(),
 					&cli.BoolFlag{Name: "all", Usage: "include removed shipments"},
-					&cli.DurationFlag{Name: "grace", Value: jobs.DefaultGrace, Usage: "as for run: how long after arrival a shipment is still active"},
+					&cli.DurationFlag{Name: "grace", EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace, Usage: "as for run: how long after arrival a shipment is still active"},
 				),
 				OnUsageError: usageError,
 				Action: func(c *cli.Context) error {
