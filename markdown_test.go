@@ -208,8 +208,8 @@ func mdTableRows(text string) [][]string {
 	return rows[2:]
 }
 
-// readme returns README.md's text.
-func readme(t *testing.T) string {
+// readmeText returns README.md's text.
+func readmeText(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile("README.md")
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 func TestREADMETrinoDDLMatchesTheParquetMirror(t *testing.T) {
 	create := regexp.MustCompile(`(?s)CREATE TABLE hive\.\w+\.(\w+) \((.*?)\)\s*WITH \(`)
 	found := 0
-	for _, b := range mdBlocks(readme(t)) {
+	for _, b := range mdBlocks(readmeText(t)) {
 		for _, m := range create.FindAllStringSubmatch(b.text, -1) {
 			found++
 			table, ok := schema.ByName(m[1])

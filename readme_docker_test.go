@@ -33,7 +33,7 @@ func TestDockerfileBuildsWhatTheREADMEUses(t *testing.T) {
 	if goImage == nil || need == nil {
 		t.Fatalf("want the build stage FROM golang:X.Y and go.mod's go line; got %q and %q", from[0][1], need)
 	}
-	if goVersion(goImage) < goVersion(need) {
+	if goMinorVersion(goImage) < goMinorVersion(need) {
 		t.Errorf("the build stage's Go %s.%s is older than go.mod's go %s.%s", goImage[1], goImage[2], need[1], need[2])
 	}
 
@@ -47,7 +47,7 @@ func TestDockerfileBuildsWhatTheREADMEUses(t *testing.T) {
 		t.Errorf("the runtime stage is %s: DuckDB needs glibc and libstdc++ (distroless/cc or a Debian image)", runtime)
 	}
 
-	text := readme(t)
+	text := readmeText(t)
 	tag := regexp.MustCompile(`docker build .*-t (\S+) \.`).FindStringSubmatch(text)
 	image := regexp.MustCompile(`(?m)^\s+image: (\S+)`).FindStringSubmatch(text)
 	if tag == nil || image == nil {
@@ -58,7 +58,7 @@ func TestDockerfileBuildsWhatTheREADMEUses(t *testing.T) {
 	}
 }
 
-func goVersion(m []string) int {
+func goMinorVersion(m []string) int {
 	major, _ := strconv.Atoi(m[1])
 	minor, _ := strconv.Atoi(m[2])
 	return major*1000 + minor

@@ -69,7 +69,7 @@ func TestEveryVariableTheREADMENamesExists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(readme(t), -1)
+	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(readmeText(t), -1)
 	slices.Sort(named)
 	for _, v := range slices.Compact(named) {
 		if !known[v] {
@@ -83,7 +83,7 @@ func TestEveryVariableTheREADMENamesExists(t *testing.T) {
 // row that gives a reason.
 func envExemptions(t *testing.T) map[string]bool {
 	t.Helper()
-	rows := mdTableRows(mdSection(t, readme(t), "Settings from the environment"))
+	rows := mdTableRows(mdSection(t, readmeText(t), "Settings from the environment"))
 	if len(rows) == 0 {
 		t.Fatal("README.md's \"Settings from the environment\" has no table of flags without a variable")
 	}

@@ -13,7 +13,7 @@ import (
 // column that is not there. (The Trino DDL has its own test; queries of
 // the Parquet files need files, and are left out.)
 func TestREADMEQueriesRun(t *testing.T) {
-	queries := readmeQueries(readme(t))
+	queries := readmeQueries(readmeText(t))
 	if len(queries) < 4 {
 		t.Fatalf("found %d queries in README.md, want the ones it shows (at least 4): %q", len(queries), queries)
 	}

@@ -25,7 +25,7 @@ var unitPathRE = regexp.MustCompile(`^# (/etc/systemd/system/[\w.@-]+\.(?:servic
 func TestREADMESystemdUnitsVerify(t *testing.T) {
 	units := map[string]string{}
 	var names []string
-	for _, b := range mdBlocks(readme(t)) {
+	for _, b := range mdBlocks(readmeText(t)) {
 		if m := unitPathRE.FindStringSubmatch(b.text); b.lang == "ini" && m != nil {
 			units[m[1]] = b.text
 			names = append(names, m[1])
@@ -60,10 +60,10 @@ func TestREADMESystemdUnitsVerify(t *testing.T) {
 	var args []string
 	for _, name := range names {
 		p := filepath.Join(root, name)
-		writeFile(t, p, units[name], 0o644)
+		writeUnitFile(t, p, units[name], 0o644)
 		args = append(args, p)
 		for _, exe := range execPaths(units[name]) {
-			writeFile(t, filepath.Join(root, exe), "#!/bin/sh\nexit 0\n", 0o755)
+			writeUnitFile(t, filepath.Join(root, exe), "#!/bin/sh\nexit 0\n", 0o755)
 		}
 	}
 	cmd := exec.Command(analyze, append([]string{"verify", "--root=" + root}, args...)...)
@@ -131,7 +131,7 @@ func copyUnitDir(t *testing.T, from, to string) {
 	}
 }
 
-func writeFile(t *testing.T, path, text string, mode os.FileMode) {
+func writeUnitFile(t *testing.T, path, text string, mode os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
