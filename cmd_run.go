@@ -471,5 +471,5 @@ func progressOf(l *termline.Line) jobs.Status {
 
 // graceFlag is --grace, with what it does for the command.
 func graceFlag(usage string) cli.Flag {
-	return &cli.DurationFlag{Name: flagGrace, Value: jobs.DefaultGrace, Usage: usage + ", 0 to 366 days"}
+	return &cli.DurationFlag{Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace, Usage: usage + ", 0 to 366 days"}
 }

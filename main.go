@@ -62,7 +62,8 @@ func newApp() *cli.App {
 			"Container ETA Service within its limits (10 requests per 10 s per key, one credit per\n" +
 			"successful call), lands every response, and builds a DuckDB + Parquet warehouse.\n\n" +
 			"The API key is read from ETALAKE_API_KEY or --api-key-file, never from the command line.\n" +
-			"Every flag can also be set from the ETALAKE_* variable shown next to it.",
+			"Every setting can also be set from the ETALAKE_* variable shown next to its flag (the flags\n" +
+			"without one say what one invocation does: README, \"Settings from the environment\").",
 		// Our own help command: cli's exits 3 ("partial") on an unknown
 		// topic, which a scheduler would count as a success.
 		HideHelpCommand:       true,

@@ -21,10 +21,13 @@ const cliKey = "cli-secret-KEY-9c1d"
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	for _, name := range []string{"ETALAKE_API_KEY", "ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_RATE", "ETALAKE_API_KEY_FILE", "ETALAKE_TIMEOUT", "ETALAKE_PATHS", "ETALAKE_LOG_FORMAT",
-		"ETALAKE_WAREHOUSE", "ETALAKE_MEMORY_LIMIT", "ETALAKE_MAX_BODY", "ETALAKE_SHIPMENTS", "ETALAKE_PORTS", "ETALAKE_LANES", "ETALAKE_VESSELS",
-		"ETALAKE_DATE", "ETALAKE_MAX_CREDITS", "ETALAKE_MAX_TRACKING_CALLS", "ETALAKE_SCHEDULE_API", "ETALAKE_PAGE_SIZE", "ETALAKE_SCHEDULE_DAYS", "ETALAKE_MAX_PAGES", "ETALAKE_AUTH",
-		"ETALAKE_LOG_LEVEL", "ETALAKE_PROGRESS_INTERVAL", "ETALAKE_MAX_REASKS", "ETALAKE_STRICT", "ETALAKE_LOCK_TIMEOUT"} {
+	// Every setting of the environment the tests run in (any ETALAKE_*
+	// variable: flags added later read one too) is left out.
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "ETALAKE_") {
+			continue
+		}
 		// t.Setenv restores the variable after the test; then unset it for
 		// real, as an empty variable still counts as set.
 		t.Setenv(name, "")

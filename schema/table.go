@@ -108,7 +108,7 @@ type Table struct {
 	OldDoc   string
 	// Columns in order; the key columns are never nullable.
 	Columns []Column
-	// Key is the contract key (DESIGN.md "Warehouse contract").
+	// Key is the contract key (docs/design.md "Warehouse contract").
 	Key []string
 	// Partition is the DATE column of the hive partition of the Parquet
 	// mirror (<table>/<Partition>=YYYY-MM-DD/…). For Append tables it is a

@@ -62,7 +62,7 @@ func kept(attr string) Column {
 		Doc: fmt.Sprintf("null when the latest response naming it (last_seen_at, response_id) gave %[1]s, or none did; else the earlier response %[1]s is kept from, later ones having left it out: when it was observed (%[2]s) and its id (%[3]s)", attr, SeenAt, SeenResponse)}
 }
 
-// The contract tables (DESIGN.md "Warehouse contract").
+// The contract tables (docs/design.md "Warehouse contract").
 var (
 	RawResponses = &Table{
 		Name: "raw_responses", Kind: Append, Partition: "observed_date",

@@ -21,7 +21,7 @@ type Response struct {
 	// "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MSCU1234566&shipmentType=CT".
 	Request string
 	Status  int
-	// ObservedAt is when the answer was true (DESIGN.md "observed_at").
+	// ObservedAt is when the answer was true (docs/design.md "observed_at").
 	ObservedAt time.Time
 	Body       []byte
 }

@@ -105,7 +105,7 @@ func (p Paths) Validate() error {
 var placeholderRE = regexp.MustCompile(`\{[^{}/?&=]*\}`)
 
 // Base paths of the two products on a provider's host: every request path
-// of a product starts with its base path (DESIGN.md "Service contract
+// of a product starts with its base path (docs/design.md "Service contract
 // decisions").
 const (
 	ScheduleBasePath = "/schedule/api/v1"

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TestEveryFlagHasAVariableOrASaidReason: an operator sets etalake up from
+// a unit file's environment, so every flag of every command — those added
+// later too — reads an ETALAKE_* variable, or is in the README's table of
+// flags without one, with the reason. A row of that table that no longer
+// names a flag without a variable fails too: the table says what is true.
+func TestEveryFlagHasAVariableOrASaidReason(t *testing.T) {
+	exempt := envExemptions(t)
+	used := map[string]bool{}
+	forEachFlag(newApp(), func(command string, f cli.Flag) {
+		name := "--" + f.Names()[0]
+		envs := flagEnvVars(f)
+		for _, e := range envs {
+			if !strings.HasPrefix(e, "ETALAKE_") {
+				t.Errorf("%s %s reads %s: want an ETALAKE_* name", command, name, e)
+			}
+		}
+		if len(envs) > 0 {
+			return
+		}
+		for _, key := range []string{command + " " + name, command + " every flag"} {
+			if exempt[key] {
+				used[key] = true
+				return
+			}
+		}
+		t.Errorf("etalake %s %s reads no ETALAKE_* variable: give it one (EnvVars), or add a row to README.md's \"Settings from the environment\" saying why it has none", command, name)
+	})
+	for key := range exempt {
+		if !used[key] {
+			t.Errorf("README.md's \"Settings from the environment\" lists %q, but no such flag lacks a variable: remove the row", key)
+		}
+	}
+}
+
+// TestEveryVariableTheREADMENamesExists: a variable the README tells an
+// operator to set is read by a flag or by the code (ETALAKE_API_KEY has
+// no flag, by design; the test tier's switches are read by tests).
+func TestEveryVariableTheREADMENamesExists(t *testing.T) {
+	known := map[string]bool{}
+	forEachFlag(newApp(), func(_ string, f cli.Flag) {
+		for _, e := range flagEnvVars(f) {
+			known[e] = true
+		}
+	})
+	literal := regexp.MustCompile(`"(ETALAKE_[A-Z0-9_]*[A-Z0-9])"`)
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		for _, m := range literal.FindAllStringSubmatch(string(b), -1) {
+			known[m[1]] = true
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(readmeText(t), -1)
+	slices.Sort(named)
+	for _, v := range slices.Compact(named) {
+		if !known[v] {
+			t.Errorf("README.md names %s, which no flag and no code reads", v)
+		}
+	}
+}
+
+// envExemptions reads the README's table of flags without a variable:
+// "COMMAND --FLAG" or "COMMAND every flag" for each command and flag of a
+// row that gives a reason.
+func envExemptions(t *testing.T) map[string]bool {
+	t.Helper()
+	rows := mdTableRows(mdSection(t, readmeText(t), "Settings from the environment"))
+	if len(rows) == 0 {
+		t.Fatal("README.md's \"Settings from the environment\" has no table of flags without a variable")
+	}
+	code := regexp.MustCompile("`([^`]+)`")
+	exempt := map[string]bool{}
+	for _, r := range rows {
+		if len(r) != 3 || strings.TrimSpace(r[2]) == "" {
+			t.Fatalf("row %q: want | commands | flags | why |, the why said", r)
+		}
+		var flags []string
+		if r[1] == "every flag" {
+			flags = []string{"every flag"}
+		} else {
+			for _, m := range code.FindAllStringSubmatch(r[1], -1) {
+				flags = append(flags, m[1])
+			}
+		}
+		for _, c := range code.FindAllStringSubmatch(r[0], -1) {
+			for _, f := range flags {
+				exempt[c[1]+" "+f] = true
+			}
+		}
+	}
+	return exempt
+}
+
+// forEachFlag calls fn for every visible flag of every command and
+// subcommand of app, with the command's full name ("track add"). Hidden
+// flags (--api-key, which exists only to be refused) and --help are not
+// settings.
+func forEachFlag(app *cli.App, fn func(command string, f cli.Flag)) {
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			for _, f := range c.Flags {
+				if v, ok := f.(cli.VisibleFlag); (ok && !v.IsVisible()) || slices.Contains(f.Names(), "help") {
+					continue
+				}
+				fn(name, f)
+			}
+			walk(name, c.Subcommands)
+		}
+	}
+	for _, f := range app.Flags {
+		if !slices.Contains(f.Names(), "help") && !slices.Contains(f.Names(), "version") {
+			fn("(every command)", f)
+		}
+	}
+	walk("", app.Commands)
+}
+
+// flagEnvVars returns the variables a flag reads.
+func flagEnvVars(f cli.Flag) []string {
+	if e, ok := f.(interface{ GetEnvVars() []string }); ok {
+		return e.GetEnvVars()
+	}
+	return nil
+}
+
+// TestGraceIsASettingOfTheEnvironment: ETALAKE_GRACE, the one setting
+// that had no variable, is read, and a bad value is refused naming it.
+func TestGraceIsASettingOfTheEnvironment(t *testing.T) {
+	code, _, stderr := run(t, map[string]string{"ETALAKE_GRACE": "-1h"}, "run", "--dry-run", "--warehouse", t.TempDir())
+	if code != exitUsage || !strings.Contains(stderr, "ETALAKE_GRACE") {
+		t.Errorf("ETALAKE_GRACE=-1h etalake run: exit %d, %q; want exit 2 naming ETALAKE_GRACE", code, stderr)
+	}
+	code, _, stderr = run(t, map[string]string{"ETALAKE_GRACE": "-1h"}, "run", "--grace", "1h", "--dry-run", "--warehouse", t.TempDir())
+	if strings.Contains(stderr, "ETALAKE_GRACE") {
+		t.Errorf("--grace 1h with ETALAKE_GRACE=-1h: exit %d, %q; want the flag to win over the variable", code, stderr)
+	}
+}
