@@ -16,8 +16,8 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
-	views "github.com/etalake/etalake/sql"
 )
 
 // What readers see after every writer: the database and the Parquet
@@ -56,20 +56,6 @@ func (e *expiring) wrap(next http.Handler) http.Handler {
 	})
 }
 
-// published opens the warehouse in dir as a notebook does: the published
-// database, read-only. Close it before a job publishes again: within one
-// process DuckDB shares a database open by the same path, and a reader
-// opened meanwhile would get the one open.
-func published(t *testing.T, dir string) *sql.DB {
-	t.Helper()
-	db, err := load.OpenReadOnly(context.Background(), dir, load.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // one is the single value the query q returns, as text.
 func one(t *testing.T, db *sql.DB, q string, args ...any) string {
 	t.Helper()
@@ -78,114 +64,6 @@ func one(t *testing.T, db *sql.DB, q string, args ...any) string {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return v.String
-}
-
-// mirrorCount counts the rows of table in the Parquet mirror of dir, as
-// a notebook reads it: 0 when the table has no file yet.
-func mirrorCount(t *testing.T, db *sql.DB, dir, table string) int64 {
-	t.Helper()
-	if files, _ := filepath.Glob(filepath.Join(dir, "parquet", table, "*", "*.parquet")); len(files) == 0 {
-		return 0 // an empty table has no file: read_parquet finds none
-	}
-	var n int64
-	q := fmt.Sprintf("SELECT count(*) FROM read_parquet('%s', hive_partitioning=true)", filepath.Join(dir, "parquet", table, "**", "*.parquet"))
-	if err := db.QueryRow(q).Scan(&n); err != nil {
-		t.Fatalf("the mirror of %s: %v", table, err)
-	}
-	return n
-}
-
-// wholeAsOfOneMoment checks that what readers of dir see is of one moment:
-// the published analytic tables are what rebuilding them from the tables
-// beside them gives, and every mirrored table holds in the Parquet mirror
-// the rows it holds in the published database.
-func wholeAsOfOneMoment(t *testing.T, dir string) {
-	t.Helper()
-	db := published(t, dir)
-	defer db.Close()
-	for _, tbl := range schema.Tables {
-		if !load.Mirrored(tbl) {
-			continue
-		}
-		var n int64
-		if err := db.QueryRow("SELECT count(*) FROM " + tbl.Name).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if m := mirrorCount(t, db, dir, tbl.Name); m != n {
-			t.Errorf("%s: %d rows in the published database, %d in the Parquet mirror", tbl.Name, n, m)
-		}
-	}
-	// The analytic tables, rebuilt in a copy of the published database.
-	cp := filepath.Join(t.TempDir(), "copy.duckdb")
-	data, err := os.ReadFile(filepath.Join(dir, "etalake.duckdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cp, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rebuilt, err := sql.Open("duckdb", cp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rebuilt.Close()
-	vs, err := views.Views()
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := map[string]string{}
-	for _, v := range vs {
-		if v.Table != "" {
-			before[v.Table] = renderedTable(t, rebuilt, v.Table)
-		}
-	}
-	for _, v := range vs {
-		if v.Table != "" {
-			if _, err := rebuilt.Exec(v.SQL); err != nil {
-				t.Fatalf("rebuilding %s: %v", v.Table, err)
-			}
-		}
-	}
-	for table, was := range before {
-		if now := renderedTable(t, rebuilt, table); now != was {
-			t.Errorf("readers see %s as it was before the tables beside it changed:\n%s", table, firstDiff(was, now))
-		}
-	}
-}
-
-// renderedTable renders a table's rows, sorted, its floating-point columns to
-// six decimals (a sum in another order differs in the last bits).
-func renderedTable(t *testing.T, db *sql.DB, table string) string {
-	t.Helper()
-	rows, err := db.Query("SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cols []string
-	for rows.Next() {
-		var name, typ string
-		if err := rows.Scan(&name, &typ); err != nil {
-			t.Fatal(err)
-		}
-		c := fmt.Sprintf("%q", name)
-		if typ == "DOUBLE" || typ == "FLOAT" {
-			c = fmt.Sprintf("round(%s, 6)", c)
-		}
-		cols = append(cols, fmt.Sprintf("coalesce(CAST(%s AS VARCHAR), 'NULL')", c))
-	}
-	rows.Close()
-	return one(t, db, fmt.Sprintf("SELECT coalesce(string_agg(r, '\n' ORDER BY r), '') FROM (SELECT concat_ws('|', %s) AS r FROM %s)", strings.Join(cols, ", "), table))
-}
-
-// firstDiff is the first line where a and b differ, and their line counts.
-func firstDiff(a, b string) string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < min(len(la), len(lb)); i++ {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("%d rows, rebuilt %d; first difference:\n  seen:    %s\n  rebuilt: %s", len(la), len(lb), la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("%d rows, rebuilt %d", len(la), len(lb))
 }
 
 // A run whose key expires after some answers (401: exit 2) publishes what
@@ -207,8 +85,8 @@ func TestAFailedRunPublishesItsAnswersWithTheirAnalytics(t *testing.T) {
 	if !errors.Is(err, extract.ErrUnauthorized) || res.Run.Status != load.StatusFailed || res.Run.ExitCode == nil || *res.Run.ExitCode != 2 {
 		t.Fatalf("run with an expiring key: %s, exit %v, %v; want failed, 2, unauthorized", res.Run.Status, res.Run.ExitCode, err)
 	}
-	wholeAsOfOneMoment(t, b.dir)
-	db := published(t, b.dir)
+	loadtest.AsOfOneMoment(t, b.dir)
+	db := loadtest.Published(t, b.dir)
 	if got := one(t, db, "SELECT status || ' ' || exit_code || ' ' || (error LIKE '%401%') FROM etl_runs WHERE run_id = ?", res.Run.ID); got != "failed 2 true" {
 		t.Errorf("readers see the run as %q; want failed, exit code 2, the 401 as its error", got)
 	}
@@ -241,7 +119,7 @@ func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) 
 	if end := endLine(b.logs.String()); !strings.Contains(end, `"status":"failed"`) || !strings.Contains(end, `"exit_code":1`) {
 		t.Errorf("the run's end in the log does not say failed, exit 1:\n%s", end)
 	}
-	db := published(t, b.dir)
+	db := loadtest.Published(t, b.dir)
 	if n := one(t, db, "SELECT count(*) FROM shipments"); n != "0" {
 		t.Errorf("readers of the database see %s shipments after the failed publish; want the state before (none)", n)
 	}
@@ -257,14 +135,14 @@ func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) 
 	if next := b.run(t, jobs.RunOptions{ExitCode: exitCodes}); next.Run.Status != load.StatusOK {
 		t.Fatalf("the next run: %s", next.Run.Status)
 	}
-	db = published(t, b.dir)
+	db = loadtest.Published(t, b.dir)
 	if got := one(t, db, "SELECT status || ' ' || exit_code || ' ' || (error LIKE '%publishing the warehouse for readers failed%') FROM etl_runs WHERE run_id = ?", res.Run.ID); got != "failed 1 true" {
 		t.Errorf("after the next job readers see the run as %q; want failed 1 with the reason", got)
 	}
 	if n := one(t, db, "SELECT count(*) FROM shipments"); n != "10" {
 		t.Errorf("readers see %s shipments after the next job; want the 10 the failed one bought", n)
 	}
-	wholeAsOfOneMoment(t, b.dir)
+	loadtest.AsOfOneMoment(t, b.dir)
 }
 
 // A full replay with a reader looping on the Parquet mirror, each read in
@@ -374,7 +252,7 @@ func TestAReplayNeverEmptiesTheMirrorForAReader(t *testing.T) {
 		t.Errorf("only %d reads during the replay", n)
 	}
 	t.Logf("%d reads during the replay", n)
-	wholeAsOfOneMoment(t, b.dir)
+	loadtest.AsOfOneMoment(t, b.dir)
 }
 
 // A replay that stops midway (here a landed body whose checksum no longer
@@ -387,7 +265,7 @@ func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
 	b := newBench(t, 10_000, 10_000)
 	ships := visible(t, b.env.Service.World(), 20)
 	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})
-	db := published(t, b.dir)
+	db := loadtest.Published(t, b.dir)
 	want := snapshot(t, db)
 	db.Close()
 	var id, sum string
@@ -404,14 +282,14 @@ func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
 	if n := jobs.QueryCount(t, b.wh, "SELECT count(*) FROM shipments"); n >= 20 {
 		t.Fatalf("the working copy holds %d shipments: the replay did not stop midway", n)
 	}
-	db = published(t, b.dir)
+	db = loadtest.Published(t, b.dir)
 	got := snapshot(t, db)
 	for table, rows := range want {
 		if strings.Join(got[table], "\n") != strings.Join(rows, "\n") {
 			t.Errorf("readers of the database see %s changed by the stopped replay (%d rows, want %d)", table, len(got[table]), len(rows))
 		}
 		if tbl, _ := schema.ByName(table); load.Mirrored(tbl) {
-			if n := mirrorCount(t, db, b.dir, table); n != int64(len(rows)) {
+			if n := loadtest.MirrorCount(t, db, b.dir, table); n != int64(len(rows)) {
 				t.Errorf("readers of the mirror see %d rows of %s after the stopped replay, want the %d before", n, table, len(rows))
 			}
 		}
@@ -424,7 +302,7 @@ func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
 	if err != nil || tr.Run.Status != load.StatusOK {
 		t.Fatalf("the next job: %s, %v", tr.Run.Status, err)
 	}
-	db = published(t, b.dir)
+	db = loadtest.Published(t, b.dir)
 	got = snapshot(t, db)
 	for table, rows := range want {
 		if strings.Join(got[table], "\n") != strings.Join(rows, "\n") {
@@ -434,5 +312,5 @@ func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
 	if s := one(t, db, "SELECT status || ': ' || error FROM etl_runs WHERE run_id = ?", st.Run); !strings.HasPrefix(s, "failed: ") || !strings.Contains(s, "was not published") {
 		t.Errorf("readers see the replay as %q; want failed, not published", s)
 	}
-	wholeAsOfOneMoment(t, b.dir)
+	loadtest.AsOfOneMoment(t, b.dir)
 }
