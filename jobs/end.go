@@ -77,7 +77,7 @@ func (e ending) end(ctx context.Context, wh *load.Warehouse, run *load.Run, err 
 	if serr := wh.SaveRun(ctx, run); serr != nil {
 		// Nothing to publish that says how the job ended: readers keep
 		// the state before, and the next writer ends the row as died.
-		err = errors.Join(err, fmt.Errorf("recording the job's end in etl_runs failed, so the warehouse was not published (readers keep the state before): %w", serr))
+		err = also(err, fmt.Errorf("recording the job's end in etl_runs failed, so the warehouse was not published (readers keep the state before): %w", serr))
 		settle(run, e.now(), err, why, e.exitCode)
 		return err
 	}
@@ -89,7 +89,7 @@ func (e ending) end(ctx context.Context, wh *load.Warehouse, run *load.Run, err 
 		logPublished(e.log, st)
 		return err
 	}
-	err = errors.Join(err, notPublished(perr))
+	err = also(err, notPublished(perr))
 	settle(run, e.now(), err, why, e.exitCode)
 	if serr := wh.SaveRun(ctx, run); serr != nil {
 		e.log.Error("the job's end could not be recorded in etl_runs either: the next writer ends its row as died", "run", run.ID, "error", serr)
@@ -101,6 +101,15 @@ func (e ending) end(ctx context.Context, wh *load.Warehouse, run *load.Run, err 
 		e.log.Warn("the Parquet mirror's etl_runs could not say how the job ended: the next publish writes it", "run", run.ID, "error", serr)
 	}
 	return err
+}
+
+// also is err and then more, on one line (etl_runs.error and the
+// summary's line): both match errors.Is.
+func also(err, more error) error {
+	if err == nil {
+		return more
+	}
+	return fmt.Errorf("%w; then %w", err, more)
 }
 
 // notPublished says what a failed publish means for readers and what
