@@ -26,9 +26,9 @@ import (
 // row is saved again saying why, in the working copy — the next writer's
 // publish carries it to readers of the database — and in the mirror's
 // etl_runs where the disk lets it; the summary and the exit code say it
-// at once. Until then readers keep the state of the last publish, which
-// is whole: a failed publish shows nothing of the job, rather than its
-// tables without their analytics.
+// at once. Until then readers of the database keep the state of the last
+// publish, which is whole: a failed publish shows them nothing of the
+// job, rather than its tables without their analytics.
 
 // begin ends the rows of runs that died and records run as running.
 func begin(ctx context.Context, wh *load.Warehouse, run *load.Run, now time.Time) error {
