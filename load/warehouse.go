@@ -129,8 +129,9 @@ type Warehouse struct {
 // ErrMigration). It lands what the journal of a job that died kept
 // (journal.go), sweeps the temp files a crash left under parquet/, and
 // publishes a warehouse that has never been published, so that readers
-// find one from the first job on. Partitions of the mirror still pending
-// from before a crash are written by the next SyncParquet.
+// find one from the first job on. What a job that died left unpublished —
+// partitions of the mirror still pending, analytic tables older than
+// their tables — the next Publish writes and rebuilds.
 //
 // A warehouse of an earlier version, written in place in etalake.duckdb,
 // is taken over: that file becomes the working copy's start.
