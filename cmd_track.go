@@ -20,14 +20,8 @@ func trackCommand() *cli.Command {
 		Name:  "track",
 		Usage: "manage the tracked set: the shipments the nightly run refreshes until they are finished",
 		Subcommands: []*cli.Command{
-			trackChange("add", "track shipments", refsUsage,
-				func(c *cli.Context, wh *load.Warehouse, refs []extract.ShipmentRef) (int, error) {
-					return jobs.TrackAdd(c.Context, wh, refs, "track add", time.Now().UTC())
-				}, "%d added, %d already tracked\n"),
-			trackChange("rm", "stop tracking shipments (their history stays)", refsUsage,
-				func(c *cli.Context, wh *load.Warehouse, refs []extract.ShipmentRef) (int, error) {
-					return jobs.TrackRemove(c.Context, wh, refs, time.Now().UTC())
-				}, "%d removed, %d were not tracked\n"),
+			trackChange("add", "track shipments", refsUsage, false, "%d added, %d already tracked\n"),
+			trackChange("rm", "stop tracking shipments (their history stays)", refsUsage, true, "%d removed, %d were not tracked\n"),
 			{
 				Name:  "list",
 				Usage: "list the tracked set with each shipment's state (active, finished, removed)",
@@ -77,9 +71,10 @@ func trackCommand() *cli.Command {
 }
 
 // trackChange is a command changing the tracked set: it reads the
-// shipments, applies change and reports how many changed (and how many of
-// those given did not) with summary.
-func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.Warehouse, []extract.ShipmentRef) (int, error), summary string) *cli.Command {
+// shipments, adds them (or with remove, removes them) as a job of its own
+// (jobs.Track: recorded in etl_runs, published whole) and reports how
+// many changed (and how many of those given did not) with summary.
+func trackChange(name, usage, argsUsage string, remove bool, summary string) *cli.Command {
 	return &cli.Command{
 		Name:         name,
 		Usage:        usage,
@@ -105,39 +100,35 @@ func trackChange(name, usage, argsUsage string, change func(*cli.Context, *load.
 				return err
 			}
 			defer wh.Close()
-			// What readers are published must be whole, even when a
-			// migration handed responses back to be derived again.
-			if n, err := jobs.CatchUp(c.Context, wh, log); err != nil {
-				return err
-			} else if n > 0 {
-				log.Warn("track: derived responses landed earlier but never loaded", "responses", n)
-			}
-			n, err := change(c, wh, refs)
+			res, err := jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCode: statusExit, Version: version, Log: log})
 			if cerr := wh.Close(); err == nil {
-				err = cerr // publishing the change for readers
+				err = cerr
 			}
-			if err != nil {
+			exit := statusExit(res.Run.Status, err)
+			if err == nil || res.Changed > 0 { // the change is made, whatever the publish did
+				if jsonLog(c) {
+					level := slog.LevelInfo
+					if exit != exitOK {
+						level = slog.LevelWarn
+					}
+					events(c).LogAttrs(c.Context, level, "summary", slog.String("job", "track "+name), slog.String("run", res.Run.ID),
+						slog.String("status", res.Run.Status), slog.Int("exit_code", exit), slog.Int("changed", res.Changed),
+						slog.Int("unchanged", len(refs)-res.Changed), slog.Any("skipped", emptyList(skipped)), slog.Int("dead_letters", res.DeadLetters))
+				} else {
+					fmt.Fprintf(c.App.Writer, summary, res.Changed, len(refs)-res.Changed)
+					for _, b := range skipped {
+						fmt.Fprintf(c.App.Writer, "  skipped %s\n", b)
+					}
+					if res.DeadLetters > 0 {
+						fmt.Fprintf(c.App.Writer, "  dead    %s: kept in raw_responses, the reasons in dead_letters\n", jobs.DeadLetters(res.DeadLetters, res.Quarantined))
+					}
+				}
+			}
+			switch {
+			case err != nil:
 				return err
-			}
-			exit := exitOK
-			if len(skipped) > 0 {
-				exit = exitPartial
-			}
-			if jsonLog(c) {
-				level := slog.LevelInfo
-				if exit != exitOK {
-					level = slog.LevelWarn
-				}
-				events(c).LogAttrs(c.Context, level, "summary", slog.String("job", "track "+name), slog.Int("exit_code", exit),
-					slog.Int("changed", n), slog.Int("unchanged", len(refs)-n), slog.Any("skipped", emptyList(skipped)))
-			} else {
-				fmt.Fprintf(c.App.Writer, summary, n, len(refs)-n)
-				for _, b := range skipped {
-					fmt.Fprintf(c.App.Writer, "  skipped %s\n", b)
-				}
-			}
-			if exit != exitOK {
-				return cli.Exit(fmt.Sprintf("track %s: %d bad input rows skipped", name, len(skipped)), exit)
+			case res.Run.Status == load.StatusPartial:
+				return cli.Exit(fmt.Sprintf("track %s ended partial: %s", name, res.Run.StopReason), exitPartial)
 			}
 			return nil
 		},

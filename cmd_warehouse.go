@@ -159,7 +159,9 @@ func replayCommand() *cli.Command {
 			"again (their history rows rebuilt, latest states refreshed). Replaying twice changes nothing.\n" +
 			"Responses a job quarantined (dead-lettered whole: larger than --max-body, or refused by the\n" +
 			"warehouse) are derived again: after a fix, or with a larger --max-body, they load.\n" +
-			"A replay that stops is repaired by replaying again.\n\n" +
+			"Readers of etalake.duckdb and of the Parquet mirror keep the tables as they were until the replay\n" +
+			"ends and publishes them rebuilt. A replay that stops publishes nothing: the next job (any writer,\n" +
+			"or replaying again) derives what it had not and publishes.\n\n" +
 			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (responses were dead-lettered), 75 busy.",
 		Flags: append(writerFlags(),
 			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},

@@ -80,7 +80,7 @@ func TestARichAnswerThenAPoorOneInOneLoadKeepEveryDetail(t *testing.T) {
 				}
 			}
 		}
-		if err := s.close(ctx, false); err != nil {
+		if err := s.flush(ctx); err != nil {
 			t.Fatal(err)
 		}
 		tables[loads] = map[string][]string{}

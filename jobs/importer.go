@@ -64,7 +64,8 @@ const importBatch = 512
 const importProgressEvery = 10_000
 
 // Import lands archived API responses like fetched ones and derives them,
-// then writes the Parquet mirror and refreshes the analytic tables. paths
+// then publishes them as every writer does (end.go): the analytic tables
+// refreshed, the Parquet mirror written, the database copied. paths
 // are files or directories (walked for *.json, *.ndjson, *.jsonl); a .json
 // file holds one response, an .ndjson or .jsonl file one per line, read a
 // line at a time. Which request a body answers is inferred from its shape
@@ -90,7 +91,7 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 	}
 	args := map[string]any{"paths": paths, "observed_at": dateTimeOrNil(opt.ObservedAt), "endpoint": string(opt.Endpoint)}
 	run := &load.Run{ID: newRunID(opt.Now()), Job: "import", StartedAt: opt.Now(), Status: load.StatusRunning, Version: opt.Version, Args: args}
-	if err := wh.SaveRun(ctx, run); err != nil {
+	if err := begin(ctx, wh, run, opt.Now()); err != nil {
 		return ImportStats{}, err
 	}
 	im := &importer{wh: wh, sink: newSink(wh, opt.MaxBody, opt.Now, opt.Log), opt: opt, fixed: fixed, run: run}
@@ -110,7 +111,7 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 		err = im.flush(ctx)
 	}
 	if err == nil {
-		err = im.sink.close(ctx, true)
+		err = im.sink.flush(ctx)
 	}
 	st := &im.stats
 	st.AlreadyThere = st.Bodies - st.Landed

@@ -132,33 +132,6 @@ func logEnd(log *slog.Logger, r *load.Run) {
 	log.Log(context.Background(), level, job+": ended", attrs...)
 }
 
-// recordEnd saves how run ended and, with mirror, writes its row to the
-// Parquet mirror, so that the mirror shows every finished run's end (the
-// job's own mirror sync ran before its last row was known).
-func recordEnd(ctx context.Context, wh *load.Warehouse, run *load.Run, mirror bool) error {
-	if err := wh.SaveRun(ctx, run); err != nil || !mirror {
-		return err
-	}
-	if _, err := wh.SyncParquet(ctx); err != nil {
-		return fmt.Errorf("writing the Parquet mirror of etl_runs: %w", err)
-	}
-	return nil
-}
-
-// publish makes what the job left what readers see — whatever its end:
-// every load it made is committed, and etl_runs says how it ended — and
-// logs what that cost.
-func publish(ctx context.Context, wh *load.Warehouse, log *slog.Logger) error {
-	st, err := wh.Publish(ctx)
-	if err != nil {
-		return fmt.Errorf("publishing the warehouse for readers (they still see the job before): %w", err)
-	}
-	if st.Published {
-		log.Info("published the warehouse for readers", "bytes", st.Bytes, "took", st.Took.Round(time.Millisecond).String())
-	}
-	return nil
-}
-
 // Outcome is how a job that derives without fetching (an import, a
 // replay) ended, as its etl_runs row says.
 type Outcome struct {
@@ -171,20 +144,17 @@ type Outcome struct {
 	Rows                     map[string]int64
 }
 
-// endJob settles and saves the run of a job that derived through s: why
-// are its reasons to be partial besides dead letters. The error saving the
-// run is returned when err is nil.
+// endJob ends the run of a job that derived through s (see ending.end):
+// it derives what is left when the job did not fail, then records and
+// publishes its end. why are its reasons to be partial besides dead
+// letters.
 func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, exitCode func(string, error) int) (Outcome, error) {
+	ctx = context.WithoutCancel(ctx)
+	if err == nil {
+		err = deriveLeft(ctx, wh, s)
+	}
 	run.Rows = s.loaded
 	addShortfalls(run, deadLetterShortfalls(s.counts))
-	settle(run, s.now(), err, append(why, deadLetterReason(s.counts)...), exitCode)
-	logEnd(s.log, run)
-	ctx = context.WithoutCancel(ctx)
-	if serr := recordEnd(ctx, wh, run, true); err == nil {
-		err = serr
-	}
-	if perr := publish(ctx, wh, s.log); err == nil {
-		err = perr
-	}
+	err = ending{log: s.log, now: s.now, exitCode: exitCode}.end(ctx, wh, run, err, append(why, deadLetterReason(s.counts)...))
 	return Outcome{Run: run.ID, Status: run.Status, DeadLetters: s.dead, Quarantined: s.quarantined, Rows: s.loaded}, err
 }

@@ -105,15 +105,23 @@ func TestAfterMigrationThreeEveryWriterPublishesWholeTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer wh.Close()
-	n, err := jobs.CatchUp(ctx, wh, nil)
-	if err != nil || n != 3 {
-		t.Fatalf("CatchUp derived %d, %v; want the 3 tracking answers", n, err)
+	res, err := jobs.Track(ctx, wh, nil, jobs.TrackOptions{})
+	if err != nil || res.Run.Status != load.StatusOK || res.Run.Rows["event_observations"] != 3 {
+		t.Fatalf("track: %s, rows %v, %v; want ok and the 3 tracking answers derived", res.Run.Status, res.Run.Rows, err)
 	}
 	if got := queryInts(t, wh.DB(), `SELECT (SELECT count(*) FROM container_events), (SELECT count(*) FROM event_observations)`); got != "1 3" {
 		t.Errorf("events, observations = %s; want 1 3", got)
 	}
-	if n, err := jobs.CatchUp(ctx, wh, nil); err != nil || n != 0 {
-		t.Errorf("a second CatchUp derived %d, %v; want nothing", n, err)
+	if res, err := jobs.Track(ctx, wh, nil, jobs.TrackOptions{}); err != nil || len(res.Run.Rows) != 0 {
+		t.Errorf("a second track derived %v, %v; want nothing", res.Run.Rows, err)
+	}
+	db, err := load.OpenReadOnly(ctx, dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := queryInts(t, db, `SELECT (SELECT count(*) FROM container_events), (SELECT count(*) FROM event_observations)`); got != "1 3" {
+		t.Errorf("readers see events, observations = %s; want 1 3", got)
 	}
 }
 

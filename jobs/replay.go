@@ -45,9 +45,15 @@ type ReplayStats struct {
 // are deleted and rebuilt, and the latest-state and dimension tables take
 // their rows by the usual rules (the newest observation wins). Either way,
 // replaying twice changes nothing, and responses a job quarantined are
-// derived again (a fix to what refused them takes effect). A replay that
-// stops is repaired by replaying again (a full replay's, also by the next
-// run, which derives what was landed and is not derived).
+// derived again (a fix to what refused them takes effect).
+//
+// Readers see nothing of it until it ends: the published database and the
+// Parquet mirror keep the tables as they were while it empties and
+// rebuilds them, and its end publishes them rebuilt (each table of the
+// mirror swapped whole, see load.Publish). A replay that stops — failed,
+// interrupted, killed — publishes nothing: the responses it had not
+// derived again are left to the next job of any kind (or a replay), which
+// derives them and publishes.
 func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
 	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
 		return ReplayStats{}, fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
@@ -60,7 +66,7 @@ func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 	}
 	args := map[string]any{"from": dateOrNil(opt.From), "to": dateOrNil(opt.To)}
 	run := &load.Run{ID: newRunID(opt.Now()), Job: "replay", StartedAt: opt.Now(), Status: load.StatusRunning, Version: opt.Version, Args: args}
-	if err := wh.SaveRun(ctx, run); err != nil {
+	if err := begin(ctx, wh, run, opt.Now()); err != nil {
 		return ReplayStats{}, err
 	}
 	s := newSink(wh, opt.MaxBody, opt.Now, opt.Log)
@@ -103,7 +109,7 @@ func replay(ctx context.Context, wh *load.Warehouse, s *sink, opt ReplayOptions)
 		return s.derive(ctx, r, id)
 	})
 	if err == nil {
-		err = s.close(ctx, true)
+		err = s.flush(ctx)
 	}
 	return stats, err
 }

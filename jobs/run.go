@@ -39,8 +39,9 @@ type RunOptions struct {
 	// DefaultGrace; NoGrace: not at all).
 	Grace time.Duration
 	// Night makes the run one night of a longer job, the demo: the
-	// Parquet mirror (its pending partitions are kept) and the publish for
-	// readers wait for that job's last night.
+	// publish for readers (the analytic tables, the Parquet mirror, the
+	// database) waits for that job's last night, unless this night fails,
+	// which ends the job.
 	Night bool
 	// MaxBody is the largest body derived; a larger one is landed and
 	// dead-lettered (0: DefaultMaxBody).
@@ -128,8 +129,10 @@ type RunResult struct {
 // RunJob runs the nightly job (Track), a backfill, or one demo day: it
 // derives what a crash left landed but not loaded, reads the balances
 // (free), plans, asks only for what was not answered yet for the logical
-// date, lands every response before it is parsed, loads the rows, brings
-// the Parquet mirror up to date and records the run in etl_runs.
+// date, lands every response before it is parsed, loads the rows, and
+// ends as every writer does (end.go): its end recorded in etl_runs, then
+// published — whatever the end — with the analytic tables and the Parquet
+// mirror as of it.
 //
 // A cap, a 403 quota or failures after retries stop that product or
 // resource, keep everything landed, and end the run partial, as do
@@ -660,8 +663,9 @@ func refused(err error) bool {
 	return errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 && !extract.Retryable(err)
 }
 
-// finish stops the writer, loads what is left, writes the mirror, and
-// records the run's end.
+// finish stops the writer, derives what is left, and records and
+// publishes the run's end (see ending.end): a night of the demo before
+// its last keeps it from readers, unless it failed, which ends the demo.
 func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	ctx = context.WithoutCancel(ctx)
 	if r.writer != nil {
@@ -672,13 +676,8 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		if err == nil {
 			err = jerr
 		}
-		if err == nil && !r.opt.Night {
-			if _, serr := r.wh.SyncParquet(ctx); serr != nil {
-				err = fmt.Errorf("writing the Parquet mirror: %w", serr)
-			}
-		}
 		if err == nil {
-			err = r.wh.RefreshAnalytics(ctx)
+			err = deriveLeft(ctx, r.wh, r.sink)
 		}
 		r.run.Rows = r.sink.loaded
 		r.run.ByStatus = r.writer.statuses()
@@ -704,22 +703,14 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		r.res.DeadLetters, r.res.Quarantined = r.sink.dead, r.sink.quarantined
 	}
 	addShortfalls(&r.run, r.shortfalls())
-	settle(&r.run, r.opt.Now(), err, r.stopReasons(), r.opt.ExitCode)
-	logEnd(r.log, &r.run)
 	if r.opt.DryRun {
+		settle(&r.run, r.opt.Now(), err, r.stopReasons(), r.opt.ExitCode)
+		logEnd(r.log, &r.run)
 		r.res.Run = r.run
 		return r.res, err
 	}
-	if serr := recordEnd(ctx, r.wh, &r.run, r.writer != nil && !r.opt.Night); serr != nil && err == nil {
-		err = serr
-	}
-	if r.opt.Night {
-		r.res.Run = r.run
-		return r.res, err
-	}
-	if perr := publish(ctx, r.wh, r.log); perr != nil && err == nil {
-		err = perr
-	}
+	e := ending{log: r.log, now: r.opt.Now, exitCode: r.opt.ExitCode, hold: r.opt.Night && err == nil}
+	err = e.end(ctx, r.wh, &r.run, err, r.stopReasons())
 	r.res.Run = r.run
 	return r.res, err
 }

@@ -235,40 +235,6 @@ func firstLine(err error) string {
 	return strings.TrimSpace(line)
 }
 
-// close loads what is left and, with mirror, brings the Parquet mirror up
-// to date and refreshes the tables the analytic views read (without, a
-// later job does both: what the loads changed waits in the pending list).
-func (s *sink) close(ctx context.Context, mirror bool) error {
-	if err := s.flush(ctx); err != nil || !mirror {
-		return err
-	}
-	return writeMirror(ctx, s.wh)
-}
-
-// writeMirror writes the pending partitions of the Parquet mirror and
-// refreshes the analytic tables: the end of every job that loads.
-func writeMirror(ctx context.Context, wh *load.Warehouse) error {
-	if _, err := wh.SyncParquet(ctx); err != nil {
-		return fmt.Errorf("writing the Parquet mirror: %w", err)
-	}
-	return wh.RefreshAnalytics(ctx)
-}
-
-// CatchUp derives the responses landed but never loaded — left by a job
-// that died between landing and loading, or handed back by a migration
-// that re-derives what it changed (migration 3: the tracking answers) —
-// so that a writer that does not derive responses itself (track add, track
-// rm) publishes complete tables too. It returns how many it derived; with
-// none to derive it costs one query.
-func CatchUp(ctx context.Context, wh *load.Warehouse, log *slog.Logger) (int, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	s := newSink(wh, 0, time.Now, log)
-	defer s.batch.Release()
-	return s.catchUp(ctx)
-}
-
 // catchUp derives the responses a crash left landed but not loaded.
 func (s *sink) catchUp(ctx context.Context) (int, error) {
 	n := 0

@@ -52,7 +52,7 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 			break
 		}
 	}
-	if err := s.close(ctx, false); err != nil {
+	if err := s.flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d loads", loads)
@@ -140,7 +140,7 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.close(ctx, true); err != nil {
+	if err := s.flush(ctx); err != nil {
 		t.Fatalf("the load with a response the warehouse refuses: %v; want it quarantined and the rest loaded", err)
 	}
 	if s.quarantined != 1 || s.dead < 1 {

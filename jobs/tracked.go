@@ -2,10 +2,13 @@ package jobs
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
 )
 
 // DefaultGrace is how long a shipment is still refreshed after it finished
@@ -38,6 +41,82 @@ const (
 	TrackFinished = "finished"
 	TrackRemoved  = "removed"
 )
+
+// TrackOptions configure a change of the tracked set by hand (etalake
+// track add, track rm).
+type TrackOptions struct {
+	// Remove stops tracking the shipments; else they are tracked.
+	Remove bool
+	// Skipped are the input rows the command skipped as bad ("file:line:
+	// reason"), already reported: the job is partial for them.
+	Skipped []string
+	// ExitCode, when set, names the exit code a job that ends with status
+	// and err exits with, for etl_runs.exit_code.
+	ExitCode func(status string, err error) int
+	Version  string
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// TrackResult is what a Track did.
+type TrackResult struct {
+	Run load.Run
+	// Changed counts the shipments added (not tracked before) or removed
+	// (tracked before).
+	Changed int
+	// DeadLetters and Quarantined count those of the responses a job that
+	// died had left landed and not derived, which Track derived first.
+	DeadLetters, Quarantined int
+}
+
+// Track adds the shipments to the tracked set, or removes them, as a job
+// of its own (job "track" in etl_runs): it begins and ends as every
+// writer does (end.go), so that it ends the rows of runs that died,
+// derives what they left landed and not derived, and publishes the
+// tracked set with the tables, their analytic tables and the Parquet
+// mirror as of its end.
+func Track(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, opt TrackOptions) (TrackResult, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	change := "add"
+	if opt.Remove {
+		change = "rm"
+	}
+	run := &load.Run{ID: newRunID(opt.Now()), Job: "track", StartedAt: opt.Now(), Status: load.StatusRunning, Version: opt.Version,
+		Args: map[string]any{"change": change, "shipments": len(refs)}}
+	s := newSink(wh, 0, opt.Now, opt.Log.With("run", run.ID))
+	defer s.batch.Release()
+	var n int
+	err := begin(ctx, wh, run, opt.Now())
+	if err == nil && opt.Remove {
+		n, err = TrackRemove(ctx, wh, refs, opt.Now())
+	} else if err == nil {
+		n, err = TrackAdd(ctx, wh, refs, "track add", opt.Now())
+	}
+	if err == nil {
+		err = deriveLeft(ctx, wh, s)
+	}
+	run.Rows = map[string]int64{}
+	for t, k := range s.loaded {
+		run.Rows[t] = k
+	}
+	if n > 0 {
+		run.Rows[schema.TrackedShipments.Name] += int64(n)
+	}
+	addShortfalls(run, deadLetterShortfalls(s.counts))
+	addShortfalls(run, map[string]int{ShortSkippedInput: len(opt.Skipped)})
+	var why []string
+	if k := len(opt.Skipped); k > 0 {
+		why = append(why, fmt.Sprintf("%d bad input rows skipped (%s)", k, firstOf(opt.Skipped, 3)))
+	}
+	why = append(why, deadLetterReason(s.counts)...)
+	err = ending{log: s.log, now: opt.Now, exitCode: opt.ExitCode}.end(ctx, wh, run, err, why)
+	return TrackResult{Run: *run, Changed: n, DeadLetters: s.dead, Quarantined: s.quarantined}, err
+}
 
 // TrackAdd adds shipments to the tracked set, in one write whatever their
 // number; shipments already tracked keep when they were added, removed ones

@@ -2,9 +2,12 @@ package load_test
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -219,34 +222,140 @@ func BenchmarkLoadGrowing(b *testing.B) {
 }
 
 // BenchmarkSyncParquet rewrites every partition (ten days) of a table.
+// BenchmarkSyncParquet writes every partition of a table (a replay's
+// end) and one partition of a year of them (a nightly run's), with the
+// table swapped whole and partition by partition (load.WriteByPartition).
 func BenchmarkSyncParquet(b *testing.B) {
-	for _, n := range []int{100_000, 1_000_000} {
-		b.Run(fmt.Sprintf("eta_observations/rows=%d", n), func(b *testing.B) {
+	ways := []struct {
+		name  string
+		setup func(*load.Warehouse)
+	}{{"swapped", func(*load.Warehouse) {}}, {"by-partition", load.WriteByPartition}}
+	for _, way := range ways {
+		for _, n := range []int{100_000, 1_000_000} {
+			b.Run(fmt.Sprintf("%s/all/eta_observations/rows=%d", way.name, n), func(b *testing.B) {
+				w := benchWarehouse(b)
+				way.setup(w)
+				loadSynthetic(b, w, n)
+				var bytes int64
+				for b.Loop() {
+					b.StopTimer()
+					if _, err := w.DB().ExecContext(b.Context(), `INSERT INTO parquet_pending
+					SELECT DISTINCT 'eta_observations', observed_date FROM eta_observations`); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					st, err := w.SyncParquet(b.Context())
+					if err != nil || st.Rows != int64(n) {
+						b.Fatal(st, err)
+					}
+					bytes = st.Bytes
+				}
+				reportRows(b, n)
+				b.ReportMetric(float64(bytes)/float64(n), "bytes/row")
+			})
+		}
+		b.Run(fmt.Sprintf("%s/one-of-365/eta_observations", way.name), func(b *testing.B) {
 			w := benchWarehouse(b)
-			for off := 0; off < n; off += 100_000 {
-				rec := synthetic(schema.ETAObservations, off, min(100_000, n-off))
-				_, err := w.Load(b.Context(), []load.Batch{{Table: schema.ETAObservations, Rec: rec}})
-				rec.Release()
+			way.setup(w)
+			if _, err := w.DB().ExecContext(b.Context(), `INSERT INTO eta_observations (shipment_number, shipment_type, target, source, observed_at, locode, eta, is_actual, response_id, observed_date)
+				SELECT 'S' || i, 'CT', 'POD', 'CARRIER', TIMESTAMP '2024-01-01' + INTERVAL (i % 365) DAY, 'NLRTM', TIMESTAMP '2025-03-01', false, 'r' || i,
+					DATE '2024-01-01' + (i % 365)::INT
+				FROM range(365000) t(i);
+				INSERT INTO parquet_pending SELECT DISTINCT 'eta_observations', observed_date FROM eta_observations`); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.SyncParquet(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				b.StopTimer()
+				if _, err := w.DB().ExecContext(b.Context(), `INSERT INTO parquet_pending VALUES ('eta_observations', DATE '2024-07-01')`); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if st, err := w.SyncParquet(b.Context()); err != nil || st.Written != 1 {
+					b.Fatal(st, err)
+				}
+			}
+		})
+	}
+}
+
+// loadSynthetic loads n synthetic ETA observations into w.
+func loadSynthetic(b *testing.B, w *load.Warehouse, n int) {
+	b.Helper()
+	for off := 0; off < n; off += 100_000 {
+		rec := synthetic(schema.ETAObservations, off, min(100_000, n-off))
+		_, err := w.Load(b.Context(), []load.Batch{{Table: schema.ETAObservations, Rec: rec}})
+		rec.Release()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMirrorReadDuringSyncs is a reader looping over a table of the
+// mirror, in a DuckDB of its own, while syncs add a row to each of three
+// partitions of it at once; it reports the share of its reads that
+// counted partitions of two syncs ("mixed/read": the count not a multiple
+// of three), with the table swapped whole and partition by partition. A
+// swapped table mixes only for a read that listed the files before a
+// swap and opened some after: DuckDB opens them as it scans.
+func BenchmarkMirrorReadDuringSyncs(b *testing.B) {
+	for _, way := range []struct {
+		name  string
+		setup func(*load.Warehouse)
+	}{{"swapped", func(*load.Warehouse) {}}, {"by-partition", load.WriteByPartition}} {
+		b.Run(way.name, func(b *testing.B) {
+			w := benchWarehouse(b)
+			way.setup(w)
+			reader, err := sql.Open("duckdb", "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer reader.Close()
+			q := fmt.Sprintf("SELECT count(*) FROM read_parquet('%s', hive_partitioning=true)",
+				filepath.Join(w.Dir(), "parquet", "eta_observations", "**", "*.parquet"))
+			add := func(i int) {
+				_, err := w.DB().ExecContext(b.Context(), fmt.Sprintf(`INSERT INTO eta_observations (shipment_number, shipment_type, target, source, observed_at, locode, eta, is_actual, response_id, observed_date)
+					SELECT 'S%[1]d', 'CT', 'POD', 'CARRIER', TIMESTAMP '2024-01-01' + INTERVAL (d) DAY, 'NLRTM', TIMESTAMP '2025-03-01', false, 'r%[1]d-' || d,
+						DATE '2024-01-01' + d::INT FROM range(3) t(d);
+					INSERT INTO parquet_pending SELECT 'eta_observations', DATE '2024-01-01' + d::INT FROM range(3) t(d)`, i))
+				if err == nil {
+					_, err = w.SyncParquet(b.Context())
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
 			}
-			var bytes int64
+			add(0) // the table exists before the reader starts
+			ctx, stop := context.WithCancel(b.Context())
+			var wg sync.WaitGroup
+			var reads, mixed, failed int
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					var n int64
+					err := reader.QueryRowContext(ctx, q).Scan(&n)
+					switch {
+					case ctx.Err() != nil:
+					case err != nil:
+						failed++
+					case n%3 != 0:
+						mixed++
+					}
+					reads++
+				}
+			})
+			i := 0
 			for b.Loop() {
-				b.StopTimer()
-				if _, err := w.DB().ExecContext(b.Context(), `INSERT INTO parquet_pending
-					SELECT DISTINCT 'eta_observations', observed_date FROM eta_observations`); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				st, err := w.SyncParquet(b.Context())
-				if err != nil || st.Rows != int64(n) {
-					b.Fatal(st, err)
-				}
-				bytes = st.Bytes
+				i++
+				add(i)
 			}
-			reportRows(b, n)
-			b.ReportMetric(float64(bytes)/float64(n), "bytes/row")
+			stop()
+			wg.Wait()
+			b.ReportMetric(float64(mixed)/float64(max(reads, 1)), "mixed/read")
+			b.ReportMetric(float64(failed)/float64(max(reads, 1)), "failed/read")
+			b.ReportMetric(float64(reads)/float64(b.N), "reads/op")
 		})
 	}
 }

@@ -29,6 +29,12 @@ var (
 	// itself (a disk error, an interrupt): the same rows would be refused
 	// again, and rows without them may load.
 	ErrRefused = errors.New("rows refused by the warehouse")
+	// ErrUnderived: Publish refused to publish a working copy in which
+	// landed responses are not derived yet (a job stopped between
+	// landing and deriving them, a replay that stopped midway): their
+	// rows would be missing. Readers keep what they had; the next job
+	// derives them and publishes.
+	ErrUnderived = errors.New("landed responses not derived yet")
 )
 
 // Holder describes the process holding a warehouse's write lock, as it

@@ -91,6 +91,11 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string
 	if err != nil {
 		return LoadStats{}, refusedRows(err)
 	}
+	for _, b := range batches {
+		if stats.Rows[b.Table.Name] > 0 && b.Table.Kind != schema.Ledger {
+			w.stale = true // the analytic tables are built from it
+		}
+	}
 	return stats, nil
 }
 

@@ -22,38 +22,41 @@ type applied struct {
 
 // migrate creates the loader's own tables if absent, checks the recorded
 // migrations against the embedded ones, and applies the pending ones, each
-// in its own transaction together with its schema_migrations row.
-func migrate(ctx context.Context, db *sql.DB, now func() time.Time) error {
+// in its own transaction together with its schema_migrations row. It
+// returns how many it applied.
+func migrate(ctx context.Context, db *sql.DB, now func() time.Time) (int, error) {
 	ms, err := schema.Migrations()
 	if err != nil {
-		return fmt.Errorf("load: embedded migrations: %w", err)
+		return 0, fmt.Errorf("load: embedded migrations: %w", err)
 	}
 	if _, err := db.ExecContext(ctx, bootstrapSQL); err != nil {
-		return fmt.Errorf("load: bootstrap: %w", err)
+		return 0, fmt.Errorf("load: bootstrap: %w", err)
 	}
 	done, err := appliedMigrations(ctx, db)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, a := range done {
 		if a.Version > len(ms) {
-			return fmt.Errorf("%w: the warehouse has migration %d (%s), this binary knows migrations up to %d: use a newer etalake",
+			return 0, fmt.Errorf("%w: the warehouse has migration %d (%s), this binary knows migrations up to %d: use a newer etalake",
 				ErrMigration, a.Version, a.Name, len(ms))
 		}
 		if m := ms[a.Version-1]; a.Checksum != m.Checksum() {
-			return fmt.Errorf("%w: migration %d (%s) was applied with checksum %.12s…, this binary embeds %.12s… for it; migrations are forward-only: add a new migration instead of editing an applied one",
+			return 0, fmt.Errorf("%w: migration %d (%s) was applied with checksum %.12s…, this binary embeds %.12s… for it; migrations are forward-only: add a new migration instead of editing an applied one",
 				ErrMigration, m.Version, m.Name, a.Checksum, m.Checksum())
 		}
 	}
+	n := 0
 	for _, m := range ms {
 		if _, ok := done[m.Version]; ok {
 			continue
 		}
 		if err := apply(ctx, db, m, now()); err != nil {
-			return fmt.Errorf("load: migration %s: %w", m.Name, err)
+			return n, fmt.Errorf("load: migration %s: %w", m.Name, err)
 		}
+		n++
 	}
-	return nil
+	return n, nil
 }
 
 // appliedMigrations reads schema_migrations, by version.

@@ -27,11 +27,14 @@ import (
 // left out and which earlier one they are kept from, and the two stores
 // keep one shape. It is a projection of the DuckDB tables, never written
 // from batches: Load records the partitions it changes in parquet_pending
-// in its own transaction, and SyncParquet rewrites each from the table. A
-// partition file is written to a temp name (.tmp-…, which the glob above
-// never matches), synced, and renamed over data.parquet, so a reader sees
-// the old file or the new one, never half of one; a crash leaves the
-// pending row, and the next SyncParquet writes the partition again. A
+// in its own transaction, and SyncParquet rewrites each from the table.
+// Where the filesystem can, a sync swaps each table it changes whole
+// (swap.go): a reader lists the table's files before or after, never a
+// mix. Elsewhere it writes partition by partition: a partition file is
+// written to a temp name (.tmp-…, which the glob above never matches),
+// synced, and renamed over data.parquet, so a reader sees the old file or
+// the new one, never half of one. Either way a crash leaves the pending
+// rows, and the next SyncParquet writes the partitions again. A
 // migration that adds columns records every partition of the table as
 // pending (migrate.go). raw_responses is not mirrored: its bodies are
 // compressed blobs, of no use to a notebook, and DuckDB is its store.
@@ -53,16 +56,24 @@ type SyncStats struct {
 	Removed int   // partitions removed because their rows are gone
 	Rows    int64 // rows in the files written
 	Bytes   int64 // size of the files written
+	// Linked counts the unchanged files of the tables swapped whole,
+	// hard-linked into their new tree (no bytes copied).
+	Linked int
 }
 
 // SyncParquet rewrites every pending partition of the mirror from its
-// table, table by table and date by date, and forgets each once its file
-// is in place. A partition left without rows loses its directory. Safe to call at
-// any time; with nothing pending it does nothing.
-func (w *Warehouse) SyncParquet(ctx context.Context) (SyncStats, error) {
+// table — of the tables given, or of all — table by table (etl_runs last:
+// a reader who sees a job's end in the mirror's etl_runs sees the other
+// tables as of that end or later), and forgets each once its file is in
+// place. A partition left without rows loses its directory. Safe to call
+// at any time; with nothing pending it does nothing. Publish calls it.
+func (w *Warehouse) SyncParquet(ctx context.Context, tables ...*schema.Table) (SyncStats, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.sync(ctx, nil)
+	if len(tables) == 0 {
+		tables = nil
+	}
+	return w.sync(ctx, tables)
 }
 
 // pendingPartition is a row of parquet_pending.
@@ -71,8 +82,9 @@ type pendingPartition struct {
 	day   day
 }
 
-// sync writes the pending partitions of the tables in only (all when nil).
-// The caller holds w.mu.
+// sync writes the pending partitions of the tables in only (all when nil),
+// swapping each table whole where the filesystem can. The caller holds
+// w.mu.
 func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, error) {
 	var st SyncStats
 	if w.db == nil {
@@ -82,27 +94,61 @@ func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, 
 	if err != nil || len(pending) == 0 {
 		return st, err
 	}
+	days := map[*schema.Table][]day{}
 	for _, p := range pending {
-		if only != nil && !contains(only, p.table) {
-			continue
+		if only == nil || contains(only, p.table) {
+			days[p.table] = append(days[p.table], p.day)
 		}
-		rows, bytes, err := w.export(ctx, p.table, p.day)
-		if err != nil {
-			return st, fmt.Errorf("load: parquet %s %s: %w", p.table.Name, p.day, err)
-		}
-		if rows == 0 {
-			st.Removed++
-		} else {
-			st.Written++
-			st.Rows += rows
-			st.Bytes += bytes
-		}
-		if _, err := w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`,
-			p.table.Name, p.day.String()); err != nil {
+	}
+	order := syncOrder(days)
+	if !w.noSwap {
+		err := w.swap(ctx, order, days, &st)
+		if !errors.Is(err, errNoSwap) {
 			return st, err
+		}
+		w.noSwap = true
+		st = SyncStats{}
+	}
+	for _, t := range order {
+		for _, d := range days[t] {
+			if err := w.syncPartition(ctx, t, d, &st); err != nil {
+				return st, err
+			}
 		}
 	}
 	return st, nil
+}
+
+// syncOrder is the tables of days in the order of schema.Tables, etl_runs
+// last.
+func syncOrder(days map[*schema.Table][]day) []*schema.Table {
+	var out []*schema.Table
+	for _, t := range schema.Tables {
+		if _, ok := days[t]; ok && t != schema.ETLRuns {
+			out = append(out, t)
+		}
+	}
+	if _, ok := days[schema.ETLRuns]; ok {
+		out = append(out, schema.ETLRuns)
+	}
+	return out
+}
+
+// syncPartition rewrites one partition in place and forgets it.
+func (w *Warehouse) syncPartition(ctx context.Context, t *schema.Table, d day, st *SyncStats) error {
+	rows, bytes, err := w.export(ctx, t, d)
+	if err != nil {
+		return fmt.Errorf("load: parquet %s %s: %w", t.Name, d, err)
+	}
+	if rows == 0 {
+		st.Removed++
+	} else {
+		st.Written++
+		st.Rows += rows
+		st.Bytes += bytes
+	}
+	_, err = w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`, t.Name, d.String())
+	return err
 }
 
 // pending lists parquet_pending in table order, then date.
@@ -130,8 +176,9 @@ func (w *Warehouse) pending(ctx context.Context) ([]pendingPartition, error) {
 	return out, rows.Err()
 }
 
-// export rewrites one partition's file from the table and returns the rows
-// and bytes written; a partition without rows is removed.
+// export rewrites one partition's file in place from the table, through a
+// temp file and a rename, and returns the rows and bytes written; a
+// partition without rows is removed.
 func (w *Warehouse) export(ctx context.Context, t *schema.Table, d day) (rows, bytes int64, err error) {
 	root := filepath.Join(w.dir, parquetDir)
 	tableDir := filepath.Join(root, t.Name)
@@ -142,21 +189,14 @@ func (w *Warehouse) export(ctx context.Context, t *schema.Table, d day) (rows, b
 		return 0, 0, err
 	}
 	tmp := filepath.Join(dir, tempPrefix+randomHex())
-	res, err := w.db.ExecContext(ctx, exportSQL(t, d, tmp))
-	if err == nil {
-		rows, err = res.RowsAffected()
-	}
-	if err != nil {
-		return 0, 0, errors.Join(err, removeIfExists(tmp))
+	if rows, bytes, err = w.exportTo(ctx, t, d, tmp); err != nil {
+		return 0, 0, err
 	}
 	if rows == 0 {
 		if err := os.RemoveAll(dir); err != nil {
 			return 0, 0, err
 		}
 		return 0, 0, syncDir(tableDir)
-	}
-	if bytes, err = syncFile(tmp); err != nil {
-		return 0, 0, errors.Join(err, removeIfExists(tmp))
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, fileName)); err != nil {
 		return 0, 0, errors.Join(err, removeIfExists(tmp))

@@ -89,8 +89,15 @@ func TestPendingSurvivesACrash(t *testing.T) {
 // put its file in place) leaves the previous file whole, no temp file, and
 // the partition pending for the next sync.
 func TestFailedSyncChangesNothing(t *testing.T) {
+	for _, way := range mirrorWays {
+		t.Run(way.name, func(t *testing.T) { failedSyncChangesNothing(t, way.setup) })
+	}
+}
+
+func failedSyncChangesNothing(t *testing.T, setup func(*load.Warehouse)) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
+	setup(w)
 	mem := checkedMem(t)
 	v1 := etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1")
 	v2 := etaObs("S2", "2024-01-01T11:00:00Z", "2024-01-09T00:00:00Z", "r2")

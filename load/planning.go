@@ -76,7 +76,7 @@ func openScratch(ctx context.Context, path string, opt Options) (*Warehouse, err
 		return nil, err
 	}
 	db := sql.OpenDB(c)
-	if err := migrate(ctx, db, opt.Now); err != nil {
+	if _, err := migrate(ctx, db, opt.Now); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
 	return &Warehouse{db: db, opt: opt}, nil

@@ -11,14 +11,18 @@ import (
 	"github.com/etalake/etalake/schema"
 )
 
-// Reset deletes every row of the tables, for a full replay, and then their
-// Parquet mirror. It deletes one partition at a time, each in a
-// transaction that also records the partition as pending (so a crash
-// before the files are gone leaves them to the next SyncParquet), and
-// checkpoints after each. DuckDB holds deletes in memory until a
-// checkpoint writes them out, so its memory follows a partition's rows,
-// not the warehouse's, and a reset fits any memory limit a load fits.
-// raw_responses, the replay's source, is refused.
+// Reset deletes every row of the tables, for a full replay. It deletes
+// one partition at a time, each in a transaction that also records the
+// partition as pending for the Parquet mirror, and checkpoints after
+// each. DuckDB holds deletes in memory until a checkpoint writes them
+// out, so its memory follows a partition's rows, not the warehouse's, and
+// a reset fits any memory limit a load fits. raw_responses, the replay's
+// source, is refused.
+//
+// The mirror is left as it is: readers of the mirror, as those of the
+// published database, keep the tables as they were until the replay's
+// end publishes them rebuilt (Publish writes every pending partition). A
+// reset that stops leaves them pending for the next publish.
 func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 	if err := checkDeletable(tables); err != nil {
 		return err
@@ -49,15 +53,13 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 			if err != nil {
 				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 			}
+			w.stale = true
 			// Committed deletes stay in memory until a checkpoint writes
 			// them out.
 			if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
 				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 			}
 		}
-	}
-	if _, err := w.sync(ctx, tables); err != nil {
-		return fmt.Errorf("load: reset: %w", err)
 	}
 	return nil
 }
@@ -69,7 +71,11 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 // came from those responses (a Dimension's values kept from other
 // responses go with them, and a reload of the range does not bring those
 // back). The changed partitions are recorded as pending and written by the
-// next SyncParquet (usually after the reload).
+// next SyncParquet (usually after the reload). The responses are
+// forgotten as derived in the same transaction: a replay that stops
+// before it derived them all again leaves them to the next job's
+// catch-up, and Publish refuses to publish tables missing their rows
+// meanwhile (ErrUnderived).
 func (w *Warehouse) DeleteByResponse(ctx context.Context, tables []*schema.Table, responseIDs []string) error {
 	if err := checkDeletable(tables); err != nil {
 		return err
@@ -105,12 +111,16 @@ func (w *Warehouse) DeleteByResponse(ctx context.Context, tables []*schema.Table
 				return err
 			}
 		}
+		if _, err := s.exec(ctx, fmt.Sprintf("DELETE FROM raw_derived WHERE response_id IN (SELECT %s FROM %s)", ident(idColumn), ident(idsTable))); err != nil {
+			return err
+		}
 		_, err = s.exec(ctx, "DROP TABLE "+ident(idsTable))
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("load: delete by response: %w", err)
 	}
+	w.stale = true
 	return nil
 }
 

@@ -67,15 +67,21 @@ func tableNames(ctx context.Context, db *sql.DB, names map[string]bool) error {
 }
 
 // RefreshAnalytics rebuilds the tables materialised for the analytic views
-// (package sql) from the contract tables: jobs call it when they end, so
-// that notebooks and reports see what the job loaded.
+// (package sql) from the contract tables. Publish calls it when those
+// tables changed since the last rebuild, so that notebooks and reports
+// never see analytic tables older than the tables beside them.
 func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.refresh(ctx)
+}
+
+// refresh is RefreshAnalytics; the caller holds w.mu.
+func (w *Warehouse) refresh(ctx context.Context) error {
 	vs, err := views.Views()
 	if err != nil {
 		return err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.db == nil {
 		return errClosed
 	}
@@ -86,9 +92,10 @@ func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 		// CREATE OR REPLACE TABLE … AS is atomic by itself; inside an
 		// explicit transaction its rows would have to stay in memory.
 		if _, err := w.db.ExecContext(ctx, v.SQL); err != nil {
-			return fmt.Errorf("load: refreshing %s: %w", v.Table, err)
+			return fmt.Errorf("load: refreshing the analytic table %s: %w", v.Table, err)
 		}
 	}
+	w.stale = false
 	return nil
 }
 

@@ -103,7 +103,18 @@ type Warehouse struct {
 	enc *zstd.Encoder
 	dec *zstd.Decoder
 	// opened is set when Open succeeded: only then does Close publish.
-	opened    bool
+	opened bool
+	// published is set once the writer called Publish: its end is its
+	// own, and Close publishes nothing more (see Close).
+	published bool
+	// stale says the tables the analytic tables are built from changed
+	// since they were last rebuilt (RefreshAnalytics): Publish rebuilds
+	// them first. Guarded by mu.
+	stale bool
+	// noSwap is set once the filesystem refused what a table's swap
+	// needs (swap.go): the mirror is then written partition by
+	// partition. Guarded by mu.
+	noSwap    bool
 	recovered Recovery
 	// scratch, when set, is a temporary directory Close removes (a dry
 	// run's migrated copy, see OpenPlanning).
@@ -118,8 +129,9 @@ type Warehouse struct {
 // ErrMigration). It lands what the journal of a job that died kept
 // (journal.go), sweeps the temp files a crash left under parquet/, and
 // publishes a warehouse that has never been published, so that readers
-// find one from the first job on. Partitions of the mirror still pending
-// from before a crash are written by the next SyncParquet.
+// find one from the first job on. What a job that died left unpublished —
+// partitions of the mirror still pending, analytic tables older than
+// their tables — the next Publish writes and rebuilds.
 //
 // A warehouse of an earlier version, written in place in etalake.duckdb,
 // is taken over: that file becomes the working copy's start.
@@ -154,6 +166,10 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if err := w.adopt(); err != nil {
 		return fmt.Errorf("load: taking over %s: %w", filepath.Join(w.dir, dbName), err)
 	}
+	// A working copy that is not the one last published was written
+	// after that publish — by a job that died or whose publish failed —
+	// and its analytic tables may lag its tables.
+	w.stale = !w.asPublished()
 	c, err := connector(w.workPath(), w.opt, false)
 	if err != nil {
 		return fmt.Errorf("load: open %s: %w", w.dir, err)
@@ -165,9 +181,11 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if w.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1)); err != nil {
 		return err
 	}
-	if err := migrate(ctx, w.db, w.opt.Now); err != nil {
+	applied, err := migrate(ctx, w.db, w.opt.Now)
+	if err != nil {
 		return err
 	}
+	w.stale = w.stale || applied > 0
 	if err := applyViews(ctx, w.db, w.opt.Now); err != nil {
 		return err
 	}
@@ -178,7 +196,9 @@ func (w *Warehouse) open(ctx context.Context) error {
 		return err
 	}
 	if _, err := os.Stat(w.publishedPath()); errors.Is(err, fs.ErrNotExist) {
-		_, err = w.Publish(ctx)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		_, err = w.publish(ctx)
 		return err
 	}
 	return nil
@@ -230,14 +250,24 @@ func Remove(ctx context.Context, dir string, opt Options) error {
 	return lk.release()
 }
 
-// Close publishes what changed since the last publish (see Publish),
+// Close publishes what changed since the last publish, as Publish does
+// but for its first step — unless the writer called Publish itself —
 // closes the database and releases the lock. It is safe to call more than
 // once; only the first call publishes.
+//
+// A writer that publishes its end itself owns it: what it writes after
+// (the ledger row of a job whose publish failed, or that Publish refused)
+// waits in the working copy for the next writer's publish, instead of
+// Close trying again and publishing a row that says the publish failed.
 func (w *Warehouse) Close() error {
 	var err error
 	if w.opened {
 		w.opened = false
-		_, err = w.Publish(context.Background())
+		w.mu.Lock()
+		if !w.published {
+			_, err = w.publish(context.Background())
+		}
+		w.mu.Unlock()
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -121,7 +121,8 @@ var (
 		Key: []string{"run_id"},
 		Columns: []Column{
 			req("run_id", Varchar, "unique id of the run"),
-			req("job", Varchar, "run, backfill, replay, import, demo"),
+			{Name: "job", Type: Varchar, Since: 1, Doc: "run, backfill or demo (the jobs that fetch), import, replay, or track (a change of the tracked set by hand: etalake track add, rm)",
+				DocSince: 5, OldDoc: "run, backfill, replay, import, demo"},
 			opt("logical_date", Date, "the date the run is for"),
 			req("started_at", Timestamp, "wall clock at start"),
 			opt("ended_at", Timestamp, "wall clock at the end; null while running or after a crash"),

@@ -1,0 +1,147 @@
+package load_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// arrived is a shipment's estimate and then its actual arrival: one row
+// of eta_accuracy_known per source (carrier, predictive) once the
+// analytic tables are rebuilt.
+var arrived = []row{
+	etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"),
+	func() row {
+		r := etaObs("S1", "2024-01-09T12:00:00Z", "2024-01-09T06:00:00Z", "r2")
+		r["is_actual"] = true
+		return r
+	}(),
+}
+
+// publishedCount counts in the published database, as a notebook opening
+// it read-only would.
+func publishedCount(t *testing.T, dir, q string) int64 {
+	t.Helper()
+	db, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	return queryInt(t, db, q)
+}
+
+// What a Publish gives readers has its analytic tables built from the
+// tables beside them, and its Parquet mirror written: they are rebuilt
+// when those tables changed, and only then.
+func TestPublishRebuildsTheAnalyticTablesItPublishes(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
+	st, err := w.Publish(t.Context())
+	if err != nil || !st.Published || !st.Refreshed || st.Mirror.Written != 2 {
+		t.Fatalf("Publish: %+v, %v; want the analytic tables rebuilt and 2 partitions of the mirror written first", st, err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known WHERE shipment_number = 'S1'"); n != 2 {
+		t.Errorf("readers see %d rows of eta_accuracy_known for the arrived shipment, want 2", n)
+	}
+	equal(t, "the mirror", parquetRows(t, w, schema.ETAObservations), query(t, w.DB(), "SELECT "+rendered(schema.ETAObservations)+" FROM eta_observations"))
+	if st, err := w.Publish(t.Context()); err != nil || st.Published || st.Refreshed {
+		t.Errorf("Publish with nothing changed: %+v, %v; want nothing done", st, err)
+	}
+	// A change of the tracked set alone: no table the analytics read.
+	if err := w.SaveTracked(t.Context(), []load.TrackedShipment{{Number: "S1", Type: "CT", AddedAt: clock(), AddedBy: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := w.Publish(t.Context()); err != nil || !st.Published || st.Refreshed || st.Mirror.Written != 1 {
+		t.Errorf("Publish of the tracked set: %+v, %v; want it published with its mirror, nothing rebuilt", st, err)
+	}
+}
+
+// A working copy a job left unpublished — it died, or its publish failed
+// — is one whose analytic tables may lag its tables: the next writer's
+// publish rebuilds them, though that writer changed none of them.
+func TestTheNextWriterRebuildsWhatADeadJobLeft(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := child(t, "load-and-die", dir); err == nil || !strings.Contains(err.Error(), "exit status 3") {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	w := openWarehouse(t, dir)
+	st, err := w.Publish(t.Context())
+	if err != nil || !st.Refreshed || st.Mirror.Written != 2 {
+		t.Fatalf("Publish after a job died: %+v, %v; want the analytic tables rebuilt and the 2 partitions it left written", st, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w = openWarehouse(t, dir)
+	if st, err := w.Publish(t.Context()); err != nil || st.Refreshed {
+		t.Errorf("Publish after a clean end: %+v, %v; want nothing rebuilt", st, err)
+	}
+}
+
+// Responses landed and not derived (a job stopped between the two, a
+// replay stopped midway) would be published without their rows: Publish
+// refuses, and readers keep what they had; once derived, it publishes.
+// Close after a Publish publishes nothing of its own.
+func TestPublishRefusesLandedResponsesNotDerived(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	r := response(t0, `{"a":1}`)
+	land(t, w, r)
+	if n, err := w.Underived(t.Context()); err != nil || n != 1 {
+		t.Fatalf("Underived: %d, %v; want 1", n, err)
+	}
+	if _, err := w.Publish(t.Context()); !errors.Is(err, load.ErrUnderived) {
+		t.Fatalf("Publish with a response not derived: %v; want ErrUnderived", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM raw_responses"); n != 0 {
+		t.Errorf("readers see %d responses after the refused Publish and Close, want none", n)
+	}
+	w = openWarehouse(t, dir)
+	if _, err := w.Load(t.Context(), nil, load.ResponseID(r)); err != nil { // derived: no rows
+		t.Fatal(err)
+	}
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM raw_responses"); n != 1 {
+		t.Errorf("readers see %d responses once it is derived, want 1", n)
+	}
+}
+
+// A Publish that fails publishes nothing: readers keep the database as
+// before and the working copy keeps what the job did, for the next
+// Publish. Here what stands in the way is a directory where the copy is
+// written (a write that fails, as on a full disk).
+func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
+	blocker := filepath.Join(dir, ".etalake.duckdb.publishing", "blocker")
+	if err := os.MkdirAll(blocker, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Publish(t.Context()); err == nil || !strings.Contains(err.Error(), "etalake.duckdb") {
+		t.Fatalf("Publish over a blocked copy: %v; want an error naming the database", err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_observations"); n != 0 {
+		t.Errorf("readers see %d rows after the failed publish, want the 0 before", n)
+	}
+	if err := os.RemoveAll(filepath.Dir(blocker)); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := w.Publish(t.Context()); err != nil || !st.Published {
+		t.Fatalf("Publish once the way is clear: %+v, %v", st, err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known"); n != 2 {
+		t.Errorf("readers see %d rows of eta_accuracy_known, want 2", n)
+	}
+}
