@@ -13,7 +13,8 @@ import (
 
 // arrived is a shipment's estimate and then its actual arrival: one row
 // of eta_accuracy_known per source (carrier, predictive) once the
-// analytic tables are rebuilt.
+// analytic tables are rebuilt, the shipment's latest state saying it
+// arrived (arrivedShipment).
 var arrived = []row{
 	etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"),
 	func() row {
@@ -22,6 +23,13 @@ var arrived = []row{
 		return r
 	}(),
 }
+
+// arrivedShipment is the latest state of arrived's shipment: at its POD,
+// actually. The analytics take a shipment for arrived by its latest
+// answer, so that one later withdrawing the actual leaves no trace.
+var arrivedShipment = row{"shipment_number": "S1", "shipment_type": "CT", "pod_locode": "NLRTM", "pod_date": "2024-01-09T06:00:00Z",
+	"pod_actual": true, "container_count": 1, "first_observed_at": "2024-01-01T10:00:00Z", "last_observed_at": "2024-01-09T12:00:00Z",
+	"response_id": "r2", "first_observed_date": "2024-01-01"}
 
 // publishedCount counts in the published database, as a notebook opening
 // it read-only would.
@@ -42,9 +50,10 @@ func TestPublishRebuildsTheAnalyticTablesItPublishes(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
+	load1(t, w, checkedMem(t), schema.Shipments, arrivedShipment)
 	st, err := w.Publish(t.Context())
-	if err != nil || !st.Published || !st.Refreshed || st.Mirror.Written != 2 {
-		t.Fatalf("Publish: %+v, %v; want the analytic tables rebuilt and 2 partitions of the mirror written first", st, err)
+	if err != nil || !st.Published || !st.Refreshed || st.Mirror.Written != 3 {
+		t.Fatalf("Publish: %+v, %v; want the analytic tables rebuilt and 3 partitions of the mirror written first (2 of eta_observations, 1 of shipments)", st, err)
 	}
 	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known WHERE shipment_number = 'S1'"); n != 2 {
 		t.Errorf("readers see %d rows of eta_accuracy_known for the arrived shipment, want 2", n)
@@ -125,6 +134,7 @@ func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
+	load1(t, w, checkedMem(t), schema.Shipments, arrivedShipment)
 	blocker := filepath.Join(dir, ".etalake.duckdb.publishing", "blocker")
 	if err := os.MkdirAll(blocker, 0o755); err != nil {
 		t.Fatal(err)
