@@ -596,13 +596,7 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 		if errors.As(err, &be) {
 			why = be.Reason
 		}
-		r.spend(it, why)
-		if it.failed+1 >= r.opt.MaxReasks {
-			r.log.Warn("run: answer stayed broken in transfer: landed and dead-lettered; given up for the date after --max-reasks jobs, asked again once the service answers its product well",
-				"resource", it.resource.String(), "failed_jobs", it.failed+1, "reask", r.command([]string{it.askAs}), "error", err)
-			break
-		}
-		r.log.Warn("run: answer stayed broken in transfer: landed and dead-lettered, the next job asks again", "resource", it.resource.String(), "error", err)
+		r.askedInVain(it, "answer stayed broken in transfer: landed and dead-lettered", why, err)
 	case errors.Is(err, extract.ErrMisconfigured):
 		if _, ok := r.res.Stopped[it.product]; !ok {
 			r.res.Stopped[it.product] = err.Error()
@@ -620,13 +614,7 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 			why = fmt.Sprintf("%s at page %d: %s", pe.Reason, pe.Page, pe.Detail)
 		}
 		r.res.PagingStopped = append(r.res.PagingStopped, fmt.Sprintf("%s: %s", it.resource, why))
-		r.spend(it, why)
-		if it.failed+1 >= r.opt.MaxReasks {
-			r.log.Warn("run: paging stopped: the pages landed are kept; given up for the date after --max-reasks jobs, asked again once the service answers its product well",
-				"resource", it.resource.String(), "failed_jobs", it.failed+1, "reask", r.command([]string{it.askAs}), "error", err)
-			break
-		}
-		r.log.Warn("run: paging stopped: the pages landed are kept, the next job asks again", "resource", it.resource.String(), "error", err)
+		r.askedInVain(it, "paging stopped: the pages landed are kept", why, err)
 	case refused(err):
 		r.res.Refused = append(r.res.Refused, fmt.Sprintf("%s: %v", it.resource, err))
 		r.log.Warn("run: request refused by the provider", "resource", it.resource.String(), "error", err)
@@ -653,6 +641,19 @@ func (m Remainder) add(it workItem) Remainder {
 		need = max(1, it.pages.low-it.landed)
 	}
 	return Remainder{m.Requests + 1, m.Credits + need}
+}
+
+// askedInVain records that it was asked and its answer for the date not
+// had (what says how, why for the ledger), and logs whether the next job
+// asks it again or it is now given up for the date.
+func (r *runner) askedInVain(it workItem, what, why string, err error) {
+	r.spend(it, why)
+	if it.failed+1 >= r.opt.MaxReasks {
+		r.log.Warn("run: "+what+"; given up for the date after --max-reasks jobs, asked again once the service answers its product well",
+			"resource", it.resource.String(), "failed_jobs", it.failed+1, "reask", r.command([]string{it.askAs}), "error", err)
+		return
+	}
+	r.log.Warn("run: "+what+", the next job asks again", "resource", it.resource.String(), "error", err)
 }
 
 // refused reports whether err is an answer the provider gave that no retry
