@@ -62,12 +62,20 @@ func HashBodyFile(r RawResponse) error {
 		return fmt.Errorf("load: body file: %w", err)
 	}
 	defer f.Close()
+	measure := r.File.Size == 0 && r.File.SHA256 == ""
+	if measure {
+		st, err := f.Stat()
+		if err != nil {
+			return fmt.Errorf("load: body file: %w", err)
+		}
+		r.File.Size = st.Size() // the id hashes the length first
+	}
 	h := newBodyHash(r)
 	if _, err := io.Copy(h, f); err != nil {
 		return fmt.Errorf("load: body file %s: %w", r.File.Path, err)
 	}
-	if r.File.Size == 0 && r.File.SHA256 == "" {
-		r.File.Size, r.File.SHA256 = h.n, hex.EncodeToString(h.sum.Sum(nil))
+	if measure {
+		r.File.SHA256 = hex.EncodeToString(h.sum.Sum(nil))
 	}
 	id, err := h.id(r.File)
 	if err != nil {

@@ -57,6 +57,12 @@ func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
 	if got, want := load.ResponseID(r), load.ResponseID(mem); got != want {
 		t.Fatalf("the id of the body in a file is %s, in memory %s: want one", got, want)
 	}
+	// An imported file: neither size nor SHA-256 known before.
+	unmeasured := spilled(t, w, mem)
+	unmeasured.File.Size, unmeasured.File.SHA256 = 0, ""
+	if err := load.HashBodyFile(unmeasured); err != nil || load.ResponseID(unmeasured) != load.ResponseID(mem) || *unmeasured.File != (load.BodyFile{Path: unmeasured.File.Path, Size: r.File.Size, SHA256: r.File.SHA256, ID: r.File.ID}) {
+		t.Fatalf("a file measured by HashBodyFile: %+v, %v; want %+v", unmeasured.File, err, r.File)
+	}
 	if n := land(t, w, r); n != 1 {
 		t.Fatalf("landed %d", n)
 	}
