@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -71,13 +72,14 @@ func (c *Client) readBody(resp *http.Response) (*body, error) {
 		data, err := io.ReadAll(io.LimitReader(resp.Body, whole+1))
 		return &body{data: data, n: int64(len(data)), limit: whole}, err
 	}
-	var head []byte
+	var head [][]byte
 	if resp.ContentLength < 0 {
 		hold := min(spillAfter, c.cfg.MaxDecode)
+		var n int64
 		var err error
-		head, err = io.ReadAll(io.LimitReader(resp.Body, hold+1))
-		if int64(len(head)) <= hold {
-			return &body{data: head, n: int64(len(head)), limit: whole}, err
+		head, n, err = readChunks(resp.Body, hold+1)
+		if n <= hold {
+			return &body{data: bytes.Join(head, nil), n: n, limit: whole}, err
 		}
 	}
 	b, err := c.spill(head, resp.Body)
@@ -94,11 +96,39 @@ func (c *Client) readBody(resp *http.Response) (*body, error) {
 	return b, err
 }
 
+// readChunks reads r until its end or limit bytes, in chunks of 32 KiB
+// growing to 1 MiB: unlike a slice that grows as it is read (io.ReadAll),
+// it leaves no garbage of several times the size read behind.
+func readChunks(r io.Reader, limit int64) (chunks [][]byte, n int64, err error) {
+	size := 32 << 10
+	for n < limit {
+		buf := make([]byte, min(int64(size), limit-n))
+		k := 0
+		for k < len(buf) && err == nil {
+			var m int
+			m, err = r.Read(buf[k:])
+			k += m
+		}
+		if k > 0 {
+			chunks = append(chunks, buf[:k])
+			n += int64(k)
+		}
+		if errors.Is(err, io.EOF) {
+			return chunks, n, nil
+		}
+		if err != nil {
+			return chunks, n, err
+		}
+		size = min(2*size, 1<<20)
+	}
+	return chunks, n, nil
+}
+
 // spill streams head, then r, to a new file in the spill directory:
 // redacted, hashed, synced. It returns the body with its file, and the
 // error that cut the transfer short, if one did; nil and the error when
 // the file could not be written (its remains are removed).
-func (c *Client) spill(head []byte, r io.Reader) (*body, error) {
+func (c *Client) spill(head [][]byte, r io.Reader) (*body, error) {
 	f, err := os.CreateTemp(c.cfg.SpillDir, "spill-*.part")
 	if err != nil {
 		return nil, fmt.Errorf("keeping a body larger than %d bytes: %w", c.cfg.MaxDecode, err)
@@ -106,10 +136,15 @@ func (c *Client) spill(head []byte, r io.Reader) (*body, error) {
 	s := &spiller{f: f, w: bufio.NewWriterSize(f, spillChunk), sum: sha256.New()}
 	s.red = newRedactWriter(c.cfg.Key.red, io.MultiWriter(s.w, s.sum, &s.size))
 	b := &body{limit: maxSpill, file: &BodyFile{Path: f.Name()}}
-	werr := s.write(head)
+	var werr error
+	for _, p := range head {
+		if werr == nil {
+			werr = s.write(p)
+		}
+	}
 	var rerr error
 	if werr == nil {
-		rerr, werr = s.copy(io.LimitReader(r, maxSpill+1-int64(len(head))))
+		rerr, werr = s.copy(io.LimitReader(r, maxSpill+1-s.n))
 	}
 	if werr == nil {
 		werr = s.close()

@@ -190,3 +190,36 @@ func TestAChunkedBodyWithinMaxDecodeComesBackIntoMemory(t *testing.T) {
 		t.Errorf("%d files left in the spill directory", len(left))
 	}
 }
+
+// A chunked body whose connection breaks is broken wherever it was held:
+// in memory (within 8 MiB), by a file read back (within MaxDecode), or in
+// its file (past MaxDecode).
+func TestAChunkedBodyCutShortIsBrokenWhereverItIsHeld(t *testing.T) {
+	body := echoBody(12 << 20)
+	for _, c := range []struct {
+		name      string
+		cut       int
+		maxDecode int64
+		inFile    bool
+	}{
+		{"in memory", 2 << 20, 16 << 20, false},
+		{"by a file read back", 10 << 20, 16 << 20, false},
+		{"in its file", 3 << 20, 1 << 20, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var seen []*extract.Raw
+			c2 := spillClient(t, bodyServer(t, body, true, c.cut).URL, t.TempDir(), c.maxDecode, func(raw *extract.Raw) error {
+				seen = append(seen, raw)
+				return nil
+			})
+			_, _, err := c2.Shipment(context.Background(), spillRef)
+			if !errors.Is(err, extract.ErrBroken) || len(seen) != 2 {
+				t.Fatalf("Shipment: %v after %d attempts; want ErrBroken after 2", err, len(seen))
+			}
+			last := seen[1]
+			if !strings.Contains(last.Broken, "connection broke") || (last.BodyFile != nil) != c.inFile {
+				t.Errorf("broken %q, body in a file: %v; want a broken connection, in a file: %v", last.Broken, last.BodyFile != nil, c.inFile)
+			}
+		})
+	}
+}
