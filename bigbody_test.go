@@ -231,3 +231,134 @@ func checkBigBodyLanded(t *testing.T, dir string, size int64) {
 		t.Errorf("%d files left in the landing directory", len(left))
 	}
 }
+
+// bigKillKept is how long after the last byte of a big answer etalake may
+// still be getting it on disk — reading its end, flushing its file,
+// hashing it for its id, syncing it and its journal record — on a loaded
+// machine: an answer finished longer before the kill was etalake's to
+// keep, and buying it again is a loss.
+const bigKillKept = 3 * time.Second
+
+// A run killed with SIGKILL while an answer larger than --max-body
+// streams in, is kept, or is landed — at a random moment from its first
+// byte to about 4 s after its last — then run again to the end, buys it again
+// only if the kill came before it was on disk, never lands it twice nor
+// leaves a file of it behind in the landing directory, and ends with
+// every file the raw landing names in the body store and whole.
+func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
+	slowtest.Require(t, "kills 12 real runs around a 24 MB answer, about a minute")
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv(killSeedEnv); v != "" {
+		if _, err := fmt.Sscan(v, &seed); err != nil {
+			t.Fatalf("%s=%q: %v", killSeedEnv, v, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	sc := newBigScene(t, 5)
+	const trials, size = 12, 24 << 20
+	table := []string{"| trial | kill after its first byte | its last byte before the kill | bought | rows of it |", "|---:|---:|---:|---:|---:|"}
+	for i := 1; i <= trials; i++ {
+		f := &bigFront{next: sc.env.Service, number: sc.number, size: size, pace: 20 * time.Millisecond}
+		front := httptest.NewServer(f)
+		dir := t.TempDir()
+		cmd := sc.command(t, front, dir, "--max-body", "4MiB")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		var first time.Time
+		for first.IsZero() {
+			select {
+			case err := <-exited:
+				t.Fatalf("trial %d: the run ended before its big answer (%v)\n%s", i, err, lastLines(out.Bytes()))
+			case <-time.After(5 * time.Millisecond):
+			}
+			if started, _ := f.times(); len(started) > 0 {
+				first = started[0]
+			}
+		}
+		// Every other kill within the transfer (about 0.7 s) or just
+		// after it, while the body is flushed, hashed and journaled.
+		after := time.Duration(rng.Int64N(int64(1600 * time.Millisecond)))
+		if i%2 == 0 {
+			after = 1600*time.Millisecond + time.Duration(rng.Int64N(int64(3*time.Second)))
+		}
+		time.Sleep(time.Until(first.Add(after)))
+		kill := time.Now()
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		<-exited
+		_, finished := f.times()
+		before := "—"
+		kept := false
+		if len(finished) > 0 {
+			before = kill.Sub(finished[0]).Round(time.Millisecond).String()
+			kept = kill.Sub(finished[0]) >= bigKillKept
+		}
+		rerun := sc.command(t, front, dir, "--max-body", "4MiB")
+		b, err := rerun.CombinedOutput()
+		if code := rerun.ProcessState.ExitCode(); code != 0 && code != 3 {
+			t.Fatalf("trial %d: the re-run exited %d (%v)\n%s", i, code, err, lastLines(b))
+		}
+		front.Close()
+		started, _ := f.times()
+		rows := checkAfterKill(t, i, dir)
+		table = append(table, fmt.Sprintf("| %d | %s | %s | %d | %d |", i, after.Round(time.Millisecond), before, len(started), rows))
+		if kept && len(started) > 1 {
+			t.Errorf("trial %d: the big answer, whole %s before the kill, was bought again", i, before)
+		}
+		if rows != len(started) && rows != 1 {
+			t.Errorf("trial %d: %d rows of the big answer for %d bought", i, rows, len(started))
+		}
+	}
+	t.Logf("kills around a %d MiB answer (%s=%d):\n%s", size>>20, killSeedEnv, seed, strings.Join(table, "\n"))
+}
+
+// checkAfterKill checks the warehouse in dir after a killed run and its
+// re-run: no key twice in any table, nothing left in the landing
+// directory, every body file the raw landing names in the body store and
+// of its recorded size, nothing else there. It returns how many rows hold
+// a body in the body store.
+func checkAfterKill(t *testing.T, trial int, dir string) int {
+	t.Helper()
+	db, err := load.OpenReadOnly(context.Background(), dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT body_file, count(*) FROM raw_responses WHERE body_file IS NOT NULL GROUP BY body_file`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	named, n := map[string]bool{}, 0
+	for rows.Next() {
+		var file string
+		var k int
+		if err := rows.Scan(&file, &k); err != nil {
+			t.Fatal(err)
+		}
+		named[filepath.Base(file)] = true
+		n += k
+	}
+	stored, _ := os.ReadDir(filepath.Join(dir, "bodies"))
+	for _, e := range stored {
+		if !named[e.Name()] {
+			t.Errorf("trial %d: %s in the body store, named by no row", trial, e.Name())
+		}
+		delete(named, e.Name())
+	}
+	for name := range named {
+		t.Errorf("trial %d: raw_responses names %s, not in the body store", trial, name)
+	}
+	if left, _ := os.ReadDir(filepath.Join(dir, ".work", "landing")); len(left) != 0 {
+		t.Errorf("trial %d: %d files left in the landing directory", trial, len(left))
+	}
+	var dups int
+	if err := db.QueryRow(`SELECT count(*) FROM (SELECT response_id FROM raw_responses GROUP BY ALL HAVING count(*) > 1)`).Scan(&dups); err != nil || dups != 0 {
+		t.Errorf("trial %d: %d responses landed twice (%v)", trial, dups, err)
+	}
+	return n
+}
