@@ -159,8 +159,10 @@ func (w *Warehouse) storeBody(r RawResponse) (string, error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	// One goroutine, the default window: a few MB whatever the body.
-	enc, err := zstd.NewWriter(tmp, zstd.WithEncoderConcurrency(1))
+	// One goroutine and a window of 1 MiB: 2 MiB allocated whatever the
+	// body, where the default window (8 MiB) allocates 17; JSON repeats
+	// itself within a megabyte.
+	enc, err := zstd.NewWriter(tmp, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true))
 	if err != nil {
 		return "", err
 	}
