@@ -237,14 +237,14 @@ func checkBigBodyLanded(t *testing.T, dir string, size int64) {
 // hashing it for its id, syncing it and its journal record — on a loaded
 // machine: an answer finished longer before the kill was etalake's to
 // keep, and buying it again is a loss.
-const bigKillKept = 3 * time.Second
+const bigKillKept = 1500 * time.Millisecond
 
 // A run killed with SIGKILL while an answer larger than --max-body
 // streams in, is kept, or is landed — at a random moment from its first
-// byte to about 4 s after its last — then run again to the end, buys it again
+// byte to 3.5 s after its last — then run again to the end, buys it again
 // only if the kill came before it was on disk, never lands it twice nor
 // leaves a file of it behind in the landing directory, and ends with
-// every file the raw landing names in the body store and whole.
+// every file the raw landing names in the body store.
 func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 	slowtest.Require(t, "kills 12 real runs around a 24 MB answer, about a minute")
 	seed := uint64(time.Now().UnixNano())
@@ -269,28 +269,36 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 		}
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
-		var first time.Time
-		for first.IsZero() {
+		// A third of the kills within the transfer (about 0.7 s), a third
+		// within 0.3 s of its last byte (while the body is flushed,
+		// hashed and journaled), a third 1.5 to 3.5 s after it.
+		var after time.Duration
+		var from func() []time.Time
+		switch i % 3 {
+		case 1:
+			after, from = time.Duration(rng.Int64N(int64(500*time.Millisecond))), func() []time.Time { s, _ := f.times(); return s }
+		case 2:
+			after, from = time.Duration(rng.Int64N(int64(300*time.Millisecond))), func() []time.Time { _, e := f.times(); return e }
+		default:
+			after, from = bigKillKept+time.Duration(rng.Int64N(int64(2*time.Second))), func() []time.Time { _, e := f.times(); return e }
+		}
+		var mark time.Time
+		for mark.IsZero() {
 			select {
 			case err := <-exited:
-				t.Fatalf("trial %d: the run ended before its big answer (%v)\n%s", i, err, lastLines(out.Bytes()))
-			case <-time.After(5 * time.Millisecond):
+				t.Fatalf("trial %d: the run ended before its kill (%v)\n%s", i, err, lastLines(out.Bytes()))
+			case <-time.After(2 * time.Millisecond):
 			}
-			if started, _ := f.times(); len(started) > 0 {
-				first = started[0]
+			if ts := from(); len(ts) > 0 {
+				mark = ts[0]
 			}
 		}
-		// Every other kill within the transfer (about 0.7 s) or just
-		// after it, while the body is flushed, hashed and journaled.
-		after := time.Duration(rng.Int64N(int64(1600 * time.Millisecond)))
-		if i%2 == 0 {
-			after = 1600*time.Millisecond + time.Duration(rng.Int64N(int64(3*time.Second)))
-		}
-		time.Sleep(time.Until(first.Add(after)))
+		time.Sleep(time.Until(mark.Add(after)))
 		kill := time.Now()
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		<-exited
-		_, finished := f.times()
+		started, finished := f.times()
+		since := kill.Sub(started[0]).Round(time.Millisecond).String()
 		before := "—"
 		kept := false
 		if len(finished) > 0 {
@@ -303,9 +311,9 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 			t.Fatalf("trial %d: the re-run exited %d (%v)\n%s", i, code, err, lastLines(b))
 		}
 		front.Close()
-		started, _ := f.times()
+		started, _ = f.times()
 		rows := checkAfterKill(t, i, dir)
-		table = append(table, fmt.Sprintf("| %d | %s | %s | %d | %d |", i, after.Round(time.Millisecond), before, len(started), rows))
+		table = append(table, fmt.Sprintf("| %d | %s | %s | %d | %d |", i, since, before, len(started), rows))
 		if kept && len(started) > 1 {
 			t.Errorf("trial %d: the big answer, whole %s before the kill, was bought again", i, before)
 		}
