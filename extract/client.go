@@ -67,7 +67,9 @@ type Config struct {
 	// Observe, when set, sees every complete response, including the
 	// attempts that are retried and the error responses, before the client
 	// decodes anything: the place to land raw bodies. An error from Observe
-	// ends the call with that error.
+	// ends the call with that error. A body kept in a file (Raw.BodyFile)
+	// is Observe's to move away; what is left there when Observe returns
+	// is removed.
 	Observe   func(*Raw) error
 	UserAgent string
 	// MaxDecode, when positive, is the largest 2xx body decoded: a larger
