@@ -275,6 +275,14 @@ func (c *Client) WithSpillDir(dir string) *Client {
 	return &cc
 }
 
+// WithMaxDecode returns a client that shares everything with c and takes
+// n as Config.MaxDecode.
+func (c *Client) WithMaxDecode(n int64) *Client {
+	cc := *c
+	cc.cfg.MaxDecode = n
+	return &cc
+}
+
 // MaxPages is how many pages of one answer a call follows.
 func (c *Client) MaxPages() int { return c.cfg.MaxPages }
 

@@ -115,9 +115,9 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
 	if !opt.DryRun {
-		// A body larger than --max-body goes to disk as it arrives, where
-		// the journal takes it in (load.BodyFile).
-		client = client.WithSpillDir(wh.SpillDir())
+		// A body larger than --max-body is not decoded, and goes to disk
+		// as it arrives, where the journal takes it in (load.BodyFile).
+		client = client.WithMaxDecode(maxBodyOr(opt.MaxBody)).WithSpillDir(wh.SpillDir())
 	}
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{}, res: RunResult{Stopped: map[wire.Product]string{},
 		Unasked: map[wire.Product]int{}, Rest: map[wire.Product]Remainder{}, Skipped: opt.Skipped, Warnings: opt.Warnings}}

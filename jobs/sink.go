@@ -66,10 +66,16 @@ func (c *counts) add(o counts) {
 	c.quarantined += o.quarantined
 }
 
-func newSink(wh *load.Warehouse, maxBody int64, now func() time.Time, log *slog.Logger) *sink {
-	if maxBody <= 0 {
-		maxBody = DefaultMaxBody
+// maxBodyOr is n, or DefaultMaxBody for 0 (or less).
+func maxBodyOr(n int64) int64 {
+	if n <= 0 {
+		return DefaultMaxBody
 	}
+	return n
+}
+
+func newSink(wh *load.Warehouse, maxBody int64, now func() time.Time, log *slog.Logger) *sink {
+	maxBody = maxBodyOr(maxBody)
 	return &sink{wh: wh, batch: transform.NewBatch(nil), now: now, log: log, lastFlush: now(),
 		maxRows: flushRows, maxBytes: flushBytes, maxBody: maxBody, loaded: map[string]int64{}}
 }
