@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,12 +126,31 @@ func newBigScene(t *testing.T, shipments int) *bigScene {
 }
 
 // command is a nightly run of the scene's shipments through front, into
-// warehouse dir.
-func (sc *bigScene) command(t *testing.T, front *httptest.Server, dir string, extra ...string) *exec.Cmd {
+// warehouse dir: by the test binary as etalake, or by the binary bin.
+func (sc *bigScene) command(t *testing.T, bin string, front *httptest.Server, dir string, extra ...string) *exec.Cmd {
 	t.Helper()
-	return etalakeProcess(t, []string{"ETALAKE_SCHEDULE_URL=" + front.URL + sim.SchedulePrefix, "ETALAKE_TRACKING_URL=" + front.URL + sim.TrackingPrefix,
-		"ETALAKE_API_KEY=" + sc.key, "ETALAKE_RATE=100/1s", "ETALAKE_STATE_DIR=" + t.TempDir(), "ETALAKE_WAREHOUSE=" + dir},
-		append([]string{"run", "--date", "2026-01-05", "--shipments", sc.csv}, extra...)...)
+	env := []string{"ETALAKE_SCHEDULE_URL=" + front.URL + sim.SchedulePrefix, "ETALAKE_TRACKING_URL=" + front.URL + sim.TrackingPrefix,
+		"ETALAKE_API_KEY=" + sc.key, "ETALAKE_RATE=100/1s", "ETALAKE_STATE_DIR=" + t.TempDir(), "ETALAKE_WAREHOUSE=" + dir}
+	args := append([]string{"run", "--date", "2026-01-05", "--shipments", sc.csv}, extra...)
+	if bin == "" {
+		return etalakeProcess(t, env, args...)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	return cmd
+}
+
+// buildEtalake builds the etalake binary as the README does, without the
+// test's flags: the tiers run with -race, which multiplies the memory of
+// the process it instruments, and a peak RSS is the binary's own.
+func buildEtalake(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "etalake")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags", "duckdb_arrow", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // peakRSS is the peak resident set of an exited child (ru_maxrss: its
@@ -155,9 +175,11 @@ const bigBodyBound = 64 << 20
 // it: the body is streamed to disk and landed from there, never held
 // whole. Each case is a real etalake process on a fresh warehouse, its
 // peak RSS read from the kernel (ru_maxrss); the body ends in the body
-// store and is dead-lettered, the run partial (exit 3).
+// store and is dead-lettered, the run partial (exit 3). The binary is
+// built as the README builds it (the tiers' -race would instrument it).
 func TestABodyLargerThanMaxBodyIsNeverHeldWhole(t *testing.T) {
-	slowtest.Require(t, "streams answers of 126 and 300 MB through real runs, about a minute")
+	slowtest.Require(t, "builds etalake, streams answers of 126 and 300 MB through real runs, about a minute")
+	bin := buildEtalake(t)
 	sc := newBigScene(t, 20)
 	cases := []struct {
 		name    string
@@ -174,7 +196,7 @@ func TestABodyLargerThanMaxBodyIsNeverHeldWhole(t *testing.T) {
 	for _, c := range cases {
 		front := httptest.NewServer(&bigFront{next: sc.env.Service, number: sc.number, size: c.size, chunked: c.chunked})
 		dir := t.TempDir()
-		cmd := sc.command(t, front, dir)
+		cmd := sc.command(t, bin, front, dir)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
@@ -261,7 +283,7 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 		f := &bigFront{next: sc.env.Service, number: sc.number, size: size, pace: 20 * time.Millisecond}
 		front := httptest.NewServer(f)
 		dir := t.TempDir()
-		cmd := sc.command(t, front, dir, "--max-body", "4MiB")
+		cmd := sc.command(t, "", front, dir, "--max-body", "4MiB")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -305,7 +327,7 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 			before = kill.Sub(finished[0]).Round(time.Millisecond).String()
 			kept = kill.Sub(finished[0]) >= bigKillKept
 		}
-		rerun := sc.command(t, front, dir, "--max-body", "4MiB")
+		rerun := sc.command(t, "", front, dir, "--max-body", "4MiB")
 		b, err := rerun.CombinedOutput()
 		if code := rerun.ProcessState.ExitCode(); code != 0 && code != 3 {
 			t.Fatalf("trial %d: the re-run exited %d (%v)\n%s", i, code, err, lastLines(b))
