@@ -125,24 +125,20 @@ func newBigScene(t *testing.T, shipments int) *bigScene {
 	return &bigScene{env: env, key: key, csv: csv, number: second}
 }
 
-// command is a nightly run of the scene's shipments through front, into
-// warehouse dir: by the test binary as etalake, or by the binary bin.
+// command is a nightly run of the scene's shipments by the etalake binary
+// bin through front, into warehouse dir.
 func (sc *bigScene) command(t *testing.T, bin string, front *httptest.Server, dir string, extra ...string) *exec.Cmd {
 	t.Helper()
-	env := []string{"ETALAKE_SCHEDULE_URL=" + front.URL + sim.SchedulePrefix, "ETALAKE_TRACKING_URL=" + front.URL + sim.TrackingPrefix,
-		"ETALAKE_API_KEY=" + sc.key, "ETALAKE_RATE=100/1s", "ETALAKE_STATE_DIR=" + t.TempDir(), "ETALAKE_WAREHOUSE=" + dir}
-	args := append([]string{"run", "--date", "2026-01-05", "--shipments", sc.csv}, extra...)
-	if bin == "" {
-		return etalakeProcess(t, env, args...)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd := exec.Command(bin, append([]string{"run", "--date", "2026-01-05", "--shipments", sc.csv}, extra...)...)
+	cmd.Env = append(os.Environ(), "ETALAKE_SCHEDULE_URL="+front.URL+sim.SchedulePrefix, "ETALAKE_TRACKING_URL="+front.URL+sim.TrackingPrefix,
+		"ETALAKE_API_KEY="+sc.key, "ETALAKE_RATE=100/1s", "ETALAKE_STATE_DIR="+t.TempDir(), "ETALAKE_WAREHOUSE="+dir)
 	return cmd
 }
 
 // buildEtalake builds the etalake binary as the README does, without the
 // test's flags: the tiers run with -race, which multiplies the memory of
-// the process it instruments, and a peak RSS is the binary's own.
+// the process it instruments and slows it down, and what is measured here
+// is the binary's own.
 func buildEtalake(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "etalake")
@@ -259,16 +255,17 @@ func checkBigBodyLanded(t *testing.T, dir string, size int64) {
 // hashing it for its id, syncing it and its journal record — on a loaded
 // machine: an answer finished longer before the kill was etalake's to
 // keep, and buying it again is a loss.
-const bigKillKept = 1500 * time.Millisecond
+const bigKillKept = 2 * time.Second
 
 // A run killed with SIGKILL while an answer larger than --max-body
 // streams in, is kept, or is landed — at a random moment from its first
-// byte to 3.5 s after its last — then run again to the end, buys it again
+// byte to 4 s after its last — then run again to the end, buys it again
 // only if the kill came before it was on disk, never lands it twice nor
 // leaves a file of it behind in the landing directory, and ends with
 // every file the raw landing names in the body store.
 func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 	slowtest.Require(t, "kills 12 real runs around a 24 MB answer, about a minute")
+	bin := buildEtalake(t) // not slowed down by -race: the kill comes where it is meant to
 	seed := uint64(time.Now().UnixNano())
 	if v := os.Getenv(killSeedEnv); v != "" {
 		if _, err := fmt.Sscan(v, &seed); err != nil {
@@ -283,7 +280,7 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 		f := &bigFront{next: sc.env.Service, number: sc.number, size: size, pace: 20 * time.Millisecond}
 		front := httptest.NewServer(f)
 		dir := t.TempDir()
-		cmd := sc.command(t, "", front, dir, "--max-body", "4MiB")
+		cmd := sc.command(t, bin, front, dir, "--max-body", "4MiB")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -293,7 +290,7 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 		go func() { exited <- cmd.Wait() }()
 		// A third of the kills within the transfer (about 0.7 s), a third
 		// within 0.3 s of its last byte (while the body is flushed,
-		// hashed and journaled), a third 1.5 to 3.5 s after it.
+		// hashed and journaled), a third 2 to 4 s after it.
 		var after time.Duration
 		var from func() []time.Time
 		switch i % 3 {
@@ -327,7 +324,7 @@ func TestKillsAroundABigBodyRebuyOnlyWhatWasInFlight(t *testing.T) {
 			before = kill.Sub(finished[0]).Round(time.Millisecond).String()
 			kept = kill.Sub(finished[0]) >= bigKillKept
 		}
-		rerun := sc.command(t, "", front, dir, "--max-body", "4MiB")
+		rerun := sc.command(t, bin, front, dir, "--max-body", "4MiB")
 		b, err := rerun.CombinedOutput()
 		if code := rerun.ProcessState.ExitCode(); code != 0 && code != 3 {
 			t.Fatalf("trial %d: the re-run exited %d (%v)\n%s", i, code, err, lastLines(b))
