@@ -223,3 +223,20 @@ func TestAChunkedBodyCutShortIsBrokenWhereverItIsHeld(t *testing.T) {
 		})
 	}
 }
+
+// A web page larger than MaxDecode where a JSON answer is wanted is said
+// to be one, as a small one is: the product's URL is wrong, not the
+// answer too large.
+func TestAWebPageLargerThanMaxDecodeIsMisconfiguration(t *testing.T) {
+	page := []byte("<html><body>" + strings.Repeat("<p>not here</p>", 200_000) + "</body></html>")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write(page)
+	}))
+	t.Cleanup(srv.Close)
+	c := spillClient(t, srv.URL, t.TempDir(), 1<<20, nil)
+	_, _, err := c.Shipment(context.Background(), spillRef)
+	if !errors.Is(err, extract.ErrMisconfigured) || !strings.Contains(err.Error(), "a web page (3000026 bytes of HTML)") {
+		t.Fatalf("Shipment: %v; want ErrMisconfigured naming the page", err)
+	}
+}

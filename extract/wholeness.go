@@ -4,7 +4,8 @@ import "fmt"
 
 // wholeness tells, of a JSON text read in chunks, whether it arrived
 // whole: every string, array and object it opens closed, brackets that
-// pair, and nothing after the value. It is how a body too large to hold
+// pair, nothing after the value, and outside strings no byte JSON has
+// none of there (a web page's '<'). It is how a body too large to hold
 // (and to decode: it is landed and dead-lettered undecoded) is told apart
 // from one cut short, which is asked again (Raw.Broken) as a body held
 // whole is by json.Valid. It is not a validator of JSON's grammar: a
@@ -24,6 +25,16 @@ type wholeness struct {
 
 // maxDepth is encoding/json's limit on nesting.
 const maxDepth = 10000
+
+// outside are the bytes JSON has outside its strings, white space aside:
+// punctuation, numbers and the letters of true, false and null. Any
+// other (the '<' of a web page) is no JSON.
+var outside = func() (set [256]bool) {
+	for _, c := range []byte(`{}[],:"-+.0123456789eEtrufalsn`) {
+		set[c] = true
+	}
+	return set
+}()
 
 func (s *wholeness) Write(p []byte) (int, error) {
 	for i, c := range p {
@@ -49,6 +60,10 @@ func (s *wholeness) Write(p []byte) (int, error) {
 		}
 		if s.done {
 			s.fault = fmt.Sprintf("more after the JSON value at byte %d", at)
+			break
+		}
+		if !outside[c] {
+			s.fault = fmt.Sprintf("a %q outside a string at byte %d", c, at)
 			break
 		}
 		s.started = true

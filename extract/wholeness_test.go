@@ -47,14 +47,15 @@ func FuzzWholeness(f *testing.F) {
 
 func TestWholenessSaysWhatIsWrong(t *testing.T) {
 	for text, want := range map[string]string{
-		``:                              "an empty body",
-		"  \n":                          "an empty body",
-		`{"a":"bc`:                      "ends inside a string",
-		`{"a":[1,2`:                     "ends with 2 arrays or objects open",
-		`{"a":1}]`:                      `more after the JSON value at byte 7`,
-		`{"a":1]`:                       `a ']' that closes nothing open at byte 6`,
-		`{"a":1} {"b":2}`:               `more after the JSON value at byte 8`,
-		strings.Repeat("[", maxDepth+1): "nested deeper than 10000",
+		``:                                    "an empty body",
+		"  \n":                                "an empty body",
+		`{"a":"bc`:                            "ends inside a string",
+		`{"a":[1,2`:                           "ends with 2 arrays or objects open",
+		`{"a":1}]`:                            `more after the JSON value at byte 7`,
+		`{"a":1]`:                             `a ']' that closes nothing open at byte 6`,
+		`{"a":1} {"b":2}`:                     `more after the JSON value at byte 8`,
+		strings.Repeat("[", maxDepth+1):       "nested deeper than 10000",
+		"<html><body>Not found</body></html>": `a '<' outside a string at byte 0`,
 	} {
 		if got := wholenessOf([]byte(text), 2); !strings.Contains(got, want) {
 			t.Errorf("%.40q: %q, want it to say %q", text, got, want)
