@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -142,7 +141,7 @@ func (sc *bigScene) command(t *testing.T, bin string, front *httptest.Server, di
 func buildEtalake(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "etalake")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags", "duckdb_arrow", "-o", bin, ".")
+	build := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
