@@ -283,7 +283,7 @@ func memoryLimitFlag() cli.Flag {
 
 func maxBodyFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagMaxBody, EnvVars: []string{"ETALAKE_MAX_BODY"}, Value: bytesize.Format(jobs.DefaultMaxBody),
-		Usage: "the largest response body decoded; a larger one is kept in the raw landing and dead-lettered, not decoded (replay with a larger --max-body derives it)"}
+		Usage: "the largest response body decoded; a larger one is streamed to disk as it arrives, never held whole in memory, kept under <warehouse>/bodies and dead-lettered, not decoded (replay with a larger --max-body derives it)"}
 }
 
 // warehouseOptions reads --memory-limit and --lock-timeout into the

@@ -18,7 +18,7 @@ func get[T any](ctx context.Context, c *Client, r *request, decode func([]byte) 
 	if err != nil {
 		return zero, raw, err
 	}
-	if n := int64(len(raw.Body)); c.cfg.MaxDecode > 0 && n > c.cfg.MaxDecode {
+	if n := raw.BodySize(); c.cfg.MaxDecode > 0 && n > c.cfg.MaxDecode {
 		return zero, raw, fmt.Errorf("%s %s: %w: %d bytes, more than %d", r.endpoint, raw.Request, ErrTooLarge, n, c.cfg.MaxDecode)
 	}
 	v, err := decode(raw.Body)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -20,8 +19,9 @@ import (
 // DefaultTimeout bounds one attempt, from sending to the end of the body.
 const DefaultTimeout = 60 * time.Second
 
-// maxRead bounds the body the client reads, whatever MaxDecode: a larger
-// one is refused, not buffered.
+// maxRead bounds the body the client reads into memory, whatever
+// MaxDecode: a larger one is refused, not buffered. A body streamed to a
+// file (Config.SpillDir) is bounded by maxSpill instead.
 const maxRead = 256 << 20
 
 // Config configures a Client. Key and at least one of ScheduleURL and
@@ -67,15 +67,22 @@ type Config struct {
 	// Observe, when set, sees every complete response, including the
 	// attempts that are retried and the error responses, before the client
 	// decodes anything: the place to land raw bodies. An error from Observe
-	// ends the call with that error.
+	// ends the call with that error. A body kept in a file (Raw.BodyFile)
+	// is Observe's to move away; what is left there when Observe returns
+	// is removed.
 	Observe   func(*Raw) error
 	UserAgent string
 	// MaxDecode, when positive, is the largest 2xx body decoded: a larger
 	// one is seen by Observe whole and answered with ErrTooLarge, so that
 	// a faulty answer of hundreds of megabytes costs its bytes, not many
-	// times its size in decoded values. The client reads bodies up to the
-	// larger of MaxDecode and 256 MiB.
+	// times its size in decoded values. Without SpillDir the client reads
+	// bodies into memory up to the larger of MaxDecode and 256 MiB.
 	MaxDecode int64
+	// SpillDir, when set with MaxDecode, is where a body larger than
+	// MaxDecode is written as it arrives (Raw.BodyFile), redacted and
+	// synced, instead of held in memory; such a body may be up to 2 GiB.
+	// A job gives the warehouse's landing directory (see WithSpillDir).
+	SpillDir string
 }
 
 // Client calls the service. It is safe for concurrent use; every request,
@@ -259,6 +266,23 @@ func (c *Client) Budget(p wire.Product) *Budget {
 func (c *Client) WithObserve(fn func(*Raw) error) *Client {
 	cc := *c
 	cc.cfg.Observe = fn
+	return &cc
+}
+
+// WithSpillDir returns a client that shares everything with c and writes
+// a body larger than Config.MaxDecode to a file in dir as it arrives
+// (Config.SpillDir).
+func (c *Client) WithSpillDir(dir string) *Client {
+	cc := *c
+	cc.cfg.SpillDir = dir
+	return &cc
+}
+
+// WithMaxDecode returns a client that shares everything with c and takes
+// n as Config.MaxDecode.
+func (c *Client) WithMaxDecode(n int64) *Client {
+	cc := *c
+	cc.cfg.MaxDecode = n
 	return &cc
 }
 
@@ -503,7 +527,10 @@ func giveUp(err error, attempt int) error {
 	return err
 }
 
+// observe shows raw to Config.Observe; then a body file Observe did not
+// move away is removed.
 func (c *Client) observe(raw *rawResponse) error {
+	defer raw.removeFile()
 	if c.cfg.Observe == nil {
 		return nil
 	}
@@ -566,19 +593,26 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
-	limit := max(maxRead, c.cfg.MaxDecode)
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	b, err := c.readBody(resp)
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	broken := ""
 	switch {
+	case b == nil:
+		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: err, Sent: true}
 	case err != nil && ok:
 		// Kept as the answer that broke, should it stay broken.
-		broken = brokenBody(len(body), resp.ContentLength, err)
+		broken = brokenBody(b.n, resp.ContentLength, err)
 	case err != nil:
+		b.remove()
 		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: err, Sent: true}
 	}
-	if int64(len(body)) > limit {
-		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: fmt.Errorf("body larger than %d bytes refused", limit), Sent: true}
+	if b.n > b.limit {
+		b.remove()
+		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: fmt.Errorf("body larger than %d bytes refused", b.limit), Sent: true}
+	}
+	body := b.data
+	if !b.redacted {
+		body = c.cfg.Key.redact(body)
 	}
 	now := c.clock.Now()
 	raw := &rawResponse{Raw: Raw{
@@ -587,18 +621,28 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		Request:    uri,
 		Status:     resp.StatusCode,
 		ReceivedAt: now,
-		Body:       c.cfg.Key.redact(body),
+		Body:       body,
+		BodyFile:   b.file,
 		Attempt:    attempt,
 		Broken:     broken,
 	}, contentType: resp.Header.Get("Content-Type")}
 	raw.html = isHTML(raw.contentType)
-	if ok && broken == "" && resp.StatusCode != http.StatusNoContent && !json.Valid(body) {
-		raw.Broken = invalidJSON(body)
+	if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
+		// A body read back from its file is judged as landed, redacted:
+		// it differs from the one received only where a form of the key
+		// stood outside a JSON string.
+		switch {
+		case b.file != nil:
+			raw.Broken = b.broken
+		case !json.Valid(b.data):
+			raw.Broken = invalidJSON(b.data)
+		}
 	}
 	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
 		raw.Date = d.UTC()
 	}
 	if ok && raw.Broken == "" {
+		// A body in a file is not read: only headers name its next page.
 		next, err := c.nextPage(r, resp.Header, raw.Body)
 		if next != nil {
 			// Landed with the response: never the key, whatever the
@@ -654,8 +698,8 @@ func parseRetryAfter(h string, date, now time.Time) time.Duration {
 
 // brokenBody says how a 2xx body broke off after n bytes: short of its
 // Content-Length (length, -1 when unknown), or read error err.
-func brokenBody(n int, length int64, err error) string {
-	if length >= 0 && int64(n) < length {
+func brokenBody(n, length int64, err error) string {
+	if length >= 0 && n < length {
 		return fmt.Sprintf("body ended after %d of the %d bytes of its Content-Length (%v)", n, length, err)
 	}
 	return fmt.Sprintf("the connection broke after %d bytes of the body (%v)", n, err)

@@ -4,6 +4,8 @@
 // policy.
 //
 // It returns decoded values together with the raw bytes they came from, so
-// that callers can land a response before they trust it. It knows nothing of
+// that callers can land a response before they trust it; a body too large
+// to decode comes, with Config.SpillDir, in the file it was streamed to as
+// it arrived, redacted, never held whole (body.go). It knows nothing of
 // DuckDB, Arrow or the warehouse.
 package extract

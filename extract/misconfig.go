@@ -71,11 +71,12 @@ func (c *Client) misconfigured(r *request, resp *rawResponse) *MisconfigError {
 // describeBody says what a body is, for a person: its media type and size,
 // never its content (it may echo anything).
 func describeBody(resp *rawResponse) string {
+	n := resp.BodySize()
 	switch {
-	case len(resp.Body) == 0:
+	case n == 0:
 		return "an empty body"
 	case resp.html:
-		return fmt.Sprintf("a web page (%d bytes of HTML)", len(resp.Body))
+		return fmt.Sprintf("a web page (%d bytes of HTML)", n)
 	case wire.IsErrorBody(resp.Body):
 		return "the service's error body"
 	}
@@ -83,13 +84,13 @@ func describeBody(resp *rawResponse) string {
 		return "a DCSA error response"
 	}
 	if mt, _, err := mime.ParseMediaType(resp.contentType); err == nil && mt == "text/plain" {
-		return fmt.Sprintf("a plain-text page (%d bytes)", len(resp.Body))
+		return fmt.Sprintf("a plain-text page (%d bytes)", n)
 	}
 	ct := resp.contentType
 	if ct == "" {
 		ct = "no content type"
 	}
-	return fmt.Sprintf("a body of %d bytes (%s)", len(resp.Body), ct)
+	return fmt.Sprintf("a body of %d bytes (%s)", n, ct)
 }
 
 // isHTML reports whether a Content-Type is a web page's.

@@ -19,7 +19,10 @@ type Raw struct {
 	Date time.Time
 	// ReceivedAt is our clock when the body had been read.
 	ReceivedAt time.Time
-	Body       []byte
+	// Body is the body, nil when it is in BodyFile: a body larger than
+	// Config.MaxDecode, kept in a file as it arrived (Config.SpillDir).
+	Body     []byte
+	BodyFile *BodyFile
 	// Attempt counts from 1; a retried request yields one Raw per attempt.
 	Attempt int
 	// Next is the path and query of the page after this one, when a 2xx
@@ -48,4 +51,12 @@ func (r *Raw) ObservedAt() time.Time {
 		return r.Date.UTC()
 	}
 	return r.ReceivedAt.UTC()
+}
+
+// BodySize is the size of the body, in Body or in BodyFile.
+func (r *Raw) BodySize() int64 {
+	if r.BodyFile != nil {
+		return r.BodyFile.Size
+	}
+	return int64(len(r.Body))
 }

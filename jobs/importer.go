@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -72,7 +70,9 @@ const importProgressEvery = 10_000
 // (transform.Identify) unless opt names it. Every body read is landed: one
 // no shape identifies as endpoint "unidentified", under its file and line,
 // and dead-lettered with the reason, which makes the import partial, as
-// any dead letter does. An import that stops keeps every load it
+// any dead letter does. A body larger than --max-body (a file, or a
+// line) is landed from a file, never held whole, and dead-lettered
+// undecoded (importbig.go). An import that stops keeps every load it
 // committed; importing again lands only what is new.
 func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
 	if opt.Now == nil {
@@ -146,6 +146,7 @@ type importer struct {
 	fixed   *transform.Identity
 	run     *load.Run
 	pending []load.RawResponse
+	spilled []string // files of lines larger than --max-body, removed once landed
 	stats   ImportStats
 }
 
@@ -164,28 +165,17 @@ func (im *importer) file(ctx context.Context, path string) error {
 	if observed.IsZero() {
 		observed = st.ModTime()
 	}
-	if !linesFile(path) {
-		body, err := io.ReadAll(fh)
-		if err != nil {
-			return err
-		}
-		return im.body(ctx, path, body, observed)
+	switch {
+	case linesFile(path):
+		return im.lines(ctx, path, fh, observed)
+	case st.Size() > im.sink.maxBody:
+		return im.bigBody(ctx, path, path, observed)
 	}
-	r := bufio.NewReaderSize(fh, 1<<20)
-	for line := 1; ; line++ {
-		body, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(body)) > 0 {
-			if berr := im.body(ctx, fmt.Sprintf("%s:%d", path, line), bytes.TrimSpace(body), observed); berr != nil {
-				return berr
-			}
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		if err != nil {
-			return nil
-		}
+	body, err := io.ReadAll(fh)
+	if err != nil {
+		return err
 	}
+	return im.body(ctx, path, body, observed)
 }
 
 // linesFile says whether a file holds one body per line (by its name).
@@ -256,6 +246,7 @@ func (im *importer) flush(ctx context.Context) error {
 	}
 	clear(im.pending) // the bodies are landed and derived: let them go
 	im.pending = im.pending[:0]
+	im.removeSpilled()
 	return nil
 }
 

@@ -203,7 +203,7 @@ func buildBeforeMigration3(t *testing.T, dir, src string) {
 	}
 	stmts = append(stmts,
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(src)),
-		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file) FROM src.raw_responses`,
 		`DETACH src`,
 		`CREATE TEMP TABLE night AS SELECT response_id AS rid, observed_at AS seen, row_number() OVER (ORDER BY observed_at) AS n FROM raw_responses`,
 		`INSERT INTO raw_derived SELECT rid, seen FROM night`,

@@ -125,7 +125,7 @@ func buildBeforeMigration4(t *testing.T, dir, src string) {
 	}
 	stmts = append(stmts,
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(src)),
-		`INSERT INTO raw_responses SELECT * EXCLUDE (paging_stop) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (paging_stop, body_file) FROM src.raw_responses`,
 		`DETACH src`,
 		`INSERT INTO raw_derived SELECT response_id, observed_at FROM raw_responses`,
 		// The plan, its classifier as sent; the actual refused for its

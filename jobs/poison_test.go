@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -47,8 +48,9 @@ func oversize(number string, size int) func(http.Handler) http.Handler {
 	}
 }
 
-// A paid answer larger than --max-body is kept — it was paid for — and
-// dead-lettered undecoded: the run goes on with the rest and ends partial;
+// A paid answer larger than --max-body is kept — it was paid for, and is
+// streamed to the body store, never held whole — and dead-lettered
+// undecoded: the run goes on with the rest and ends partial;
 // the next night's run, for another date, fetches as usual and ends ok,
 // never stumbling on it; a replay with a larger --max-body derives it.
 func TestOversizedBodyIsKeptDeadLetteredAndNeverStopsALaterJob(t *testing.T) {
@@ -79,6 +81,13 @@ func oversized(t *testing.T, size int, maxBody int64) {
 	}
 	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND status = 200", size)); n != 1 {
 		t.Errorf("%d oversized bodies in the raw landing; want it kept", n)
+	}
+	// Never held whole: streamed to the body store, nothing left behind.
+	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND body IS NULL AND body_file IS NOT NULL", size)); n != 1 {
+		t.Errorf("%d oversized bodies in the body store; want it there", n)
+	}
+	if left, _ := os.ReadDir(b.wh.SpillDir()); len(left) != 0 {
+		t.Errorf("%d files left in the landing directory after the job", len(left))
 	}
 	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM dead_letters WHERE record = '' AND reason LIKE '%%larger than %s (--max-body)%%'", bytesize.Format(limit))); n != 1 {
 		t.Errorf("%d dead letters saying the body is larger than --max-body; want 1", n)

@@ -142,6 +142,11 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	opt = withRunDefaults(opt)
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
+	if !opt.DryRun {
+		// A body larger than --max-body is not decoded, and goes to disk
+		// as it arrives, where the journal takes it in (load.BodyFile).
+		client = client.WithMaxDecode(maxBodyOr(opt.MaxBody)).WithSpillDir(wh.SpillDir())
+	}
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{},
 		askAs: map[string]string{}, whole: map[wire.Product]int{}, inVain: map[wire.Product]int{},
 		res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}, Rest: map[wire.Product]Remainder{},
@@ -510,7 +515,7 @@ func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
 		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: res.String(),
 		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
 		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
-		NextPage: raw.Next, Broken: raw.Broken, PagingStop: raw.PagingStop,
+		File: bodyFile(raw.BodyFile), NextPage: raw.Next, Broken: raw.Broken, PagingStop: raw.PagingStop,
 	}
 }
 

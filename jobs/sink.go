@@ -66,10 +66,16 @@ func (c *counts) add(o counts) {
 	c.quarantined += o.quarantined
 }
 
-func newSink(wh *load.Warehouse, maxBody int64, now func() time.Time, log *slog.Logger) *sink {
-	if maxBody <= 0 {
-		maxBody = DefaultMaxBody
+// maxBodyOr is n, or DefaultMaxBody for 0 (or less).
+func maxBodyOr(n int64) int64 {
+	if n <= 0 {
+		return DefaultMaxBody
 	}
+	return n
+}
+
+func newSink(wh *load.Warehouse, maxBody int64, now func() time.Time, log *slog.Logger) *sink {
+	maxBody = maxBodyOr(maxBody)
 	return &sink{wh: wh, batch: transform.NewBatch(nil), now: now, log: log, lastFlush: now(),
 		maxRows: flushRows, maxBytes: flushBytes, maxBody: maxBody, loaded: map[string]int64{}}
 }
@@ -83,6 +89,10 @@ func (s *sink) land(ctx context.Context, rs ...load.RawResponse) error {
 // derive adds a landed response's rows to the batch, and loads the batch
 // when it is due.
 func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error {
+	r, err := s.hold(r)
+	if err != nil {
+		return err
+	}
 	s.pending.add(s.add(s.batch, r, id))
 	s.derived = append(s.derived, id)
 	if s.batch.Rows() >= s.maxRows || s.batch.Bytes() >= s.maxBytes || s.now().Sub(s.lastFlush) >= flushEvery {
@@ -91,8 +101,25 @@ func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error 
 	return nil
 }
 
+// hold reads into memory the body of r kept in a file when it is to be
+// derived: a 2xx whole and no larger than maxBody (a replay with a larger
+// --max-body than the job that landed it). Any other stays where it is:
+// a body larger than maxBody is never held whole.
+func (s *sink) hold(r load.RawResponse) (load.RawResponse, error) {
+	if r.File == nil || r.Broken != "" || r.Status < 200 || r.Status > 299 || r.File.Size > s.maxBody {
+		return r, nil
+	}
+	body, err := s.wh.ReadBody(r)
+	if err != nil {
+		return r, err
+	}
+	r.Body, r.File = body, nil
+	return r, nil
+}
+
 // add derives one response into b, or quarantines it there when its body
-// is larger than maxBody, and says what it added.
+// is larger than maxBody, and says what it added. A body still in its file
+// (see hold) is not read.
 func (s *sink) add(b *transform.Batch, r load.RawResponse, id string) counts {
 	resp := transformResponse(r, id)
 	if r.Broken != "" {
@@ -100,7 +127,11 @@ func (s *sink) add(b *transform.Batch, r load.RawResponse, id string) counts {
 		res := b.Quarantine(resp, "answer broken in transfer, not derived: "+r.Broken+"; not an answer: the next job asks for it again")
 		return counts{dead: res.DeadLetters, quarantined: 1}
 	}
-	if n := int64(len(r.Body)); n > s.maxBody && r.Status >= 200 && r.Status <= 299 {
+	n := int64(len(r.Body))
+	if r.File != nil {
+		n = r.File.Size
+	}
+	if n > s.maxBody && r.Status >= 200 && r.Status <= 299 {
 		s.log.Warn("quarantined: body too large to decode", "response_id", id, "resource", r.Resource, "bytes", n, "max_body", s.maxBody)
 		resp.Body = nil
 		res := b.Quarantine(resp, fmt.Sprintf("body of %d bytes is larger than %s (--max-body): landed, not decoded; replay with a larger --max-body to derive it",
@@ -184,6 +215,10 @@ func (s *sink) isolate(ctx context.Context, ids []string, cause error) error {
 		b := transform.NewBatch(nil)
 		var got counts
 		err := s.wh.Raw(ctx, load.RawFilter{IDs: part}, func(r load.RawResponse, id string) error {
+			r, err := s.hold(r)
+			if err != nil {
+				return err
+			}
 			got.add(s.add(b, r, id))
 			return nil
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 )
 
@@ -31,7 +32,9 @@ func newWriter(s *sink, j *load.Journal) *writer {
 
 // land appends a response to the journal — when it returns nil, the
 // response survives a crash — and hands it to the writer. It fails when
-// the job must stop spending: the journal or the warehouse failed.
+// the job must stop spending: the journal or the warehouse failed. A body
+// the client kept in a file (larger than --max-body) goes into the
+// journal's keeping, and from there to the body store, never into memory.
 func (w *writer) land(raw load.RawResponse) error {
 	// Journaled even after a failure of the writer: it was received (and
 	// maybe paid for), and the next job lands what the journal holds.
@@ -129,4 +132,13 @@ func (w *writer) statuses() map[int]int64 {
 		out[k] = v
 	}
 	return out
+}
+
+// bodyFile is the client's file of a body larger than --max-body, as load
+// takes it; nil for a body in memory.
+func bodyFile(f *extract.BodyFile) *load.BodyFile {
+	if f == nil {
+		return nil
+	}
+	return &load.BodyFile{Path: f.Path, Size: f.Size, SHA256: f.SHA256}
 }

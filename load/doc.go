@@ -16,7 +16,10 @@
 // tables and writes the mirror first, so that readers see every table,
 // the analytic tables and the mirror as of one moment. Every response a
 // job receives is synced to the landing journal before it is decoded
-// (journal.go), so that a job killed at any moment loses none.
+// (journal.go), so that a job killed at any moment loses none. A body
+// larger than a job decodes is never held whole: it arrives in a file,
+// which the journal takes in and the body store (bodies.go) keeps
+// compressed, named by its SHA-256.
 //
 // It does not parse JSON (raw bodies are opaque bytes), speak HTTP or
 // derive rows from responses: extract and transform do, and load imports

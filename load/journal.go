@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The landing journal: while a job fetches, every response it receives is
@@ -58,7 +59,18 @@ type Journal struct {
 
 	syncMu sync.Mutex // one sync at a time; synced
 	synced int64      // records known on disk
+
+	files atomic.Int64 // body files taken in (take)
 }
+
+// bodyExt ends the name of a body file a journal took in:
+// <run>.journal.<n>.body. spillExt ends that of a body file not taken in
+// by a journal yet (the client's spill-*.part, an import's): Open sweeps
+// those a crash left, as it does body files whose journal is gone.
+const (
+	bodyExt  = ".body"
+	spillExt = ".part"
+)
 
 // OpenJournal creates the journal of the job named name (its run id).
 func (w *Warehouse) OpenJournal(name string) (*Journal, error) {
@@ -79,11 +91,29 @@ func (w *Warehouse) OpenJournal(name string) (*Journal, error) {
 
 // Append writes r to the journal and syncs it to disk. When it returns
 // nil, r survives a crash of the process or of the machine.
+//
+// A body kept in a file (r.File: one larger than a job decodes, which the
+// client streamed to the landing directory, synced) is taken into the
+// journal's keeping first: hashed for its id (HashBodyFile) unless it was,
+// and renamed to a name of the journal's (<journal>.<n>.body), which
+// r.File.Path then names; the record names it. It goes with the journal:
+// drained with it, and removed with it.
 func (j *Journal) Append(r RawResponse) error {
+	if r.File != nil {
+		if err := j.take(r); err != nil {
+			return err
+		}
+	}
 	if err := r.check(); err != nil {
 		return err
 	}
-	payload, err := json.Marshal(r)
+	logged := r
+	if r.File != nil {
+		f := *r.File
+		f.Path = filepath.Base(f.Path) // the warehouse may move
+		logged.File = &f
+	}
+	payload, err := json.Marshal(logged)
 	if err != nil {
 		return fmt.Errorf("load: journal: %w", err)
 	}
@@ -107,6 +137,25 @@ func (j *Journal) Append(r RawResponse) error {
 	mine, f := j.written, j.f
 	j.mu.Unlock()
 	return j.syncThrough(mine, f)
+}
+
+// take hashes the body file of r unless it was, and moves it to a name of
+// the journal's, in its directory.
+func (j *Journal) take(r RawResponse) error {
+	if r.File.Compressed {
+		return invalidf("raw response %s %s: body file %s is a landed copy", r.Endpoint, r.Request, r.File.Path)
+	}
+	if r.File.ID == "" {
+		if err := HashBodyFile(r); err != nil {
+			return err
+		}
+	}
+	path := fmt.Sprintf("%s.%d%s", j.path, j.files.Add(1), bodyExt)
+	if err := os.Rename(r.File.Path, path); err != nil {
+		return fmt.Errorf("load: journal %s: taking in a body file: %w", j.path, err)
+	}
+	r.File.Path = path
+	return syncDir(filepath.Dir(path))
 }
 
 // syncThrough returns once record n (counted from 1) is on disk, syncing
@@ -142,13 +191,27 @@ func (j *Journal) Close() error {
 	return err
 }
 
-// Remove closes the journal and deletes it: call it once every response
-// appended is landed in raw_responses.
+// Remove closes the journal and deletes it, and the body files it took
+// in: call it once every response appended is landed in raw_responses.
 func (j *Journal) Remove() error {
 	if err := j.Close(); err != nil {
 		return err
 	}
-	return errors.Join(removeIfExists(j.path), syncDir(filepath.Dir(j.path)))
+	return removeJournal(j.path)
+}
+
+// removeJournal deletes the journal at path and its body files.
+func removeJournal(path string) error {
+	err := removeIfExists(path)
+	dir, prefix := filepath.Dir(path), filepath.Base(path)+"."
+	entries, rerr := os.ReadDir(dir)
+	err = errors.Join(err, rerr)
+	for _, e := range entries {
+		if name := e.Name(); strings.HasPrefix(name, prefix) && strings.HasSuffix(name, bodyExt) {
+			err = errors.Join(err, removeIfExists(filepath.Join(dir, name)))
+		}
+	}
+	return errors.Join(err, syncDir(dir))
 }
 
 // Recovery is what Open landed from the journals of jobs that died.
@@ -188,14 +251,51 @@ func (w *Warehouse) drainJournals(ctx context.Context) error {
 			if err := os.Rename(p, p+damagedExt); err != nil {
 				return err
 			}
-		} else if err := os.Remove(p); err != nil {
+		} else if err := removeJournal(p); err != nil {
 			return err
 		}
 	}
-	if len(paths) > 0 {
-		return syncDir(dir)
+	if err := sweepLanding(dir); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// sweepLanding removes from the landing directory, once every journal
+// is drained, the body files a crash left behind: those never taken in by
+// a journal (*.part) and those of a journal that is gone (its append
+// never finished). A damaged journal's are kept with it.
+func sweepLanding(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, spillExt):
+		case strings.HasSuffix(name, bodyExt):
+			// <run>.journal.<n>.body
+			stem := strings.TrimSuffix(name, bodyExt)
+			if i := strings.LastIndexByte(stem, '.'); i > 0 {
+				stem = stem[:i]
+			}
+			if exists(filepath.Join(dir, stem)) || exists(filepath.Join(dir, stem+damagedExt)) {
+				continue
+			}
+		default:
+			continue
+		}
+		if err := removeIfExists(filepath.Join(dir, name)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // drainJournal lands the records of one journal, in transactions of about
@@ -222,7 +322,7 @@ func (w *Warehouse) drainJournal(ctx context.Context, path string) (n, landed in
 		return err
 	}
 	for {
-		r, err := readJournalRecord(br, &left)
+		r, err := readJournalRecord(br, &left, filepath.Dir(path))
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			break // the end, or a record cut short by the job's death
 		}
@@ -245,9 +345,10 @@ func (w *Warehouse) drainJournal(ctx context.Context, path string) (n, landed in
 var errJournalRecord = errors.New("journal record does not check")
 
 // readJournalRecord reads one record of the *left bytes left in the
-// journal: io.EOF at the end, io.ErrUnexpectedEOF for a record cut short,
-// errJournalRecord for one that is whole but wrong.
-func readJournalRecord(r io.Reader, left *int64) (RawResponse, error) {
+// journal in dir: io.EOF at the end, io.ErrUnexpectedEOF for a record cut
+// short, errJournalRecord for one that is whole but wrong, or whose body
+// file is not there whole.
+func readJournalRecord(r io.Reader, left *int64, dir string) (RawResponse, error) {
 	var frame [journalFrame]byte
 	if _, err := io.ReadFull(r, frame[:]); err != nil {
 		return RawResponse{}, err
@@ -271,6 +372,17 @@ func readJournalRecord(r io.Reader, left *int64) (RawResponse, error) {
 	var raw RawResponse
 	if err := json.Unmarshal(payload, &raw); err != nil || raw.check() != nil {
 		return RawResponse{}, errJournalRecord
+	}
+	if f := raw.File; f != nil {
+		// Synced and taken in before the record was written: a file
+		// missing or of another size is damage, not a death mid-append.
+		if f.Path != filepath.Base(f.Path) || f.Path == "." || f.Path == ".." || f.Compressed {
+			return RawResponse{}, errJournalRecord
+		}
+		f.Path = filepath.Join(dir, f.Path)
+		if st, err := os.Stat(f.Path); err != nil || st.Size() != f.Size {
+			return RawResponse{}, errJournalRecord
+		}
 	}
 	return raw, nil
 }

@@ -157,7 +157,7 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 		fmt.Sprintf(`INSERT INTO schema_migrations VALUES (1, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`, schema.Literal(ms[0].Name), schema.Literal(ms[0].Checksum())),
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, "etalake.duckdb"))),
 		// Only the columns migration 1 had: later ones are added by Open.
-		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file) FROM src.raw_responses`,
 		`DETACH src`,
 	} {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {
@@ -184,7 +184,7 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 			}
 			equal(t, "migrations", query(t, w.DB(), `SELECT format('{} {}', version, name) FROM schema_migrations ORDER BY version`), wantMigrations)
 			equal(t, "comments", query(t, w.DB(), `SELECT coalesce(comment, '') FROM duckdb_columns() WHERE table_name = 'raw_responses' AND column_name IN ('body', 'response_id') ORDER BY column_name`),
-				[]string{"content-derived id: the same response landed twice is one row", "the body, zstd-compressed"})
+				[]string{"content-derived id: the same response landed twice is one row", "the body, zstd-compressed; NULL when it is kept in body_file"})
 			if n := queryInt(t, w.DB(), `SELECT count(*) FROM duckdb_tables() WHERE table_name = 'raw_responses' AND comment LIKE 'Every HTTP response%'`); n != 1 {
 				t.Errorf("raw_responses has lost its comment")
 			}

@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -45,7 +47,11 @@ type RawResponse struct {
 	// LogicalDate is the date the run is for (its calendar date is kept, in
 	// its own location); nil for imports without one.
 	LogicalDate *time.Time
-	Body        []byte
+	// Body is the body; nil when File holds it: a body larger than a job
+	// decodes (--max-body), which never is held whole in memory on its
+	// way (bodies.go).
+	Body []byte
+	File *BodyFile
 	// NextPage is the path and query of the page after this one when the
 	// answer is a page that names one; "" otherwise. A resource is answered
 	// for a date once a page without one has landed (see Answered).
@@ -71,27 +77,48 @@ type RawResponse struct {
 // Unix nanoseconds of its value truncated to the microsecond (as stored),
 // so the id of a response read back by Raw is the id it was landed with.
 // A broken answer (Broken) also hashes its fetched_at, likewise.
+//
+// A body kept in a file (File) is hashed once, by HashBodyFile, into
+// File.ID, which ResponseID returns: the same id as the same bytes in Body.
 func ResponseID(r RawResponse) string {
-	h := sha256.New()
-	field := func(b []byte) {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
-		h.Write(n[:])
-		h.Write(b)
+	if r.File != nil {
+		return r.File.ID
 	}
-	field([]byte(r.Product))
-	field([]byte(r.Endpoint))
-	field([]byte(r.Request))
-	field([]byte(strconv.Itoa(r.Status)))
-	field([]byte(strconv.FormatInt(r.ObservedAt.Truncate(time.Microsecond).UnixNano(), 10)))
-	field(r.Body)
+	h := sha256.New()
+	responseHashHead(h, r)
+	idField(h, r.Body, int64(len(r.Body)))
+	responseHashTail(h, r)
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// idField hashes one field of ResponseID: its length n as 8 bytes
+// big-endian, then b (which a caller may stream itself instead).
+func idField(h io.Writer, b []byte, n int64) {
+	var l [8]byte
+	binary.BigEndian.PutUint64(l[:], uint64(n))
+	h.Write(l[:])
+	h.Write(b)
+}
+
+// responseHashHead hashes the fields of ResponseID before the body.
+func responseHashHead(h io.Writer, r RawResponse) {
+	str := func(s string) { idField(h, []byte(s), int64(len(s))) }
+	str(r.Product)
+	str(r.Endpoint)
+	str(r.Request)
+	str(strconv.Itoa(r.Status))
+	str(strconv.FormatInt(r.ObservedAt.Truncate(time.Microsecond).UnixNano(), 10))
+}
+
+// responseHashTail hashes the fields of ResponseID after the body.
+func responseHashTail(h io.Writer, r RawResponse) {
 	if r.Broken != "" || r.PagingStop != "" {
 		// Two transfers that broke alike, or two walks that stopped
 		// alike, are two failed asks, not one answer landed twice: the
 		// cap on asking again counts them.
-		field([]byte(strconv.FormatInt(r.FetchedAt.Truncate(time.Microsecond).UnixNano(), 10)))
+		s := strconv.FormatInt(r.FetchedAt.Truncate(time.Microsecond).UnixNano(), 10)
+		idField(h, []byte(s), int64(len(s)))
 	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 // check refuses a response that cannot be landed.
@@ -114,12 +141,17 @@ func (r RawResponse) check() error {
 	if r.Source != SourceFetch && r.Source != SourceImport {
 		return invalidf("raw response %s %s: source %q, want %q or %q", r.Endpoint, r.Request, r.Source, SourceFetch, SourceImport)
 	}
+	if r.File != nil && (len(r.Body) > 0 || r.File.ID == "") {
+		return invalidf("raw response %s %s: a body file with a body in memory too, or not hashed (HashBodyFile)", r.Endpoint, r.Request)
+	}
 	return nil
 }
 
 // Land stores responses in raw_responses in one transaction, each only if
 // its ResponseID is not there yet, and returns how many were new. Bodies
-// are stored zstd-compressed, with their size and SHA-256.
+// are stored zstd-compressed, with their size and SHA-256: in the row, or,
+// for a body kept in a file (File), streamed to the body store (bodies.go)
+// and named by the row's body_file.
 func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, err error) {
 	if len(rs) == 0 {
 		return 0, nil
@@ -134,7 +166,20 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	if w.db == nil {
 		return 0, errClosed
 	}
-	rec, all := w.rawRecord(rs)
+	// The bodies kept in files go to the body store first: a row never
+	// names a file that is not whole on disk.
+	stored := map[*BodyFile]string{}
+	for _, r := range rs {
+		if r.File == nil {
+			continue
+		}
+		name, err := w.storeBody(r)
+		if err != nil {
+			return 0, fmt.Errorf("load: land: %w", err)
+		}
+		stored[r.File] = filepath.ToSlash(name)
+	}
+	rec, all := w.rawRecord(rs, stored)
 	defer rec.Release()
 	parts, err := distinctDays(rec, schema.RawResponses)
 	if err != nil {
@@ -159,8 +204,9 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 
 // rawRecord builds the raw_responses rows of rs, one per response id (the
 // first response of an id; the others are the same response landed again),
-// and returns the ids in the order of its rows.
-func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
+// and returns the ids in the order of its rows. stored names the body
+// store's file of each body kept in a file.
+func (w *Warehouse) rawRecord(rs []RawResponse, stored map[*BodyFile]string) (arrow.RecordBatch, []string) {
 	rb := newRowBuilder(schema.RawResponses)
 	defer rb.b.Release()
 	seen := make(map[string]bool, len(rs))
@@ -172,7 +218,6 @@ func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
 		}
 		seen[id] = true
 		ids = append(ids, id)
-		sum := sha256.Sum256(r.Body)
 		rb.str("response_id", id)
 		rb.str("run_id", r.RunID)
 		rb.str("product", r.Product)
@@ -186,9 +231,18 @@ func (w *Warehouse) rawRecord(rs []RawResponse) (arrow.RecordBatch, []string) {
 		rb.i32("attempt", r.Attempt)
 		rb.str("source", r.Source)
 		rb.date("logical_date", r.LogicalDate)
-		rb.b.Field(rb.idx["body_bytes"]).(*array.Int64Builder).Append(int64(len(r.Body)))
-		rb.str("body_sha256", hex.EncodeToString(sum[:]))
-		rb.b.Field(rb.idx["body"]).(*array.BinaryBuilder).Append(w.enc.EncodeAll(r.Body, nil))
+		if r.File != nil {
+			rb.b.Field(rb.idx["body_bytes"]).(*array.Int64Builder).Append(r.File.Size)
+			rb.str("body_sha256", r.File.SHA256)
+			rb.b.Field(rb.idx["body"]).AppendNull()
+			rb.optStr("body_file", stored[r.File])
+		} else {
+			sum := sha256.Sum256(r.Body)
+			rb.b.Field(rb.idx["body_bytes"]).(*array.Int64Builder).Append(int64(len(r.Body)))
+			rb.str("body_sha256", hex.EncodeToString(sum[:]))
+			rb.b.Field(rb.idx["body"]).(*array.BinaryBuilder).Append(w.enc.EncodeAll(r.Body, nil))
+			rb.optStr("body_file", "")
+		}
 		observed := r.ObservedAt.UTC()
 		rb.date("observed_date", &observed)
 		rb.optStr("next_page", r.NextPage)
@@ -330,9 +384,10 @@ const rawPage = 1024
 
 // Raw calls fn with every landed response the filter selects, oldest
 // observed_at first (ties by response id), bodies decompressed and checked
-// against their SHA-256. It reads a page at a time and holds no query open
-// while fn runs, so fn may Load or Land. An error of fn stops the iteration
-// and is returned.
+// against their SHA-256 — but a body kept in the body store, which comes
+// with File set (Compressed) and Body nil: ReadBody reads it. It reads a
+// page at a time and holds no query open while fn runs, so fn may Load or
+// Land. An error of fn stops the iteration and is returned.
 func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse, id string) error) error {
 	if w.db == nil {
 		return errClosed
@@ -351,7 +406,11 @@ func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse,
 		}
 		for i := range page {
 			p := &page[i]
-			if p.r.Body, err = w.decompress(p); err != nil {
+			if p.file.Valid {
+				// Left in its file: the caller reads it (ReadBody) if it
+				// may hold it.
+				p.r.File = &BodyFile{Path: filepath.Join(w.dir, filepath.FromSlash(p.file.String)), Size: p.size, SHA256: p.sum, ID: p.id, Compressed: true}
+			} else if p.r.Body, err = w.decompress(p); err != nil {
 				return err
 			}
 			if err := fn(p.r, p.id); err != nil {
@@ -407,10 +466,11 @@ type rawRow struct {
 	sum  string
 	size int64
 	blob []byte
+	file sql.NullString // body_file
 }
 
 const rawColumns = `response_id, run_id, product, endpoint, resource, request, status, fetched_at, observed_at,
-date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken, paging_stop`
+date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken, paging_stop, body_file`
 
 // rawPage reads the next page of responses.
 func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
@@ -429,7 +489,7 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var next, broken, stop sql.NullString
 		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
-			&p.size, &p.sum, &p.blob, &next, &broken, &stop); err != nil {
+			&p.size, &p.sum, &p.blob, &next, &broken, &stop, &p.file); err != nil {
 			return nil, err
 		}
 		p.r.NextPage, p.r.Broken, p.r.PagingStop = next.String, broken.String, stop.String

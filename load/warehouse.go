@@ -192,6 +192,9 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if err := sweepTemp(filepath.Join(w.dir, parquetDir)); err != nil {
 		return err
 	}
+	if err := sweepBodies(w.dir); err != nil {
+		return err
+	}
 	if err := w.drainJournals(ctx); err != nil {
 		return err
 	}
@@ -226,10 +229,10 @@ func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, erro
 }
 
 // Remove deletes the warehouse in dir — the published database, the
-// writer's working copy and journal, and the Parquet mirror — and leaves
-// anything else in dir alone. It takes the writer lock for the time it
-// takes (waiting as long as opt allows), so that it never removes a
-// warehouse another process is writing.
+// writer's working copy and journal, the Parquet mirror and the body
+// store — and leaves anything else in dir alone. It takes the writer
+// lock for the time it takes (waiting as long as opt allows), so that it
+// never removes a warehouse another process is writing.
 func Remove(ctx context.Context, dir string, opt Options) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -242,7 +245,7 @@ func Remove(ctx context.Context, dir string, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{dbName, dbName + ".wal", publishingName, workDir, parquetDir} {
+	for _, name := range []string{dbName, dbName + ".wal", publishingName, workDir, parquetDir, bodiesDir} {
 		if rerr := os.RemoveAll(filepath.Join(dir, name)); rerr != nil {
 			return errors.Join(rerr, lk.release())
 		}

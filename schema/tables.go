@@ -89,7 +89,9 @@ var (
 			// body of a row group, each time a checkpoint rewrites the row
 			// group landings append to, was the largest allocation of a
 			// large import.
-			{Name: "body", Type: Blob, Since: 1, Doc: "the body, zstd-compressed", Compression: "uncompressed", CompressionSince: 2},
+			{Name: "body", Type: Blob, Since: 1, Compression: "uncompressed", CompressionSince: 2,
+				Nullable: true, NullableSince: 5, DocSince: 5, OldDoc: "the body, zstd-compressed",
+				Doc: "the body, zstd-compressed; NULL when it is kept in body_file"},
 			colObservedDate,
 			{Name: "next_page", Type: Varchar, Nullable: true, Since: 3, Doc: "path and query of the page after this one, when a paged answer names one " +
 				"(Next-Page-Cursor, Link rel=next, or a next link or cursor in the body); NULL on the last page or an answer that is not paged"},
@@ -100,6 +102,9 @@ var (
 				"why (loop: a cursor seen twice; empty page: a page without items named a next one; page limit: --max-pages pages; off host: the next page on another host) " +
 				"and what was seen. The resource is not answered for its date: the next job resumes at next_page when it is not landed, else asks again from the first page, " +
 				"up to --max-reasks jobs"},
+			{Name: "body_file", Type: Varchar, Nullable: true, Since: 5, Doc: "NULL when the body is in body; else the file that holds it, " +
+				"zstd-compressed, relative to the warehouse directory (bodies/<body_sha256>.zst): a body larger than --max-body when it arrived, " +
+				"streamed to disk and never held whole in memory. Read it with zstd -dc, or replay with a larger --max-body to derive it"},
 		},
 	}
 	DeadLetters = &Table{

@@ -103,7 +103,7 @@ INSERT INTO tracked_shipments VALUES
 -- The newest response in the warehouse: 2026-03-12 02:00.
 INSERT INTO raw_responses VALUES
   ('x1', 'run-2', 'tracking', 'shipment', 'shipment:BL:S2', '/container-tracking/api/v2/shipment?shipmentNumber=S2', 200,
-   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12', NULL, NULL, NULL);
+   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12', NULL, NULL, NULL, NULL);
 
 -- port:DEHAM, given up for 2026-03-11 by run-1, landed whole by run-1b:
 -- no longer given up. port:NLRTM stays given up for both dates, S5 for
