@@ -110,9 +110,9 @@ INSERT INTO raw_responses VALUES
 -- 2026-03-12.
 INSERT INTO raw_responses VALUES
   ('x2', 'run-1b', 'schedule', 'schedule_port', 'port:DEHAM', '/schedule/api/v1/schedule/DEHAM', 200,
-   TIMESTAMPTZ '2026-03-11 03:00:31+00', TIMESTAMPTZ '2026-03-11 03:00:30+00', NULL, 1, 'fetch', DATE '2026-03-11', 2, 'sha', '\x00'::BLOB, DATE '2026-03-11', NULL, NULL, NULL),
+   TIMESTAMPTZ '2026-03-11 03:00:31+00', TIMESTAMPTZ '2026-03-11 03:00:30+00', NULL, 1, 'fetch', DATE '2026-03-11', 2, 'sha', '\x00'::BLOB, DATE '2026-03-11', NULL, NULL, NULL, NULL),
   ('x3', 'run-1', 'schedule', 'schedule_port', 'port:NLRTM', '/schedule/api/v1/schedule/NLRTM', 200,
-   TIMESTAMPTZ '2026-03-10 02:00:01+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-10', 2, 'sha', '\x01'::BLOB, DATE '2026-03-10', NULL, NULL, NULL);
+   TIMESTAMPTZ '2026-03-10 02:00:01+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-10', 2, 'sha', '\x01'::BLOB, DATE '2026-03-10', NULL, NULL, NULL, NULL);
 
 -- Runs: two on 2026-03-11 (one partial), one on 2026-03-12 with drift.
 INSERT INTO etl_runs VALUES
