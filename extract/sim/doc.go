@@ -34,4 +34,12 @@
 // the warehouse measures. Every answer is a pure function of the
 // configuration, the request and at; the world never reads a clock and
 // holds no mutable state, so it is safe for concurrent use.
+//
+// The vendor's webhooks (push.go, pusher.go): a shipment asked for is
+// subscribed, and the service lists the pushes of its events — a
+// container discharged at the POD, the POD date the carrier reports
+// moved by more than 24 h — as the virtual clock passes them
+// (DuePushes); a Pusher signs them as Standard Webhooks do, with the
+// simulator's own code (webhook.go), and POSTs them, retrying on the
+// standard's schedule.
 package sim

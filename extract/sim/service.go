@@ -83,6 +83,8 @@ type Service struct {
 	bursts   map[string]int      // 429s left in a key's fault burst
 	dice     *faultDice
 	ledger   []LedgerEntry
+	// subs are the shipments the vendor pushes webhooks for (push.go).
+	subs *subscriptions
 }
 
 // New validates cfg and builds the service.
@@ -126,6 +128,7 @@ func New(cfg Config) (*Service, error) {
 	if s.clock == nil {
 		s.clock = NewClock(s.world.Config().Start, 0, nil)
 	}
+	s.subs = newSubscriptions(s.clock.Now())
 	if s.rate == (extract.Rate{}) {
 		s.rate = extract.DefaultRate
 	}
@@ -424,6 +427,9 @@ func (s *Service) decide(h http.Header, rt *route, routeErr *apiFault, arrived, 
 		return fail(http.StatusInternalServerError, "internal server error")
 	}
 	rep := reply{status: http.StatusOK, body: body, next: next, asOf: asOf}
+	if rt.endpoint == wire.EndpointShipment {
+		s.subs.add(rt.ref, virt) // the vendor tracks what it was asked, and pushes for it
+	}
 	if paid {
 		a.charge(rt.product, virt)
 		entry.Charged = true
