@@ -19,7 +19,10 @@
 // (journal.go), so that a job killed at any moment loses none. A body
 // larger than a job decodes is never held whole: it arrives in a file,
 // which the journal takes in and the body store (bodies.go) keeps
-// compressed, named by its SHA-256.
+// compressed, named by its SHA-256. A webhook receiver appends the bodies
+// the vendor pushes to journals of its own without the writer lock, one
+// at a time under an flock, rotated (pushjournal.go); the next writer's
+// Open lands those it can lock.
 //
 // It does not parse JSON (raw bodies are opaque bytes), speak HTTP or
 // derive rows from responses: extract and transform do, and load imports

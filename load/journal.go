@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gofrs/flock"
 )
 
 // The landing journal: while a job fetches, every response it receives is
@@ -214,17 +216,27 @@ func removeJournal(path string) error {
 	return errors.Join(err, syncDir(dir))
 }
 
-// Recovery is what Open landed from the journals of jobs that died.
+// Recovery is what Open landed from the journals of jobs that died, and
+// from the journals of webhook receivers (pushjournal.go).
 type Recovery struct {
-	Journals  int // journals drained
+	Journals  int // journals of jobs that died, drained
 	Responses int // responses in them
 	Landed    int // of them, not landed before
 	// Damaged lists journals set aside (renamed *.damaged) because a
 	// record inside them does not check; what preceded it was landed.
 	Damaged []string
+	// Pushes counts the receivers' journals drained, PushedBodies the
+	// bodies in them and PushedLanded those not landed before (a
+	// journal drained again after a writer died draining it lands
+	// nothing twice).
+	Pushes, PushedBodies, PushedLanded int
+	// Live counts the receivers' journals left to a later writer: a
+	// live receiver is writing them.
+	Live int
 }
 
-// Recovered is what Open landed from the journals of jobs that died.
+// Recovered is what Open landed from the journals of jobs that died and
+// of webhook receivers.
 func (w *Warehouse) Recovered() Recovery { return w.recovered }
 
 // drainJournals lands what the journals left by dead jobs hold, then
@@ -239,19 +251,20 @@ func (w *Warehouse) drainJournals(ctx context.Context) error {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		n, landed, damaged, err := w.drainJournal(ctx, p)
-		if err != nil {
-			return fmt.Errorf("load: landing the journal %s: %w", p, err)
+		// A journal someone holds a lock on is a live receiver's: a
+		// later writer takes it once it is rotated.
+		lk := flock.New(p)
+		if ok, err := lk.TryLock(); err != nil {
+			return fmt.Errorf("load: locking the journal %s: %w", p, err)
+		} else if !ok {
+			w.recovered.Live++
+			continue
 		}
-		w.recovered.Journals++
-		w.recovered.Responses += n
-		w.recovered.Landed += landed
-		if damaged {
-			w.recovered.Damaged = append(w.recovered.Damaged, p+damagedExt)
-			if err := os.Rename(p, p+damagedExt); err != nil {
-				return err
-			}
-		} else if err := removeJournal(p); err != nil {
+		err := w.drainLocked(ctx, p)
+		if uerr := lk.Unlock(); err == nil {
+			err = uerr
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -259,6 +272,29 @@ func (w *Warehouse) drainJournals(ctx context.Context) error {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// drainLocked lands the journal at path, which the caller has locked,
+// then removes it, or sets it aside when it is damaged.
+func (w *Warehouse) drainLocked(ctx context.Context, p string) error {
+	n, landed, damaged, err := w.drainJournal(ctx, p)
+	if err != nil {
+		return fmt.Errorf("load: landing the journal %s: %w", p, err)
+	}
+	if isPushJournal(p) {
+		w.recovered.Pushes++
+		w.recovered.PushedBodies += n
+		w.recovered.PushedLanded += landed
+	} else {
+		w.recovered.Journals++
+		w.recovered.Responses += n
+		w.recovered.Landed += landed
+	}
+	if damaged {
+		w.recovered.Damaged = append(w.recovered.Damaged, p+damagedExt)
+		return os.Rename(p, p+damagedExt)
+	}
+	return removeJournal(p)
 }
 
 // sweepLanding removes from the landing directory, once every journal

@@ -24,6 +24,10 @@ import (
 const (
 	SourceFetch  = "fetch"  // fetched by a job from the service
 	SourceImport = "import" // imported from files
+	// SourcePush: pushed by the vendor (a webhook), landed by `etalake
+	// webhook serve` in its journal: no credit, and never an answer for
+	// a logical date (Answered reads fetches only).
+	SourcePush = "push"
 )
 
 // RawResponse is one HTTP response as it arrived, landed before anything
@@ -43,7 +47,7 @@ type RawResponse struct {
 	ObservedAt time.Time
 	DateHeader *time.Time // the response's HTTP Date header, if any
 	Attempt    int        // 1 for a first attempt, more for a retry
-	Source     string     // SourceFetch or SourceImport
+	Source     string     // SourceFetch, SourceImport or SourcePush
 	// LogicalDate is the date the run is for (its calendar date is kept, in
 	// its own location); nil for imports without one.
 	LogicalDate *time.Time
@@ -138,8 +142,8 @@ func (r RawResponse) check() error {
 	if len(missing) > 0 {
 		return invalidf("raw response %s %s: no %s", r.Endpoint, r.Request, strings.Join(missing, ", "))
 	}
-	if r.Source != SourceFetch && r.Source != SourceImport {
-		return invalidf("raw response %s %s: source %q, want %q or %q", r.Endpoint, r.Request, r.Source, SourceFetch, SourceImport)
+	if r.Source != SourceFetch && r.Source != SourceImport && r.Source != SourcePush {
+		return invalidf("raw response %s %s: source %q, want %q, %q or %q", r.Endpoint, r.Request, r.Source, SourceFetch, SourceImport, SourcePush)
 	}
 	if r.File != nil && (len(r.Body) > 0 || r.File.ID == "") {
 		return invalidf("raw response %s %s: a body file with a body in memory too, or not hashed (HashBodyFile)", r.Endpoint, r.Request)
