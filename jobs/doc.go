@@ -4,7 +4,9 @@
 // caps), drives extract, syncs every response to the job's journal the
 // moment it arrives and hands it to a single writer that lands it (load),
 // derives it (transform) and loads its rows (load), says how a job ended,
-// and publishes the warehouse for readers at its end. It runs no SQL and
+// and publishes the warehouse for readers at its end. What the vendor
+// pushes (a webhook package Delivery) it lands as a tracking response of
+// source push in a receiver journal, without the writer lock (push.go). It runs no SQL and
 // builds no records — the run ledger, the tracked set and the checkpoint
 // are load's — and renders nothing but a terminal's progress line:
 // parsing flags, printing results and exit codes are the command's.

@@ -287,6 +287,10 @@ func (r *runner) start(ctx context.Context) error {
 		r.log.Warn("run: landed the responses a job that died had received", "journals", rec.Journals,
 			"responses", rec.Responses, "new", rec.Landed)
 	}
+	if rec.Pushes > 0 || rec.Live > 0 {
+		r.log.Info("run: landed the bodies the vendor pushed (etalake webhook serve)", "journals", rec.Pushes,
+			"bodies", rec.PushedBodies, "new", rec.PushedLanded, "left_to_a_later_writer", rec.Live)
+	}
 	for _, d := range rec.Damaged {
 		r.log.Error("run: a journal of received responses is damaged: what preceded the damage was landed, the rest will be asked again; the file is kept", "file", d)
 	}

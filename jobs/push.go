@@ -1,0 +1,142 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/webhook"
+	"github.com/etalake/etalake/wire"
+)
+
+// Pushed updates: what `etalake webhook serve` does with a body the
+// vendor pushed and the receiver verified. It lands as an ordinary
+// tracking response — product tracking, endpoint shipment, the request a
+// fetch of the shipment would send and its resource (shipment:CT:…),
+// identified from the body as an import's is — so that the next writer
+// derives it as it derives a fetch of the same shipment, and the refresh
+// policy sees the shipment observed. Its source is push, so that it is
+// never an answer for a logical date (the checkpoint counts fetches), and
+// no credit is spent on it. It is appended to the receiver's journal
+// (load.PushJournal), synced before the vendor is answered, and the next
+// writer's Open lands it; the receiver never opens the warehouse.
+//
+// observed_at is when the answer was true: the payload's timestamp, "the
+// timestamp of when the event occurred" in the Standard Webhooks payload,
+// which every retry of the message repeats — so that the same message
+// delivered twice is one landed response — else the webhook-timestamp of
+// the attempt.
+
+// PushOptions configure a PushLanding.
+type PushOptions struct {
+	// Now names the receiver and dates its journals; nil: time.Now.
+	Now func() time.Time
+	// Log gets a line per body landed; nil: none.
+	Log *slog.Logger
+}
+
+// PushLanding lands the bodies a webhook receiver verified in the
+// warehouse's landing journal, without its writer lock. It is safe for
+// concurrent use.
+type PushLanding struct {
+	j     *load.PushJournal
+	runID string
+	log   *slog.Logger
+}
+
+// OpenPushLanding opens the receiver journal of the warehouse in dir.
+func OpenPushLanding(dir string, opt PushOptions) (*PushLanding, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	j, err := load.OpenPushJournal(dir, opt.Now)
+	if err != nil {
+		return nil, err
+	}
+	return &PushLanding{j: j, runID: "webhook-" + newRunID(opt.Now()), log: opt.Log}, nil
+}
+
+// RunID is the run_id the receiver's bodies land with: webhook-<start>-…,
+// a receiver process; etl_runs has no row of it.
+func (p *PushLanding) RunID() string { return p.runID }
+
+// Deliver lands one verified delivery, returning once it is on disk. A
+// body that is not a shipment's tracking (the containerDetails the vendor
+// sends) is refused, wrapping webhook.ErrUnprocessable.
+func (p *PushLanding) Deliver(_ context.Context, d webhook.Delivery) error {
+	r, err := PushedResponse(d, p.runID)
+	if err != nil {
+		return err
+	}
+	if err := p.j.Append(r); err != nil {
+		return err
+	}
+	p.log.Info("push: landed", "webhook_id", d.ID, "resource", r.Resource, "response_id", load.ResponseID(r),
+		"observed_at", r.ObservedAt.Format(time.RFC3339))
+	return nil
+}
+
+// Rotate hands the current journal to the next writer when it is at
+// least age old (0: whatever its age); it says whether it did.
+func (p *PushLanding) Rotate(age time.Duration) (bool, error) { return p.j.Rotate(age) }
+
+// Close hands what the receiver landed to the next writer.
+func (p *PushLanding) Close() error { return p.j.Close() }
+
+// RotateEvery rotates the journal once it is every old until ctx ends,
+// so that a body waits at most about that long for a writer to land it.
+func (p *PushLanding) RotateEvery(ctx context.Context, every time.Duration) error {
+	t := time.NewTicker(max(every/4, 100*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if _, err := p.j.Rotate(every); err != nil {
+				p.log.Error("push: rotating the receiver's journal", "error", err)
+			}
+		}
+	}
+}
+
+// PushedResponse is the raw response a verified delivery lands as, for
+// the receiver of run id runID.
+func PushedResponse(d webhook.Delivery, runID string) (load.RawResponse, error) {
+	id, err := transform.Identify(d.Body)
+	switch {
+	case err != nil:
+		return load.RawResponse{}, fmt.Errorf("%w: %v", webhook.ErrUnprocessable, err)
+	case id.Endpoint != wire.EndpointShipment:
+		return load.RawResponse{}, fmt.Errorf("%w: a %s body, not a shipment's tracking (containerDetails)", webhook.ErrUnprocessable, id.Endpoint)
+	}
+	res, err := resourceOfRequest(id.Endpoint, id.Request)
+	if err != nil {
+		return load.RawResponse{}, fmt.Errorf("%w: the shipment it holds names no shipment a job could track: %v", webhook.ErrUnprocessable, err)
+	}
+	return load.RawResponse{
+		RunID: runID, Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(), Request: id.Request,
+		Status: 200, FetchedAt: d.Received.UTC(), ObservedAt: pushObservedAt(d).UTC(), Attempt: 1, Source: load.SourcePush, Body: d.Body,
+	}, nil
+}
+
+// pushObservedAt is the payload's timestamp when it has one in RFC 3339,
+// else the attempt's webhook-timestamp.
+func pushObservedAt(d webhook.Delivery) time.Time {
+	var payload struct {
+		Timestamp string `json:"timestamp"`
+	}
+	if json.Unmarshal(d.Body, &payload) == nil && payload.Timestamp != "" {
+		if t, err := time.Parse(time.RFC3339Nano, payload.Timestamp); err == nil {
+			return t
+		}
+	}
+	return d.Timestamp
+}
