@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,6 +85,9 @@ func simServeCommand() *cli.Command {
 			"A request without the key there is refused 401 with a message saying how it is wanted.\n\n" +
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
+			"--webhook-url and --webhook-secret-file push the vendor's webhooks, signed as Standard Webhooks,\n" +
+			"for every shipment asked: a container discharged at its POD, a POD date moved by more than 24 h,\n" +
+			"as the virtual clock passes them; a push not answered 2xx is retried on the standard's schedule.\n\n" +
 			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
 		Flags: append(append(worldFlags(),
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8089", Usage: "listen address (loopback by default; port 0 picks a free one)"},
@@ -104,6 +108,8 @@ func simServeCommand() *cli.Command {
 			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
 			&cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
 				Usage: "where the simulator wants the key: api-key (the API_KEY header, as the service), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME); a request without it there is refused 401, saying how it is wanted"},
+			&cli.StringFlag{Name: "webhook-url", Usage: "push the vendor's webhooks there (etalake webhook serve's URL): for every shipment asked, a container discharged at the POD and a POD date moved by more than 24 h, as the virtual clock passes them"},
+			&cli.StringFlag{Name: "webhook-secret-file", Usage: "with --webhook-url: the file of the signing secret (whsec_…), the one the receiver's --secret-file holds"},
 		), logFlags()...),
 		OnUsageError: usageError,
 		Action:       simServe,
@@ -188,6 +194,10 @@ func simServe(c *cli.Context) error {
 	if err != nil {
 		return configError("%v", err)
 	}
+	pusher, err := simPusher(c, svc)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.String("addr"))
 	if err != nil {
 		return configError("--addr %s: %v", c.String("addr"), err)
@@ -220,6 +230,15 @@ func simServe(c *cli.Context) error {
 	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
+	pushed := make(chan struct{})
+	pushCtx, stopPushing := context.WithCancel(c.Context)
+	defer func() { stopPushing(); <-pushed }()
+	go func() {
+		defer close(pushed)
+		if pusher != nil {
+			servePushes(pushCtx, c, pusher)
+		}
+	}()
 	select {
 	case err := <-done:
 		return err
@@ -233,6 +252,59 @@ func simServe(c *cli.Context) error {
 			return err
 		}
 		return nil
+	}
+}
+
+// simPusher builds the sender of --webhook-url, or nil without it.
+func simPusher(c *cli.Context, svc *sim.Service) (*sim.Pusher, error) {
+	u, path := c.String("webhook-url"), c.String("webhook-secret-file")
+	switch {
+	case u == "" && path == "":
+		return nil, nil
+	case u == "" || path == "":
+		return nil, configError("--webhook-url and --webhook-secret-file go together: where to push, and the secret to sign with")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, configError("--webhook-secret-file: %v", err)
+	}
+	key, err := sim.ParseWebhookSecret(string(b))
+	if err != nil {
+		return nil, configError("--webhook-secret-file %s: %v", path, err)
+	}
+	p, err := sim.NewPusher(svc, sim.PushConfig{URL: u, Secrets: [][]byte{key}})
+	if err != nil {
+		return nil, configError("--webhook-url: %v", err)
+	}
+	return p, nil
+}
+
+// servePushes sends the pushes due every second until ctx ends, logging
+// each attempt.
+func servePushes(ctx context.Context, c *cli.Context, p *sim.Pusher) {
+	log, err := newLogger(c)
+	if err != nil {
+		return
+	}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		for _, a := range p.Flush(ctx) {
+			attrs := []any{"webhook_id", a.Push.ID, "type", a.Push.Type, "shipment", a.Push.Ref.Number, "at", a.Push.At.Format(time.RFC3339), "attempt", a.N, "status", a.Status}
+			switch {
+			case a.Err == nil:
+				log.Info("sim: pushed", attrs...)
+			case a.GivenUp:
+				log.Error("sim: push given up", append(attrs, "error", a.Err)...)
+			default:
+				log.Warn("sim: push failed, to be retried", append(attrs, "error", a.Err)...)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
 

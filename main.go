@@ -85,6 +85,7 @@ func newApp() *cli.App {
 			sqlCommand(),
 			reportCommand(),
 			simCommand(),
+			webhookCommand(),
 			helpCommand(),
 		},
 	}
