@@ -107,6 +107,17 @@ func (p *Pusher) Pending() int {
 	return len(p.queue)
 }
 
+// RetryNow makes every push waiting for a retry due at once, as the
+// "manual retries" the standard recommends a vendor offer: a harness
+// replays what failed without waiting out the schedule.
+func (p *Pusher) RetryNow() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, q := range p.queue {
+		q.next = time.Time{}
+	}
+}
+
 // Flush queues the pushes due up to the virtual clock's now
 // (Service.DuePushes) and sends every push whose attempt is due by the
 // real clock, oldest event first, one at a time; it returns what each
