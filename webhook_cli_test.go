@@ -96,9 +96,7 @@ func TestWebhookServeLandsWhatSimServePushes(t *testing.T) {
 	_, exports := serving(t, nil, simLog, "sim", "serve", "--addr", "127.0.0.1:0", "--speed", "0", "--rate", "1000/1s",
 		"--webhook-url", url, "--webhook-secret-file", secret)
 	env := []string{"ETALAKE_API_KEY=demo", "ETALAKE_WAREHOUSE=" + wh, "ETALAKE_STATE_DIR=" + state, "ETALAKE_RATE=1000/1s"}
-	for _, f := range strings.Fields(strings.TrimPrefix(exports, "export ")) {
-		env = append(env, f)
-	}
+	env = append(env, strings.Fields(strings.TrimPrefix(exports, "export "))...)
 	w := simtest.World(sim.WorldConfig{Seed: 1})
 	csv := shipmentsCSV(t, w, 30)
 	if out, err := etalakeProcess(t, env, "run", "--date", "2026-01-05", "--shipments", csv).CombinedOutput(); err != nil {
