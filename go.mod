@@ -9,8 +9,10 @@ require (
 	github.com/gofrs/flock v0.13.1
 	github.com/klauspost/compress v1.19.2
 	github.com/sourcegraph/conc v0.3.0
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/sys v0.47.0
+	golang.org/x/term v0.45.0
 )
 
 require (
@@ -29,11 +31,9 @@ require (
 	github.com/pbnjay/memory v0.0.0-20210728143218-7b4eea64cf58 // indirect
 	github.com/pierrec/lz4/v4 v4.1.29 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
-	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.uber.org/atomic v1.7.0 // indirect
 	go.uber.org/multierr v1.9.0 // indirect
 	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
-	golang.org/x/term v0.45.0 // indirect
 )
