@@ -125,6 +125,7 @@ func TestCLINonsenseRefreshSettingsAreRefused(t *testing.T) {
 		{"a reserve not a number", source, append(run1, "--pace-reserve", "some"), "want a share such as 5% or a count of credits such as 500"},
 		{"billing per byte", with("ETALAKE_BILLING", "per-byte"), run1, `ETALAKE_BILLING (--billing): "per-byte": want per-call or per-shipment-month`},
 		{"backfill billing per byte", source, []string{"backfill", "--dry-run", "--reask", "shipment:CT:MSCU1234566", "--billing", "per-byte"}, `(--billing): "per-byte"`},
+		{"demo: refresh sometimes", nil, []string{"demo", "--refresh", "sometimes"}, `--refresh: "sometimes": want adaptive or nightly`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wh := filepath.Join(t.TempDir(), "wh")
