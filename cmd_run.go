@@ -232,7 +232,10 @@ unless --grace. --refresh nightly asks every shipment not finished every night, 
 as etalake did before. With the balance reported, the tracking credits are paced over the period
 (--pace): what the night's allowance does not cover is deferred, listed, and asked within twice
 its interval. The dry run says how many shipments are due and why; data_freshness shows each
-one's next due night and reason.
+one's next due night and reason. A refresh policy that makes no sense is refused (exit 2):
+--refresh-tiers 1 to 366 days, each tier further out than the one before, --refresh-every 1 to
+60 nights, never more often further out, --refresh-horizons 1 to 60 days, --pace-reserve 0 to
+90% or a count.
 
 Schedule it once a day:
    15 2 * * *  ETALAKE_API_KEY_FILE=/etc/etalake/key etalake run --warehouse /srv/etalake --ports @/etc/etalake/ports.txt`,
