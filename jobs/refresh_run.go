@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"time"
@@ -129,7 +130,7 @@ func (r *runner) dueTonight(ctx context.Context, adding []extract.ShipmentRef) (
 		if known[name] || r.dues[name].due.Due {
 			continue
 		}
-		d := Decision{Due: true, Reason: DueNew, Starving: true, Nights: -1}
+		d := Decision{Due: true, Reason: DueNew, Starving: true, Nights: -1, DaysToETA: math.NaN()}
 		rp.Active++
 		rp.Due[DueNew]++
 		r.dues[name] = candidate{t: Tracked{Ref: ref, State: TrackActive}, due: d}

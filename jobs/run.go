@@ -297,7 +297,7 @@ func (r *runner) execute(ctx context.Context) error {
 	if r.misconfig != nil {
 		return r.misconfig
 	}
-	if len(work) > 0 && ctx.Err() == nil && r.writer.failure() == nil {
+	if len(paid) > 0 && ctx.Err() == nil && r.writer.failure() == nil { // as before, were all deferred
 		r.balances(ctx, false, paid)
 	}
 	return nil
