@@ -78,7 +78,7 @@ func billingText(b jobs.Billing) string {
 // and deferred.
 func writeRefresh(w io.Writer, p jobs.Plan) {
 	r := p.Refresh
-	if r.Mode == "" {
+	if r.Mode == "" || r.Active+r.Dropped == 0 { // not the nightly run, or nothing tracked to refresh
 		return
 	}
 	due := r.DueTotal()

@@ -61,7 +61,7 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if res.Plan.Finished > 0 {
 		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
 	}
-	if rp := res.Plan.Refresh; rp.Mode != "" {
+	if rp := res.Plan.Refresh; rp.Mode != "" && rp.Active > 0 {
 		fmt.Fprintf(w, "  refresh    %d due of %d tracked shipments active (%s", rp.DueTotal(), rp.Active, rp.Mode)
 		if rp.DueTotal() > 0 {
 			fmt.Fprintf(w, ": %s", dueText(rp.Due))

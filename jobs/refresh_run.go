@@ -200,6 +200,10 @@ func (r *runner) pace(ctx context.Context, work []workItem) ([]workItem, error) 
 		a, ok := r.policy.Pace.Allowance(r.periods[wire.ProductTracking], r.logical)
 		if !ok {
 			rp.NotPaced = "the tracking product's balance is not reported"
+			if r.policy.Pace.Mode == PaceOn && len(cands) > 0 {
+				r.log.Warn("run: not paced: --pace is on but the tracking product's balance is not reported; every due shipment is asked",
+					"due", len(cands))
+			}
 			break
 		}
 		rp.Paced, rp.Allowance = true, a
