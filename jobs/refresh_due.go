@@ -23,8 +23,10 @@ const (
 	DueDropped  = "dropped"  // billed per shipment-month: arrived, not asked this month
 )
 
-// horizonReason is the reason of a horizon crossing.
-func horizonReason(days int) string { return fmt.Sprintf("horizon-%d", days) }
+// horizonReason is the reason of a horizon crossing: horizon-14.
+func horizonReason(days int) string { return fmt.Sprintf("%s%d", horizonPrefix, days) }
+
+const horizonPrefix = "horizon-"
 
 // horizonLead is how many days before a horizon's crossing a shipment is
 // asked for it: the night whose start is within horizon + horizonLead days

@@ -3,6 +3,7 @@ package jobs
 import (
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/etalake/etalake/wire"
@@ -109,7 +110,7 @@ func (c candidate) rank() int {
 	switch {
 	case c.due.Reason == DueOverdue:
 		return 0
-	case c.due.DaysToETA > 0 && c.due.Reason != "" && isHorizon(c.due.Reason):
+	case strings.HasPrefix(c.due.Reason, horizonPrefix):
 		return 1
 	}
 	return 2
@@ -128,8 +129,4 @@ func (c candidate) before(o candidate) bool {
 		return c.due.Nights > o.due.Nights
 	}
 	return shipmentResource(c.t.Ref).String() < shipmentResource(o.t.Ref).String()
-}
-
-func isHorizon(reason string) bool {
-	return len(reason) > len("horizon-") && reason[:len("horizon-")] == "horizon-"
 }
