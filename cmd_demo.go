@@ -36,6 +36,7 @@ func demoCommand() *cli.Command {
 			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
 			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
 			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
+			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
 		}, logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -50,6 +51,10 @@ func demoCommand() *cli.Command {
 				return configError("--schedule-api: %v", err)
 			}
 			pageSize, err := settingPageSize.read(c)
+			if err != nil {
+				return err
+			}
+			refresh, err := readRefresh(c)
 			if err != nil {
 				return err
 			}
@@ -69,7 +74,7 @@ func demoCommand() *cli.Command {
 			opt.Waiting = sayWaiting(log, opt.LockTimeout)
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
-				ScheduleAPI: api, PageSize: pageSize,
+				ScheduleAPI: api, PageSize: pageSize, Refresh: &refresh,
 				Warehouse: opt, Version: version, Log: log,
 				Began: func(d jobs.DemoSetup) {
 					if jsonLog(c) {
@@ -80,8 +85,8 @@ func demoCommand() *cli.Command {
 					}
 					fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
 						d.URL, d.Shipments, d.Carriers, d.Days, d.Start.Format(time.DateOnly))
-					fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and every tracked shipment\n",
-						d.Ports, d.Lanes, d.Vessels)
+					fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and the tracked shipments due (--refresh %s)\n",
+						d.Ports, d.Lanes, d.Vessels, refresh.Mode)
 				},
 				Night: func(n jobs.DemoNight) {
 					if jsonLog(c) {

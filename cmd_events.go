@@ -68,6 +68,7 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 		),
 		slog.Any("rows", orEmpty(r.Rows)),
 		slog.Int("finished", res.Plan.Finished),
+		refreshAttr(res.Plan.Refresh),
 		slog.Int("dead_letters", res.DeadLetters),
 		slog.Int("quarantined", res.Quarantined),
 		slog.Any("not_found", emptyList(res.NotFound)),
@@ -110,7 +111,7 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 		scheduleAfter = &n
 	}
 	if p.BalanceTracking != nil {
-		n := *p.BalanceTracking - int64(st)
+		n := *p.BalanceTracking - int64(p.TrackingCredits())
 		trackingAfter = &n
 	}
 	return []slog.Attr{
@@ -127,7 +128,8 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 			slog.Any("balance", p.BalanceSchedule), slog.Any("balance_after", scheduleAfter),
 		),
 		slog.Group("tracking",
-			slog.Int("requests", pt), slog.Int("credits", st),
+			slog.Int("requests", pt), slog.Int("credits", p.TrackingCredits()), slog.String("billing", string(p.Billing)),
+			slog.Int("credits_per_call", st), slog.Int("credits_per_shipment_month", p.ShipmentMonths),
 			slog.Int("over_cap_or_balance", max(pt-st, 0)),
 			slog.Any("cap", capOrNil(p.CapTracking)),
 			slog.Any("balance", p.BalanceTracking), slog.Any("balance_after", trackingAfter),
@@ -135,6 +137,7 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 		slog.Int("free", p.Free),
 		slog.Int("already_landed", p.AlreadyLanded),
 		slog.Int("finished", p.Finished),
+		refreshAttr(p.Refresh),
 		slog.Int("resumed", p.Resumed),
 		slog.Int("asked_again", p.Reasked),
 		slog.Any("given_up", emptyList(p.GivenUp)),
@@ -208,4 +211,27 @@ func durationSeconds(from, to time.Time) float64 {
 		return 0
 	}
 	return to.Sub(from).Round(time.Millisecond).Seconds()
+}
+
+// refreshAttr is what the refresh policy made of the tracked set, as the
+// plan and the summary events carry it: null for a job that refreshes
+// nothing (a backfill).
+func refreshAttr(r jobs.RefreshPlan) slog.Attr {
+	if r.Mode == "" {
+		return slog.Any("refresh", nil)
+	}
+	var allowance any
+	if r.Paced {
+		a := r.Allowance
+		allowance = map[string]any{"credits": a.Credits, "remaining": a.Remaining, "reserve": a.Reserve,
+			"nights_left": a.NightsLeft, "period_end": a.PeriodEnd.Format(time.DateOnly)}
+	}
+	return slog.Group("refresh",
+		slog.String("mode", string(r.Mode)), slog.String("billing", string(r.Billing)),
+		slog.Int("active", r.Active), slog.Int("due", r.DueTotal()), slog.Any("due_by_reason", orEmpty(r.Due)),
+		slog.Int("not_due", r.NotDue), slog.Int("dropped", r.Dropped),
+		slog.Bool("paced", r.Paced), slog.String("not_paced", r.NotPaced), slog.Any("allowance", allowance),
+		slog.Int("asked", r.Asked), slog.Int("beyond_allowance", r.Beyond), slog.Int64("credits", r.Spent),
+		slog.Any("deferred", emptyList(r.Deferred)), slog.Any("deferred_by_reason", orEmpty(r.DeferredBy)),
+	)
 }

@@ -26,7 +26,9 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	if p.Resumed > 0 {
 		fmt.Fprintf(w, "  resumed   %4d answers start at the page after those landed earlier for this date\n", p.Resumed)
 	}
-	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits%s\n", pt, st, short(pt, st))
+	tc := p.TrackingCredits()
+	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits %s%s%s\n", pt, tc, billingText(p.Billing), short(pt, st), otherPrice(p))
+	writeRefresh(w, p)
 	fmt.Fprintf(w, "  free      %4d consumption requests (balance before and after)\n", p.Free)
 	if p.AlreadyLanded > 0 || p.Finished > 0 {
 		fmt.Fprintf(w, "  skipped   %4d already landed for this date, %d finished shipments\n", p.AlreadyLanded, p.Finished)
@@ -45,9 +47,74 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	if !p.ScheduleAPI.HasConsumption() {
 		scheduleBalance = "unknown (the provider has no balance endpoint: the cap bounds the spending)"
 	}
-	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", scheduleBalance, after(p.BalanceTracking, st))
+	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", scheduleBalance, after(p.BalanceTracking, tc))
 	fmt.Fprintf(w, "  caps      schedule %s, tracking %s\n", capText(p.CapSchedule), capText(p.CapTracking))
 	fmt.Fprintf(w, "  time      ~%s at %s\n", p.Duration().Round(time.Second), p.Rate)
+}
+
+// otherPrice prices the tracking requests by the billing model the plan
+// does not use: the plan prices both ways.
+func otherPrice(p jobs.Plan) string {
+	_, pt := p.Paid()
+	if pt == 0 {
+		return ""
+	}
+	if p.Billing == jobs.BillPerShipmentMonth {
+		return fmt.Sprintf(" (%d %s)", pt, billingText(jobs.BillPerCall))
+	}
+	return fmt.Sprintf(" (%d %s: the shipments not asked yet this month)", p.ShipmentMonths, billingText(jobs.BillPerShipmentMonth))
+}
+
+// billingText says how a price is billed: "per call".
+func billingText(b jobs.Billing) string {
+	if b == jobs.BillPerShipmentMonth {
+		return "per shipment-month"
+	}
+	return "per call"
+}
+
+// writeRefresh says what the refresh policy made of the tracked set:
+// how many shipments are due tonight and why, and what the pace allowed
+// and deferred.
+func writeRefresh(w io.Writer, p jobs.Plan) {
+	r := p.Refresh
+	if r.Mode == "" || r.Active+r.Dropped == 0 { // not the nightly run, or nothing tracked to refresh
+		return
+	}
+	due := r.DueTotal()
+	fmt.Fprintf(w, "  refresh   %4d due of %d tracked shipments active (%s), %d not due tonight", due, r.Active, r.Mode, r.NotDue)
+	if due > 0 {
+		fmt.Fprintf(w, "\n            due: %s", dueText(r.Due))
+	}
+	fmt.Fprintln(w)
+	if r.Dropped > 0 {
+		fmt.Fprintf(w, "  dropped   %4d arrived and not asked this month: billed per shipment-month, a new month is not paid for them\n", r.Dropped)
+	}
+	if !r.Paced {
+		if r.NotPaced != "" && due > 0 {
+			fmt.Fprintf(w, "  pace      none: %s\n", r.NotPaced)
+		}
+		return
+	}
+	a := r.Allowance
+	fmt.Fprintf(w, "  pace      %4d credits tonight: %d left of the period less %d in reserve, over %d nights to %s; %d due asked for %d credits",
+		a.Credits, a.Remaining, a.Reserve, a.NightsLeft, a.PeriodEnd.Format(time.DateOnly), r.Asked, r.Spent)
+	if r.Beyond > 0 {
+		fmt.Fprintf(w, ", %d of them past the allowance (never observed, or a night more would leave them unasked past twice their interval)", r.Beyond)
+	}
+	fmt.Fprintln(w)
+	if n := len(r.Deferred); n > 0 {
+		fmt.Fprintf(w, "  deferred  %4d due, left for a later night, most valuable first (%s): %s\n", n, dueText(r.DeferredBy), listed(r.Deferred, 5))
+	}
+}
+
+// dueText renders counts by reason, the most first: "12 near, 3 new".
+func dueText(counts map[string]int) string {
+	var parts []string
+	for _, k := range jobs.Reasons(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // creditRange renders a price: one number when it is known, else a range.

@@ -222,12 +222,25 @@ func runCommand() *cli.Command {
 		Usage: "the nightly job: refresh the tracked shipments and the selected schedules for a logical date",
 		Description: runDescription + `
 
-Shipments given with --shipments join the tracked set; every tracked shipment is refreshed
-until it is finished (POSTPOD actual, or POD actual without a POSTPOD, plus --grace).
+Shipments given with --shipments join the tracked set. Each night the refresh policy asks those
+due (--refresh adaptive, the default): one never observed at once; one whose ETA is at most 5
+days away or past every night, 5 to 10 days every 2 nights, 10 to 20 every 3, further weekly
+(--refresh-tiers, --refresh-every); once on the last night before its ETA comes within 14, 7, 3
+and 1 days (--refresh-horizons); one discharged with its final destination to come every 3
+nights; one arrived at its final place (POSTPOD actual, or POD actual without a POSTPOD) no more,
+unless --grace. --refresh nightly asks every shipment not finished every night, with 72h of grace,
+as etalake did before. With the balance reported, the tracking credits are paced over the period
+(--pace): what the night's allowance does not cover is deferred, listed, and asked within twice
+its interval. The dry run says how many shipments are due and why; data_freshness shows each
+one's next due night and reason. A refresh policy that makes no sense is refused (exit 2):
+--refresh-tiers 1 to 366 days, each tier further out than the one before, --refresh-every 1 to
+60 nights, never more often further out, --refresh-horizons 1 to 60 days, --pace-reserve 0 to
+90% or a count.
 
 Schedule it once a day:
    15 2 * * *  ETALAKE_API_KEY_FILE=/etc/etalake/key etalake run --warehouse /srv/etalake --ports @/etc/etalake/ports.txt`,
-		Flags:        append(runFlags(), graceFlag("keep refreshing a shipment this long after it arrived at its final place")),
+		Flags: append(append(runFlags(), graceFlag("keep refreshing a shipment this long after it arrived at its final place")),
+			refreshFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			return runJob(c, "run", true, nil)
@@ -245,6 +258,7 @@ On a terminal it shows the cost and asks before spending, unless --yes or --max-
 given.`,
 		Flags: append(runFlags(),
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask before spending"},
+			billingFlag(),
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -306,7 +320,11 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return err
 	}
 	if grace == 0 && c.IsSet(flagGrace) {
-		grace = jobs.NoGrace // an explicit 0, not the default
+		grace = jobs.NoGrace // an explicit 0, not the mode's default
+	}
+	refresh, err := readRefresh(c)
+	if err != nil {
+		return err
 	}
 	// On a terminal, the progress line and the log share stderr through
 	// one writer, which keeps them apart.
@@ -377,7 +395,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	}
 	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
 		Job: job, LogicalDate: logical, Selection: sel, Track: track,
-		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: grace,
+		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: grace, Refresh: &refresh,
 		MaxBody: limit, MaxReasks: maxReasks, Reask: reask, ReaskCommand: reaskCommand(c), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: exit, Version: version, Log: log,
 		Progress: progressOf(status), ProgressEvery: every,
 	})
@@ -471,5 +489,6 @@ func progressOf(l *termline.Line) jobs.Status {
 
 // graceFlag is --grace, with what it does for the command.
 func graceFlag(usage string) cli.Flag {
-	return &cli.DurationFlag{Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace, Usage: usage + ", 0 to 366 days"}
+	return &cli.DurationFlag{Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace,
+		DefaultText: "none; 72h with --refresh nightly", Usage: usage + ", 0 to 366 days"}
 }

@@ -61,6 +61,17 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if res.Plan.Finished > 0 {
 		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
 	}
+	if rp := res.Plan.Refresh; rp.Mode != "" && rp.Active > 0 {
+		fmt.Fprintf(w, "  refresh    %d due of %d tracked shipments active (%s", rp.DueTotal(), rp.Active, rp.Mode)
+		if rp.DueTotal() > 0 {
+			fmt.Fprintf(w, ": %s", dueText(rp.Due))
+		}
+		fmt.Fprintf(w, "), %d not due tonight\n", rp.NotDue)
+		if n := len(rp.Deferred); n > 0 {
+			fmt.Fprintf(w, "  deferred   %d due, left for a later night by the pace (%d credits tonight; %s): %s\n",
+				n, rp.Allowance.Credits, dueText(rp.DeferredBy), listed(rp.Deferred, 5))
+		}
+	}
 	if res.DeadLetters > 0 {
 		fmt.Fprintf(w, "  dead       %s: kept in raw_responses, the reasons in dead_letters\n", jobs.DeadLetters(res.DeadLetters, res.Quarantined))
 	}

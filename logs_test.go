@@ -212,14 +212,15 @@ func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 		"Run": {"ID", "Job", "LogicalDate", "StartedAt", "EndedAt", "Status", "ExitCode", "StopReason", "Error", "Requests", "ByStatus",
 			"SpentSchedule", "UncertainSchedule", "CallsTracking", "UncertainTracking", "BalanceScheduleBefore", "BalanceScheduleAfter",
 			"BalanceTrackingBefore", "BalanceTrackingAfter", "Rows", "Shortfalls", "GivenUp"},
-		"Plan": {"AlreadyLanded", "Finished", "Resumed", "Reasked", "Reopened", "GivenUp"},
+		"Plan": {"AlreadyLanded", "Finished", "Resumed", "Reasked", "Reopened", "GivenUp", "Refresh"},
 	}
 	// In etl_runs, not the summary's business: what was asked (the
 	// command line) and by which version; and the plan's pricing, which
 	// the plan event (dry run) carries.
 	notSummary := map[string][]string{
-		"Run":  {"Args", "Version"},
-		"Plan": {"Job", "LogicalDate", "Requests", "ScheduleAPI", "ScheduleLow", "ScheduleHigh", "Guessed", "MaxPages", "Free", "BalanceSchedule", "BalanceTracking", "CapSchedule", "CapTracking", "Rate"},
+		"Run": {"Args", "Version"},
+		"Plan": {"Job", "LogicalDate", "Requests", "ScheduleAPI", "ScheduleLow", "ScheduleHigh", "Guessed", "MaxPages", "Free", "BalanceSchedule", "BalanceTracking", "CapSchedule", "CapTracking", "Rate",
+			"Billing", "ShipmentMonths"},
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[jobs.RunResult](), reflect.TypeFor[load.Run](), reflect.TypeFor[jobs.Plan]()} {
 		for i := range typ.NumField() {

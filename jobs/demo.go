@@ -29,6 +29,10 @@ type DemoOptions struct {
 	// PageSize items (0: unpaged).
 	ScheduleAPI wire.ScheduleAPI
 	PageSize    int
+	// Refresh is the refresh policy of each night's run (nil:
+	// DefaultRefresh, the adaptive policy; NightlyRefresh asks every
+	// tracked shipment every night, as the demo did before).
+	Refresh *Refresh
 	// Warehouse are the options the warehouse is opened with.
 	Warehouse load.Options
 	Version   string
@@ -79,7 +83,7 @@ var ErrNotADemo = errors.New("not a demo warehouse")
 
 // Demo starts the simulator in-process on loopback, and for each virtual
 // day tracks the shipments booked so far and runs the nightly job against
-// it, as a scheduler would, with the schedules of a few busy ports, lanes
+// it (with opt.Refresh's policy), as a scheduler would, with the schedules of a few busy ports, lanes
 // and vessels. Nothing to configure. The warehouse is rebuilt from scratch
 // if it is a previous demo's; any other warehouse is refused.
 func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
@@ -91,6 +95,11 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	}
 	if opt.Days < 1 {
 		return DemoResult{}, fmt.Errorf("demo: --days %d: want at least 1", opt.Days)
+	}
+	if opt.Refresh != nil {
+		if err := opt.Refresh.Validate(); err != nil {
+			return DemoResult{}, fmt.Errorf("demo: refresh policy: %w", err)
+		}
 	}
 	began := opt.Now()
 	if err := freshDemoDir(ctx, opt.Dir, opt.Warehouse); err != nil {
@@ -152,7 +161,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		t0 := opt.Now()
 		r, err := RunJob(ctx, client, wh, RunOptions{
 			Job: "demo", LogicalDate: night, Selection: day, Track: true,
-			CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited,
+			CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited, Refresh: opt.Refresh,
 			Night: d < opt.Days-1, Version: opt.Version, Log: opt.Log, Now: opt.Now,
 		})
 		if err != nil {

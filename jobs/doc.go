@@ -1,7 +1,8 @@
 // Package jobs wires the stages into what users run: the nightly job, the
 // backfill, import, replay, the demo, the tracked set and the credit
 // balance. It decides what to ask (the worklist, the checkpoint, the
-// caps), drives extract, syncs every response to the job's journal the
+// caps, and of the tracked set what the refresh policy says is due and
+// the pace affords: refresh*.go), drives extract, syncs every response to the job's journal the
 // moment it arrives and hands it to a single writer that lands it (load),
 // derives it (transform) and loads its rows (load), says how a job ended,
 // and publishes the warehouse for readers at its end. What the vendor

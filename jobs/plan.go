@@ -98,6 +98,15 @@ type Plan struct {
 	// tracked shipments no longer refreshed; Resumed are among the requests
 	// and start at the page after those landed earlier for this date.
 	AlreadyLanded, Finished, Resumed int
+	// Refresh is what the refresh policy made of the tracked set: what
+	// is due tonight and why, what the pace deferred (the nightly run).
+	Refresh RefreshPlan
+	// Billing is how the tracking product is paid for. The tracking
+	// requests cost a credit each billed per call, and ShipmentMonths
+	// credits billed per shipment-month: those of shipments not answered
+	// yet in the logical date's month (UTC).
+	Billing        Billing
+	ShipmentMonths int
 	// Reasked are among the requests and ask again for what an earlier
 	// job got broken in transfer or stopped paging. GivenUp are not among
 	// them: their answer for this date was not had in MaxReasks jobs, and
@@ -152,6 +161,17 @@ func (p Plan) Spend() (schedule, tracking int) {
 	s, _ := p.ScheduleCredits()
 	_, t := p.Paid()
 	return s, affordable(t, p.CapTracking, p.BalanceTracking)
+}
+
+// TrackingCredits is what the tracking requests cost under the plan's
+// billing model if nothing fails, bounded by the caps and the balance:
+// the calls per call, the new shipment-months per shipment-month.
+func (p Plan) TrackingCredits() int {
+	_, t := p.Spend()
+	if p.Billing == BillPerShipmentMonth {
+		return affordable(min(p.ShipmentMonths, t), extract.Unlimited, p.BalanceTracking)
+	}
+	return t
 }
 
 // ScheduleCredits is the least and the most schedule credits the run

@@ -97,7 +97,8 @@ func oversized(t *testing.T, size int, maxBody int64) {
 	}
 
 	b.env.Service.Clock().Advance(24 * time.Hour)
-	next := b.run(t, jobs.RunOptions{MaxBody: maxBody})
+	nightly := jobs.NightlyRefresh() // every shipment, each night
+	next := b.run(t, jobs.RunOptions{MaxBody: maxBody, Refresh: &nightly})
 	if next.Run.Status != load.StatusOK || next.Run.CallsTracking != 4 {
 		t.Fatalf("next night: %s (%q), %d calls; want ok, all 4 fetched", next.Run.Status, next.Run.StopReason, next.Run.CallsTracking)
 	}

@@ -35,9 +35,15 @@ type RunOptions struct {
 	CapSchedule, CapTracking int64
 	// DryRun plans and reports without a paid request and without writing.
 	DryRun bool
-	// Grace is how long a finished shipment is still refreshed (0:
-	// DefaultGrace; NoGrace: not at all).
+	// Grace is how long a shipment that arrived at its final place is
+	// still refreshed (0: the refresh mode's default, DefaultGrace or
+	// NightlyGrace; NoGrace: not at all).
 	Grace time.Duration
+	// Refresh is the policy that chooses which tracked shipments the
+	// nightly run asks, paces the tracking credits and prices by the
+	// billing model (nil: DefaultRefresh, the adaptive policy). RunJob
+	// refuses one that does not Validate.
+	Refresh *Refresh
 	// Night makes the run one night of a longer job, the demo: the
 	// publish for readers (the analytic tables, the Parquet mirror, the
 	// database) waits for that job's last night, unless this night fails,
@@ -140,6 +146,9 @@ type RunResult struct {
 // run with an error matching extract.ErrUnauthorized.
 func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt RunOptions) (RunResult, error) {
 	opt = withRunDefaults(opt)
+	if err := opt.Refresh.Validate(); err != nil {
+		return RunResult{}, fmt.Errorf("refresh policy: %w", err)
+	}
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
 	if !opt.DryRun {
@@ -148,6 +157,7 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 		client = client.WithMaxDecode(maxBodyOr(opt.MaxBody)).WithSpillDir(wh.SpillDir())
 	}
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{},
+		policy: *opt.Refresh, grace: opt.Refresh.grace(opt.Grace), periods: map[wire.Product]*wire.ConsumptionPeriod{},
 		askAs: map[string]string{}, whole: map[wire.Product]int{}, inVain: map[wire.Product]int{},
 		res: RunResult{Stopped: map[wire.Product]string{}, Unasked: map[wire.Product]int{}, Rest: map[wire.Product]Remainder{},
 			Skipped: opt.Skipped, Warnings: opt.Warnings}}
@@ -165,11 +175,9 @@ func withRunDefaults(o RunOptions) RunOptions {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	switch {
-	case o.Grace == 0:
-		o.Grace = DefaultGrace
-	case o.Grace < 0:
-		o.Grace = 0
+	if o.Refresh == nil {
+		r := DefaultRefresh()
+		o.Refresh = &r
 	}
 	if o.Job == "" {
 		o.Job = "run"
@@ -215,6 +223,17 @@ type runner struct {
 	whole  map[wire.Product]int
 	inVain map[wire.Product]int
 	spent  []load.GivenUp
+	// The refresh policy and its grace; dues are the tracked shipments
+	// due tonight, by resource, deferred those the pace left for a later
+	// night; answered is when each shipment was last answered
+	// (load.LastAnswered), periods the current period of each product as
+	// the balance before the run read it.
+	policy   Refresh
+	grace    time.Duration
+	dues     map[string]candidate
+	deferred map[string]bool
+	answered map[string]time.Time
+	periods  map[wire.Product]*wire.ConsumptionPeriod
 }
 
 // DefaultMaxReasks is how many jobs ask a resource whose answer for the
@@ -234,11 +253,22 @@ func (r *runner) execute(ctx context.Context) error {
 	if err := r.needURLs(work); err != nil {
 		return err
 	}
+	paid := r.products(work)
 	if len(work) > 0 { // nothing to buy, no reason to spend rate-limit slots
-		r.balances(ctx, true, work)
+		r.balances(ctx, true, paid)
 	}
-	if r.res.Plan, err = r.plan(ctx, work); err != nil {
+	// The pace needs the balance: what it defers is not asked.
+	if work, err = r.pace(ctx, work); err != nil {
 		return err
+	}
+	if r.res.Plan, err = r.plan(ctx, work, paid); err != nil {
+		return err
+	}
+	if r.opt.Track {
+		r.run.Args["refresh"] = refreshArgs(r.res.Plan.Refresh)
+		rp := r.res.Plan.Refresh
+		r.log.Info("run: due tonight", "refresh", rp.Mode, "billing", rp.Billing, "active", rp.Active, "due", rp.DueTotal(),
+			"by_reason", rp.Due, "not_due", rp.NotDue, "finished", r.res.Plan.Finished, "deferred", len(rp.Deferred))
 	}
 	if r.opt.DryRun {
 		return r.misconfig
@@ -267,8 +297,8 @@ func (r *runner) execute(ctx context.Context) error {
 	if r.misconfig != nil {
 		return r.misconfig
 	}
-	if len(work) > 0 && ctx.Err() == nil && r.writer.failure() == nil {
-		r.balances(ctx, false, work)
+	if len(paid) > 0 && ctx.Err() == nil && r.writer.failure() == nil { // as before, were all deferred
+		r.balances(ctx, false, paid)
 	}
 	return nil
 }
@@ -325,32 +355,21 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 			}
 			r.log.Info("run: tracking new shipments", "added", n)
 		}
-		tracked, err := trackedSet(ctx, r.wh, r.logical.Add(24*time.Hour), r.opt.Grace)
+		var adding []extract.ShipmentRef
+		if r.opt.DryRun { // not added yet: count them as they would be
+			adding = sel.Shipments
+		}
+		ships, err := r.dueTonight(ctx, adding)
 		if err != nil {
 			return nil, err
 		}
-		seen := map[Resource]bool{}
-		var ships []extract.ShipmentRef
-		add := func(ref extract.ShipmentRef) {
-			if !seen[shipmentResource(ref)] {
-				seen[shipmentResource(ref)] = true
-				ships = append(ships, ref)
-			}
-		}
-		for _, t := range tracked {
-			switch t.State {
-			case TrackActive:
-				add(t.Ref)
-			case TrackFinished:
-				r.res.Plan.Finished++
-			}
-		}
-		if r.opt.DryRun { // not added yet: count them as they would be
-			for _, s := range sel.Shipments {
-				add(s)
-			}
-		}
 		sel.Shipments = ships
+	} else if len(sel.Shipments) > 0 || len(r.opt.Reask.Shipments) > 0 {
+		// To price them both ways (Plan.ShipmentMonths).
+		var err error
+		if r.answered, err = r.wh.LastAnswered(ctx); err != nil {
+			return nil, err
+		}
 	}
 	// What --reask names joins the rest, asked even if given up.
 	all := items(sel, r.logical)
@@ -413,15 +432,18 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 }
 
 // plan is what the run will ask and spend; it prices each schedule
-// request in work (workItem.pages) from the pages its answers took before.
-func (r *runner) plan(ctx context.Context, work []workItem) (Plan, error) {
+// request in work (workItem.pages) from the pages its answers took
+// before, and the tracking requests both ways (per call, per
+// shipment-month). paid are the products whose balances it reads.
+func (r *runner) plan(ctx context.Context, work []workItem, paid []wire.Product) (Plan, error) {
 	p := r.res.Plan
 	p.Job, p.LogicalDate, p.Rate = r.opt.Job, r.logical, r.client.Limiter().Rate()
 	p.CapSchedule, p.CapTracking = r.opt.CapSchedule, r.opt.CapTracking
 	p.BalanceSchedule, p.BalanceTracking = r.run.BalanceScheduleBefore, r.run.BalanceTrackingBefore
 	p.Requests = countRequests(work, func(workItem) bool { return true })
+	p.Billing, p.ShipmentMonths = r.policy.Billing, r.shipmentMonths(work)
 	p.ScheduleAPI = r.client.ScheduleAPI()
-	for _, prod := range r.products(work) {
+	for _, prod := range paid {
 		if prod != wire.ProductSchedule || p.ScheduleAPI.HasConsumption() {
 			p.Free += 2
 		}
@@ -451,11 +473,12 @@ func (r *runner) products(work []workItem) []wire.Product {
 	return out
 }
 
-// balances reads the current period of each product the work pays for
-// (free calls, landed like any response) into the run's before or after
-// balances. A product whose provider reports no balance stays unknown.
-func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
-	for _, p := range r.products(work) {
+// balances reads the current period of each product paid (free calls,
+// landed like any response) into the run's before or after balances (and
+// before, the periods the pace reads). A product whose provider reports
+// no balance stays unknown.
+func (r *runner) balances(ctx context.Context, before bool, paid []wire.Product) {
+	for _, p := range paid {
 		c := r.client
 		if !r.opt.DryRun {
 			c = c.WithObserve(r.observer(periodResource(p)))
@@ -478,6 +501,9 @@ func (r *runner) balances(ctx context.Context, before bool, work []workItem) {
 		}
 		if period.Credits == nil {
 			continue
+		}
+		if before {
+			r.periods[p] = period
 		}
 		n := *period.Credits
 		switch {
@@ -688,6 +714,9 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 		}
 		if err == nil {
 			err = deriveLeft(ctx, r.wh, r.sink)
+		}
+		if err == nil && r.opt.Track {
+			err = r.saveDue(ctx)
 		}
 		r.run.Rows = r.sink.loaded
 		r.run.ByStatus = r.writer.statuses()

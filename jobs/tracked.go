@@ -11,15 +11,6 @@ import (
 	"github.com/etalake/etalake/schema"
 )
 
-// DefaultGrace is how long a shipment is still refreshed after it finished
-// (POSTPOD actual, or POD actual when there is no POSTPOD): the last
-// container events (gate out, empty return) arrive in those days.
-const DefaultGrace = 3 * 24 * time.Hour
-
-// NoGrace is the RunOptions.Grace of none: a shipment is not refreshed
-// once it finished (a zero Grace is DefaultGrace).
-const NoGrace time.Duration = -1
-
 // Tracked is a shipment of the tracked set with what the warehouse knows of
 // it.
 type Tracked struct {
@@ -31,8 +22,23 @@ type Tracked struct {
 	State string
 	// Arrived is when it arrived at its final place, if it has.
 	Arrived *time.Time
-	// LastObserved is the latest response about it, if any.
+	// LastObserved is the latest response about it, if any, fetched or
+	// pushed.
 	LastObserved *time.Time
+	// What the latest answer said, for the refresh policy: the carrier
+	// (SCAC); ETA, the carrier's ETA at the port of discharge while it
+	// has not arrived there (nil once it has, or when none is given);
+	// AtPOD, discharged there with its final destination still to come.
+	Carrier string
+	ETA     *time.Time
+	AtPOD   bool
+	// LastAnswered is the latest logical date a fetch had its whole
+	// answer (what a bill per shipment-month counts), if any.
+	LastAnswered *time.Time
+	// NextDue, DueReason and DeferredSince are the refresh policy's word
+	// on it as the latest nightly run left it (tracked_shipments).
+	NextDue, DeferredSince *time.Time
+	DueReason              string
 }
 
 // Tracked states.
@@ -200,16 +206,30 @@ func TrackedAsOf(rows []load.TrackedShipment, now time.Time, grace time.Duration
 		t := Tracked{
 			Ref:     extract.ShipmentRef{Number: r.Number, Type: extract.ShipmentType(r.Type), Sealine: r.Sealine},
 			AddedAt: r.AddedAt, AddedBy: r.AddedBy, Arrived: r.Arrived, LastObserved: r.LastObserved,
+			Carrier: r.Carrier, AtPOD: r.PODActual && r.PostPOD && !r.PostPODActual,
+			NextDue: r.NextDue, DeferredSince: r.DeferredSince, DueReason: r.DueReason,
 		}
-		switch {
-		case r.RemovedAt != nil:
+		if !r.PODActual {
+			t.ETA = r.PODDate
+		}
+		if r.RemovedAt != nil {
 			t.State = TrackRemoved
-		case t.Arrived != nil && !t.Arrived.Add(grace).After(now):
-			t.State = TrackFinished
-		default:
-			t.State = TrackActive
 		}
-		out[i] = t
+		out[i] = t.asOf(now, grace)
 	}
 	return out
+}
+
+// asOf is t with its state as of now: finished when it arrived at its
+// final place at least grace before now, else active; removed stays
+// removed.
+func (t Tracked) asOf(now time.Time, grace time.Duration) Tracked {
+	switch {
+	case t.State == TrackRemoved:
+	case t.Arrived != nil && !t.Arrived.Add(grace).After(now):
+		t.State = TrackFinished
+	default:
+		t.State = TrackActive
+	}
+	return t
 }

@@ -8,9 +8,10 @@ import (
 	"github.com/etalake/etalake/jobs"
 )
 
-// --grace 0 (NoGrace) stops refreshing a shipment the night after it is
-// known to have arrived, where the default grace keeps it 3 days more: a
-// zero is not taken for the default.
+// The adaptive policy (the default) stops refreshing a shipment the night
+// after it is known to have arrived at its final place; the nightly
+// policy keeps it 3 days more, as it always did, unless --grace 0
+// (NoGrace) says none: a zero is not taken for the mode's default.
 func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
@@ -42,10 +43,17 @@ func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
 	b.env.Service.Clock().Set(start.AddDate(0, 0, day))
 	b.run(t, jobs.RunOptions{}) // sees it arrived
 	b.env.Service.Clock().Set(start.AddDate(0, 0, day+1))
-	if p := b.run(t, jobs.RunOptions{DryRun: true}).Plan; p.Finished != 0 || p.Shipments != 1 {
-		t.Fatalf("default grace: %d finished, %d asked; want it still asked", p.Finished, p.Shipments)
+	if p := b.run(t, jobs.RunOptions{DryRun: true}).Plan; p.Finished != 1 || p.Shipments != 0 {
+		t.Fatalf("adaptive, default grace: %d finished, %d asked; want it finished", p.Finished, p.Shipments)
 	}
-	if p := b.run(t, jobs.RunOptions{DryRun: true, Grace: jobs.NoGrace}).Plan; p.Finished != 1 || p.Shipments != 0 {
-		t.Fatalf("no grace: %d finished, %d asked; want it finished", p.Finished, p.Shipments)
+	nightly := jobs.NightlyRefresh()
+	if p := b.run(t, jobs.RunOptions{DryRun: true, Refresh: &nightly}).Plan; p.Finished != 0 || p.Shipments != 1 || p.Refresh.Due[jobs.DueNightly] != 1 {
+		t.Fatalf("nightly, default grace: %d finished, %d asked (%v); want it still asked", p.Finished, p.Shipments, p.Refresh.Due)
+	}
+	if p := b.run(t, jobs.RunOptions{DryRun: true, Refresh: &nightly, Grace: jobs.NoGrace}).Plan; p.Finished != 1 || p.Shipments != 0 {
+		t.Fatalf("nightly, no grace: %d finished, %d asked; want it finished", p.Finished, p.Shipments)
+	}
+	if p := b.run(t, jobs.RunOptions{DryRun: true, Grace: 72 * time.Hour}).Plan; p.Finished != 0 || p.Shipments != 1 || p.Refresh.Due[jobs.DueGrace] != 1 {
+		t.Fatalf("adaptive, --grace 72h: %d finished, %d asked (%v); want it asked for its grace", p.Finished, p.Shipments, p.Refresh.Due)
 	}
 }

@@ -19,8 +19,24 @@ type TrackedShipment struct {
 	// Arrived is when the shipment arrived at its final place — POSTPOD
 	// actual, or POD actual when it has no POSTPOD — if it has. Read only.
 	Arrived *time.Time
-	// LastObserved is the latest response about it, if any. Read only.
+	// LastObserved is the latest response about it, if any, fetched or
+	// pushed. Read only.
 	LastObserved *time.Time
+	// What the latest answer about it said, for the refresh policy. Read
+	// only. Carrier is the SCAC the service reports, else the one given;
+	// PODDate the carrier's date at the port of discharge (the ETA, or
+	// the actual when PODActual); PostPOD says it has a final destination
+	// after the POD, PostPODActual that it arrived there.
+	Carrier                           string
+	PODDate                           *time.Time
+	PODActual, PostPOD, PostPODActual bool
+	// The refresh policy's word on it, as the latest nightly run left it
+	// (tracked_shipments.next_due_date, due_reason, deferred_since,
+	// due_as_of): written by SaveTracked, nil or empty when none.
+	NextDue       *time.Time
+	DueReason     string
+	DeferredSince *time.Time
+	DueAsOf       *time.Time
 }
 
 // SaveTracked writes rows of the tracked set in one load: a shipment's
@@ -42,6 +58,14 @@ func (w *Warehouse) SaveTracked(ctx context.Context, ts []TrackedShipment) error
 		if t.RemovedAt != nil {
 			row["removed_at"] = *t.RemovedAt
 		}
+		for col, d := range map[string]*time.Time{"next_due_date": t.NextDue, "deferred_since": t.DeferredSince, "due_as_of": t.DueAsOf} {
+			if d != nil {
+				row[col] = *d
+			}
+		}
+		if t.DueReason != "" {
+			row["due_reason"] = t.DueReason
+		}
 		rows[i] = row
 	}
 	rec, err := recordOf(schema.TrackedShipments, rows)
@@ -56,7 +80,9 @@ func (w *Warehouse) SaveTracked(ctx context.Context, ts []TrackedShipment) error
 }
 
 // Tracked reads the tracked set, removed shipments included, in the order
-// they were added, each with its arrival and latest observation.
+// they were added, each with its arrival, latest observation, what that
+// said of its port of discharge and final destination, and the refresh
+// policy's word on it.
 func (w *Warehouse) Tracked(ctx context.Context) ([]TrackedShipment, error) {
 	if w.db == nil {
 		return nil, errClosed
@@ -70,7 +96,10 @@ func ReadTracked(ctx context.Context, db *sql.DB) ([]TrackedShipment, error) {
 SELECT t.shipment_number, t.shipment_type, coalesce(t.sealine, ''), t.added_at, t.added_by, t.removed_at,
        CASE WHEN s.postpod_locode IS NOT NULL THEN (CASE WHEN s.postpod_actual THEN s.postpod_date END)
             WHEN s.pod_actual THEN s.pod_date END AS arrived,
-       s.last_observed_at
+       s.last_observed_at,
+       coalesce(s.sealine, t.sealine, ''), s.pod_date, coalesce(s.pod_actual, false),
+       s.postpod_locode IS NOT NULL, coalesce(s.postpod_actual, false),
+       t.next_due_date, coalesce(t.due_reason, ''), t.deferred_since, t.due_as_of
 FROM tracked_shipments t
 LEFT JOIN shipments s USING (shipment_number, shipment_type)
 ORDER BY t.added_at, t.shipment_number, t.shipment_type`)
@@ -81,12 +110,14 @@ ORDER BY t.added_at, t.shipment_number, t.shipment_type`)
 	var out []TrackedShipment
 	for rows.Next() {
 		var t TrackedShipment
-		var removed, arrived, last sql.NullTime
-		if err := rows.Scan(&t.Number, &t.Type, &t.Sealine, &t.AddedAt, &t.AddedBy, &removed, &arrived, &last); err != nil {
+		var removed, arrived, last, pod, due, deferred, asOf sql.NullTime
+		if err := rows.Scan(&t.Number, &t.Type, &t.Sealine, &t.AddedAt, &t.AddedBy, &removed, &arrived, &last,
+			&t.Carrier, &pod, &t.PODActual, &t.PostPOD, &t.PostPODActual, &due, &t.DueReason, &deferred, &asOf); err != nil {
 			return nil, fmt.Errorf("reading the tracked set: %w", err)
 		}
 		t.AddedAt = t.AddedAt.UTC()
 		t.RemovedAt, t.Arrived, t.LastObserved = utcOrNil(removed), utcOrNil(arrived), utcOrNil(last)
+		t.PODDate, t.NextDue, t.DeferredSince, t.DueAsOf = utcOrNil(pod), utcOrNil(due), utcOrNil(deferred), utcOrNil(asOf)
 		out = append(out, t)
 	}
 	return out, rows.Err()

@@ -166,7 +166,9 @@ var (
 	}
 	TrackedShipments = &Table{
 		Name: "tracked_shipments", Kind: Ledger, Partition: "added_date",
-		Doc: "The shipments the nightly run refreshes until they are finished (etalake track, run --shipments).",
+		Doc: "The shipments the nightly run refreshes until they are finished (etalake track, run --shipments), " +
+			"each with the night the refresh policy next asks it, as the latest nightly run decided.",
+		DocSince: 6, OldDoc: "The shipments the nightly run refreshes until they are finished (etalake track, run --shipments).",
 		Key: []string{"shipment_number", "shipment_type"},
 		Columns: []Column{
 			req("shipment_number", Varchar, "container, bill of lading or booking number"),
@@ -176,6 +178,16 @@ var (
 			req("added_by", Varchar, "the run that added it, or track add"),
 			opt("removed_at", Timestamp, "when it was removed (etalake track rm); null while tracked"),
 			req("added_date", Date, "UTC date of added_at (partition)"),
+			{Name: "next_due_date", Type: Date, Nullable: true, Since: 6, Doc: "the night (logical date) the nightly run next asks it, as the latest nightly run " +
+				"decided from what the warehouse held at its end (see due_reason); a night before that run's own means it was due then and is not had yet " +
+				"(deferred by the pace, or its answer failed); NULL: never again (finished, dropped) or no nightly run has decided yet"},
+			{Name: "due_reason", Type: Varchar, Nullable: true, Since: 6, Doc: "why it is due on next_due_date: new (never observed), overdue (its ETA passed, " +
+				"not arrived), near, mid, far, beyond (its tier by days until the ETA held), horizon-14 (and -7, -3, -1: the last night before its ETA comes " +
+				"within that many days), at-pod (discharged, final destination pending), grace, no-eta, billed (asked this month, billed per shipment-month), " +
+				"nightly (--refresh nightly); or, with no date, finished or dropped (billed per shipment-month: arrived, not asked in a new month)"},
+			{Name: "deferred_since", Type: Date, Nullable: true, Since: 6, Doc: "the first night in a row it was due and deferred by the pace (--pace): " +
+				"the night's allowance went to more valuable shipments; NULL when not deferred"},
+			{Name: "due_as_of", Type: Date, Nullable: true, Since: 6, Doc: "the logical date of the nightly run that decided next_due_date and due_reason"},
 		},
 	}
 	ConsumptionPeriods = &Table{

@@ -217,6 +217,19 @@ func TestViewSemantics(t *testing.T) {
 	if state != "removed" {
 		t.Errorf("S6 state %q", state)
 	}
+	// The refresh policy's word: S3 next asked on 03-14 by its tier; S10,
+	// five days behind the newest response, due and deferred by the pace
+	// on 03-12, is not stale: it waits by the policy's word, listed.
+	var next, reason string
+	one(t, db, "SELECT strftime(next_due_date, '%m-%d'), due_reason FROM data_freshness WHERE shipment_number='S3'", &next, &reason)
+	if next != "03-14" || reason != "far" {
+		t.Errorf("S3 next due %s (%s); want 03-14 (far)", next, reason)
+	}
+	var behind float64
+	one(t, db, "SELECT is_stale, hours_behind_newest, strftime(deferred_since, '%m-%d') FROM data_freshness WHERE shipment_number='S10'", &stale, &behind, &next)
+	if stale || behind != 120 || next != "03-12" {
+		t.Errorf("S10: stale %v, %.0f h behind, deferred since %s; want not stale though 120 h behind, deferred since 03-12", stale, behind, next)
+	}
 	// Given up: port:NLRTM for 2026-03-11 and 2026-03-12, a row of its own
 	// with the command for the latest date; S5 on its tracked row; DEHAM,
 	// answered whole after the run that gave it up, not at all.

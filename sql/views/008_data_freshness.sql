@@ -4,9 +4,15 @@
 -- place, removed), when it was last observed, hours_since_observed (to the
 -- wall clock now) and hours_behind_newest (to the newest successful
 -- response in the warehouse, so that a warehouse replayed or built by the
--- demo reads sensibly), and is_stale: an active shipment never observed,
--- or more than 36 hours behind the newest response while others were
--- refreshed.
+-- demo reads sensibly), and the refresh policy's word on it as the latest
+-- nightly run left it (tracked_shipments): next_due_date, due_reason,
+-- deferred_since. The adaptive policy asks a shipment whose ETA is weeks
+-- away once a week, so being days behind the newest response is no sign
+-- of trouble: a shipment is stale when it is active and never observed,
+-- or due on a night before the newest response's and not had since
+-- without the pace having deferred it (its answer failed, a cap or the
+-- quota stopped the run) — or, for one no nightly run has decided on yet,
+-- more than 36 hours behind the newest response.
 --
 -- And what is given up: a resource whose answer for a logical date was
 -- not had in --max-reasks jobs (broken in transfer, or paging stopped
@@ -51,6 +57,9 @@ tracked AS (
            coalesce(s.sealine, t.sealine) AS carrier,
            t.added_at,
            s.last_observed_at,
+           t.next_due_date,
+           t.due_reason,
+           t.deferred_since,
            CASE
                WHEN t.removed_at IS NOT NULL THEN 'removed'
                WHEN (s.postpod_locode IS NOT NULL AND s.postpod_actual)
@@ -68,6 +77,9 @@ untracked AS (
            CAST(NULL AS TIMESTAMPTZ) AS added_at,
            (SELECT max(a.observed_at) FROM raw_responses AS a
             WHERE a.resource = g.resource AND a.status BETWEEN 200 AND 299 AND a.broken IS NULL) AS last_observed_at,
+           CAST(NULL AS DATE) AS next_due_date,
+           CAST(NULL AS VARCHAR) AS due_reason,
+           CAST(NULL AS DATE) AS deferred_since,
            'given_up' AS state
     FROM given_up AS g
     WHERE g.resource NOT IN (SELECT resource FROM tracked)
@@ -85,13 +97,19 @@ SELECT t.shipment_number,
        t.last_observed_at,
        (epoch_us(now()) - epoch_us(t.last_observed_at)) / 3600e6 AS hours_since_observed,
        (epoch_us(n.newest_at) - epoch_us(t.last_observed_at)) / 3600e6 AS hours_behind_newest,
-       t.state IN ('active', 'given_up') AND (t.last_observed_at IS NULL OR epoch_us(n.newest_at) - epoch_us(t.last_observed_at) > 36 * 3600e6) AS is_stale,
+       t.state IN ('active', 'given_up') AND (
+           t.last_observed_at IS NULL
+           OR CASE WHEN t.next_due_date IS NULL THEN epoch_us(n.newest_at) - epoch_us(t.last_observed_at) > 36 * 3600e6
+                   ELSE t.next_due_date < CAST(n.newest_at AS DATE) AND t.deferred_since IS NULL END) AS is_stale,
        t.resource,
        g.given_up_date,
        coalesce(g.given_up_dates, 0) AS given_up_dates,
        g.failed_jobs,
        g.given_up_reason,
-       g.reask_command
+       g.reask_command,
+       t.next_due_date,
+       t.due_reason,
+       t.deferred_since
 FROM kept AS t
 CROSS JOIN newest AS n
 LEFT JOIN given_up AS g USING (resource);
@@ -104,10 +122,13 @@ COMMENT ON COLUMN data_freshness.added_at IS 'when it was added to the tracked s
 COMMENT ON COLUMN data_freshness.last_observed_at IS 'the last successful observation (NULL: never): the shipment''s, or for a resource not tracked its last whole answer''s';
 COMMENT ON COLUMN data_freshness.hours_since_observed IS 'hours from last_observed_at to now (the wall clock)';
 COMMENT ON COLUMN data_freshness.hours_behind_newest IS 'hours from last_observed_at to the newest successful response in the warehouse';
-COMMENT ON COLUMN data_freshness.is_stale IS 'active (or given_up) and never observed, or more than 36 h behind the newest response';
+COMMENT ON COLUMN data_freshness.is_stale IS 'active (or given_up) and never observed, or due (next_due_date) on a night before the newest response''s and not had since, unless the pace deferred it; where no nightly run has decided (next_due_date NULL), more than 36 h behind the newest response';
 COMMENT ON COLUMN data_freshness.resource IS 'the resource as raw_responses.resource names it: shipment:CT:MSCU1234566, port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483';
 COMMENT ON COLUMN data_freshness.given_up_date IS 'the latest logical date for which the resource is given up: not had in --max-reasks jobs (broken in transfer or paging stopped short), and not answered since; NULL when none';
 COMMENT ON COLUMN data_freshness.given_up_dates IS 'how many logical dates the resource is given up for (0: none)';
 COMMENT ON COLUMN data_freshness.failed_jobs IS 'for given_up_date: the jobs that asked it in vain';
 COMMENT ON COLUMN data_freshness.given_up_reason IS 'for given_up_date: what was wrong with its latest answer (broken in transfer, or where its paging stopped)';
 COMMENT ON COLUMN data_freshness.reask_command IS 'for given_up_date: the command that asks it again now (etalake backfill … --date … --reask …); a job of the date also asks it once the service answers its product well again';
+COMMENT ON COLUMN data_freshness.next_due_date IS 'the night the nightly run next asks it, as the latest nightly run decided (tracked_shipments.next_due_date): a night before that run''s means it was due then and is not had yet; NULL: never again (due_reason finished or dropped), not tracked, or no nightly run has decided yet';
+COMMENT ON COLUMN data_freshness.due_reason IS 'why it is due on next_due_date: new, overdue (ETA passed, not arrived), near, mid, far, beyond (its tier by days until the ETA), horizon-14, -7, -3, -1 (the last night before its ETA comes within that many days), at-pod (final destination pending), grace, no-eta, billed (per shipment-month), nightly; finished or dropped with no date';
+COMMENT ON COLUMN data_freshness.deferred_since IS 'the first night in a row the pace deferred it while due (the night''s allowance went to more valuable shipments): listed, asked within twice its interval; NULL when not deferred';

@@ -94,12 +94,19 @@ INSERT INTO event_observations VALUES
   ('k-depa', TIMESTAMPTZ '2026-02-06 02:00:00+00', 'S1', 'MSKU0000001', TIMESTAMPTZ '2026-02-05 00:00:00+00', true, 'r1', DATE '2026-02-06', NULL),
   ('k-gtot', TIMESTAMPTZ '2026-02-02 02:00:00+00', 'S1', 'MSKU0000001', TIMESTAMPTZ '2026-01-30 10:00:00+00', true, 'r1', DATE '2026-02-02', NULL);
 
--- The tracked set: S1 (arrived), S3 (active, observed), S5 (active, never observed), S6 removed.
+-- The tracked set, with the refresh policy's word as the nightly run of
+-- 2026-03-12 left it: S1 arrived (finished: never again); S3 active,
+-- observed 03-11 with its ETA 14 days out (far: every 3 nights, next
+-- 03-14); S5 active, never observed (new, due since it was added); S6
+-- removed; S10 active, its ETA passed (overdue), due on 03-12 and deferred
+-- by the pace that night: five days behind the newest response, yet not
+-- stale — it waits by the policy's word, listed.
 INSERT INTO tracked_shipments VALUES
-  ('S1', 'CT', 'MAEU', TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', NULL, DATE '2026-02-01'),
-  ('S3', 'CT', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'track add', NULL, DATE '2026-02-20'),
-  ('S5', 'BL', 'ONEY', TIMESTAMPTZ '2026-03-10 00:00:00+00', 'track add', NULL, DATE '2026-03-10'),
-  ('S6', 'CT', NULL, TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', TIMESTAMPTZ '2026-02-15 00:00:00+00', DATE '2026-02-01');
+  ('S1', 'CT', 'MAEU', TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', NULL, DATE '2026-02-01', NULL, 'finished', NULL, DATE '2026-03-11'),
+  ('S3', 'CT', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'track add', NULL, DATE '2026-02-20', DATE '2026-03-14', 'far', NULL, DATE '2026-03-11'),
+  ('S5', 'BL', 'ONEY', TIMESTAMPTZ '2026-03-10 00:00:00+00', 'track add', NULL, DATE '2026-03-10', DATE '2026-03-10', 'new', NULL, DATE '2026-03-10'),
+  ('S6', 'CT', NULL, TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', TIMESTAMPTZ '2026-02-15 00:00:00+00', DATE '2026-02-01', NULL, NULL, NULL, NULL),
+  ('S10', 'CT', NULL, TIMESTAMPTZ '2026-02-10 00:00:00+00', 'track add', NULL, DATE '2026-02-10', DATE '2026-03-12', 'overdue', DATE '2026-03-12', DATE '2026-03-12');
 -- The newest response in the warehouse: 2026-03-12 02:00.
 INSERT INTO raw_responses VALUES
   ('x1', 'run-2', 'tracking', 'shipment', 'shipment:BL:S2', '/container-tracking/api/v2/shipment?shipmentNumber=S2', 200,
