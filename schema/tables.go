@@ -80,7 +80,8 @@ var (
 			colObservedAt,
 			opt("date_header", Timestamp, "the response's HTTP Date header"),
 			req("attempt", Integer, "1 for a first attempt, more for a retry"),
-			req("source", Varchar, "fetch or import"),
+			{Name: "source", Type: Varchar, Since: 1, Doc: "fetch (asked by a job), import (etalake import) or push (a vendor's webhook, etalake webhook serve): " +
+				"only fetches answer a job's logical date", DocSince: 6, OldDoc: "fetch or import"},
 			opt("logical_date", Date, "the logical date of the run that fetched it"),
 			req("body_bytes", BigInt, "size of the body before compression"),
 			req("body_sha256", Varchar, "SHA-256 of the body, hex"),

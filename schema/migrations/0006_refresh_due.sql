@@ -1,6 +1,7 @@
 -- Migration 6, derived from the table definitions in schema/tables.go.
 -- Regenerate with: go test ./schema -run TestMigrationsAreDerived -update
 
+COMMENT ON COLUMN raw_responses."source" IS 'fetch (asked by a job), import (etalake import) or push (a vendor''s webhook, etalake webhook serve): only fetches answer a job''s logical date';
 ALTER TABLE tracked_shipments ADD COLUMN "next_due_date" DATE;
 COMMENT ON COLUMN tracked_shipments."next_due_date" IS 'the night (logical date) the nightly run next asks it, as the latest nightly run decided from what the warehouse held at its end (see due_reason); a night before that run''s own means it was due then and is not had yet (deferred by the pace, or its answer failed); NULL: never again (finished, dropped) or no nightly run has decided yet';
 ALTER TABLE tracked_shipments ADD COLUMN "due_reason" VARCHAR;
