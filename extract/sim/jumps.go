@@ -11,9 +11,9 @@ import "math"
 //     hub of a transhipment, and goes on the next sailing of the same
 //     service that leaves at least a day after the announcement (a week
 //     later, as a rule). The carrier announces it 1 to 5 days before the
-//     missed sailing's departure (a roll at the hub: not before the box
-//     reached it); the box's POD ETA becomes the new sailing's, and so
-//     does its arrival. A transhipped box rolled at its POL takes the first
+//     missed sailing's departure (at a hub, from the day the box reaches
+//     it); the box's POD ETA becomes the new sailing's, and so does its
+//     arrival. A transhipped box rolled at its POL takes the first
 //     connection at the hub after the new first leg, as a booking does.
 //   - Omission: a vessel skips a call of a range port (never a transhipment
 //     hub), announced 4 to 14 days before it was planned. The call leaves

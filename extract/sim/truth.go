@@ -35,7 +35,8 @@ type CarrierTruth struct {
 	Name string `json:"name"`
 	// ETABiasHours and ETASpreadHours are the full-scale (s = 1) bias and
 	// spread of actual − eta; ETABias3dHours is the expected error at the
-	// 3-day horizon, bias·s(3 d).
+	// 3-day horizon, bias·s(3 d), jumps or not: none is announced within 4
+	// days of the arrival it makes.
 	ETABiasHours   float64 `json:"eta_bias_hours"`
 	ETASpreadHours float64 `json:"eta_spread_hours"`
 	ETABias3dHours float64 `json:"eta_bias_3d_hours"`
@@ -234,7 +235,11 @@ func (w *World) legTruths(legs []leg) []LegTruth {
 // hours) of the carrier at a horizon before actual arrival. Below 5 days it
 // is exactly bias·s(h); from 5 days on, the schedule term w(h)·(ACT − PLN)
 // is added with the carrier's mean arrival delay over the window, an
-// approximation. NaN for an unknown carrier or a negative horizon.
+// approximation. It is the ETA model's error: jumps are not in it. Below 4
+// days none can be (JumpsTruth.MinLeadHours); at 7 and 14 days a shipment
+// whose jump was announced after the horizon's cut is judged on the ETA
+// from before it, days off — ShipmentTruth.Jumps says which. NaN for an
+// unknown carrier or a negative horizon.
 func (t Truth) ExpectedCarrierError(scac string, horizon time.Duration) float64 {
 	if horizon < 0 {
 		return math.NaN()
