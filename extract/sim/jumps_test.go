@@ -191,6 +191,49 @@ func TestCarrierETAIsTheTrackingAnswersPOD(t *testing.T) {
 	t.Logf("%d answers compared", checked)
 }
 
+// The carrier's report of a shipment changes only when the carrier revises
+// (a jump's announcement included) and when the box arrives: hour by hour
+// over a shipment's life, a change falls between two hours that hold a new
+// revision or the arrival. A push that looks at each revision sees every
+// change.
+func TestCarrierETAChangesOnlyAtRevisionsAndTheArrival(t *testing.T) {
+	w, tr := jumpyWorld(t)
+	changes, jumps := 0, 0
+	n := 0
+	for _, s := range tr.Shipments {
+		if len(s.Jumps) == 0 || !s.Jumps[0].Visible || n == 25 {
+			continue
+		}
+		n++
+		ref := refOf(s)
+		prev, err := w.CarrierETA(ref, s.BookedAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for at := s.BookedAt.Add(time.Hour); at.Before(podArrival(s).Add(2 * time.Hour)); at = at.Add(time.Hour) {
+			e, err := w.CarrierETA(ref, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e != prev {
+				changes++
+				arrived := !podArrival(s).After(at) && podArrival(s).After(at.Add(-time.Hour))
+				if e.RevisedAt.Equal(prev.RevisedAt) && !arrived {
+					t.Errorf("%s: the report changed between %s and %s without a revision or the arrival: %+v, then %+v", s.Number, at.Add(-time.Hour), at, prev, e)
+				}
+				if e.POD != prev.POD || math.Abs(e.ETA.Sub(prev.ETA).Hours()) > 72 {
+					jumps++
+				}
+			}
+			prev = e
+		}
+	}
+	t.Logf("%d shipments: %d changes, %d of them jumps of a POD or over 3 days", n, changes, jumps)
+	if n < 25 || jumps == 0 {
+		t.Fatalf("%d shipments, %d jumps seen", n, jumps)
+	}
+}
+
 // A jump moves the carrier's ETA at its announcement, not before: through
 // the revision before it the ETA is the one from before, from it on the one
 // after, at the POD the change leaves.
@@ -261,7 +304,7 @@ func TestRollsAndOmissionsAreConsistentAcrossAnswers(t *testing.T) {
 	for _, c := range tr.Carriers {
 		byPort[c.SCAC] = c.Supports.Port
 	}
-	scheduled := 0
+	scheduled, loadings := 0, 0
 	seen := visibleJumps(tr, 0, func(s sim.ShipmentTruth, j sim.JumpTruth) {
 		if j.Kind == "swap" {
 			return
@@ -285,7 +328,22 @@ func TestRollsAndOmissionsAreConsistentAcrossAnswers(t *testing.T) {
 			if *vad.Vessel.IMO != vesselAt(tr, last, at) || vad.Location.Locode != last.To || !vad.Date.Equal(*sh.Route.Pod.Date) {
 				t.Errorf("%s at %s: arrives on %d at %s %s, itinerary %d at %s", s.Number, at, *vad.Vessel.IMO, vad.Location.Locode, vad.Date, vesselAt(tr, last, at), last.To)
 			}
-			if !byPort[s.Sealine] || !last.PlannedArrival.After(at.AddDate(0, 0, -7)) || last.PlannedArrival.After(at.AddDate(0, 0, 28)) {
+			if !byPort[s.Sealine] {
+				continue
+			}
+			// The loading call, by its planned departure, in the port
+			// schedule of the POL (when planned within its window).
+			if ps, err := w.PortSchedule(first.From, at); err == nil {
+				for _, vs := range ps.VesselSchedules {
+					if *vs.Vessel.IMO == vesselAt(tr, first, at) && vs.Timestamps[1].EventDateTime.Equal(first.PlannedDeparture) {
+						loadings++
+						if !vs.Timestamps[3].EventDateTime.Equal(*vdl.Date) {
+							t.Errorf("%s at %s: port schedule departs %s, tracking VDL %s", s.Number, at, vs.Timestamps[3].EventDateTime, vdl.Date)
+						}
+					}
+				}
+			}
+			if !last.PlannedArrival.After(at.AddDate(0, 0, -7)) || last.PlannedArrival.After(at.AddDate(0, 0, 28)) {
 				continue
 			}
 			ps, err := w.PortSchedule(last.To, at)
@@ -307,8 +365,8 @@ func TestRollsAndOmissionsAreConsistentAcrossAnswers(t *testing.T) {
 			scheduled++
 		}
 	})
-	t.Logf("visible jumps %v; %d discharges matched in port schedules", seen, scheduled)
-	if seen["roll"] == 0 || scheduled == 0 {
+	t.Logf("visible jumps %v; %d loadings and %d discharges matched in port schedules", seen, loadings, scheduled)
+	if seen["roll"] == 0 || scheduled == 0 || loadings == 0 {
 		t.Fatal("nothing compared")
 	}
 }
@@ -418,7 +476,7 @@ func TestSwappedVoyagesShowTheSubstitute(t *testing.T) {
 			checked++
 		}
 	}
-	events := 0
+	events, routes := 0, 0
 	visibleJumps(tr, 0, func(s sim.ShipmentTruth, j sim.JumpTruth) {
 		if j.Kind != "swap" {
 			return
@@ -427,6 +485,18 @@ func TestSwappedVoyagesShowTheSubstitute(t *testing.T) {
 		for _, at := range []time.Time{j.AnnouncedAt.Add(-time.Minute), j.AnnouncedAt} {
 			if at.Before(s.BookedAt) {
 				continue
+			}
+			// Port to port, the sailing shows the vessel the schedules show.
+			q := sim.P2PQuery{DepartureStart: l.PlannedDeparture.Add(-time.Hour), DepartureEnd: l.PlannedDeparture.Add(time.Hour), MaxTranshipment: 0}
+			if p2p, err := w.PointToPoint(l.From, l.To, q, at); err == nil {
+				for _, r := range p2p.Routes {
+					if leg := r.Legs[0]; *leg.CarrierVoyageNumber == l.Voyage && r.CarrierCode == s.Sealine {
+						routes++
+						if *leg.Vessel.IMO != vesselAt(tr, l, at) {
+							t.Errorf("%s → %s at %s: the sailing on %d, the voyage is sailed by %d", l.From, l.To, at, *leg.Vessel.IMO, vesselAt(tr, l, at))
+						}
+					}
+				}
 			}
 			for _, e := range mustShipment(t, w, refOf(s), at).Containers[0].Events {
 				if e.Vessel != nil && e.Voyage != nil && *e.Voyage == l.Voyage && (e.Status == "CLL" || e.Status == "VDL" || e.Status == "CLT" || e.Status == "VDT") {
@@ -438,8 +508,8 @@ func TestSwappedVoyagesShowTheSubstitute(t *testing.T) {
 			}
 		}
 	})
-	if checked < 10 || events == 0 {
-		t.Fatalf("%d swaps checked in schedules, %d events", checked, events)
+	if checked < 10 || events == 0 || routes == 0 {
+		t.Fatalf("%d swaps checked in schedules, %d events, %d port-to-port sailings", checked, events, routes)
 	}
 }
 
