@@ -99,6 +99,7 @@ func simServeCommand() *cli.Command {
 			"X-API-Key, as carriers' APIs do (DCSA defines no scheme); the export line then sets ETALAKE_AUTH too.\n" +
 			"A request without the key there is refused 401 with a message saying how it is wanted.\n\n" +
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
+			"GET /_sim/eta?shipmentNumber=…[&shipmentType=…][&at=RFC3339] (the carrier's POD ETA then, free),\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
 			"Carriers' ETAs drift and, unless --jumps off, jump: a box rolled to the next sailing (its ETA a week\n" +
 			"later), a port call omitted (its boxes discharged at the vessel's next port, which becomes their POD),\n" +

@@ -1,15 +1,19 @@
 package sim_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -666,5 +670,53 @@ func TestWithoutJumpsNothingJumps(t *testing.T) {
 	_, on := defaultWorld(t)
 	if !on.Jumps.Enabled || on.Jumps.Counts.Rolled == 0 {
 		t.Errorf("jumps are on by default: %+v", on.Jumps.Counts)
+	}
+}
+
+// GET /_sim/eta answers World.CarrierETA over HTTP, as of the virtual clock
+// or of at, with no key and no credit: for a harness that drives the
+// simulator from outside. A bad query is a 400 naming the parameter, an
+// unknown or unbooked shipment a 404.
+func TestAdminETAIsCarrierETA(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{})
+	w := env.Service.World()
+	tr := w.Truth()
+	var s sim.ShipmentTruth
+	for _, x := range tr.Shipments {
+		if len(x.Jumps) > 0 && x.Jumps[0].Visible && x.Type != "CT" {
+			s = x
+			break
+		}
+	}
+	j := s.Jumps[0]
+	q := "shipmentNumber=" + s.Number + "&shipmentType=" + s.Type
+	for _, c := range []struct {
+		query string
+		at    time.Time
+	}{
+		{q + "&at=" + j.AnnouncedAt.Add(-time.Minute).Format(time.RFC3339), j.AnnouncedAt.Add(-time.Minute)},
+		{q + "&sealine=" + s.Sealine + "&at=" + j.AnnouncedAt.Format(time.RFC3339), j.AnnouncedAt},
+		{"shipmentNumber=" + s.Containers[0] + "&at=" + j.AnnouncedAt.Format(time.RFC3339), j.AnnouncedAt},
+	} {
+		a := get(t, env, "", sim.AdminPrefix+"eta?"+c.query)
+		var got sim.ReportedETA
+		if err := json.Unmarshal(a.body, &got); a.status != http.StatusOK || err != nil {
+			t.Fatalf("%s: %d %s", c.query, a.status, a.body)
+		}
+		want, err := w.CarrierETA(refOf(s), c.at)
+		if err != nil || got != want {
+			t.Errorf("%s: %+v, CarrierETA %+v (%v)", c.query, got, want, err)
+		}
+	}
+	if a := get(t, env, "", sim.AdminPrefix+"eta?"+q+"&at="+s.BookedAt.Add(-time.Hour).Format(time.RFC3339)); a.status != http.StatusNotFound {
+		t.Errorf("before booking: %d %s", a.status, a.body)
+	}
+	for query, mention := range map[string]string{"shipmentType=BL": "shipmentNumber", q + "&at=tomorrow": "RFC 3339", "shipmentNumber=X&shipmentType=XX": "shipmentType"} {
+		if a := get(t, env, "", sim.AdminPrefix+"eta?"+query); a.status != http.StatusBadRequest || !strings.Contains(string(a.body), mention) {
+			t.Errorf("%s: %d %s, want 400 naming %s", query, a.status, a.body, mention)
+		}
+	}
+	if st := env.Service.Stats(); st.Requests != 0 || len(st.Charged) != 0 {
+		t.Errorf("the controls were counted as requests: %+v", st)
 	}
 }
