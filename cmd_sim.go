@@ -31,6 +31,7 @@ func worldFlags() []cli.Flag {
 		&cli.StringFlag{Name: "start", Value: defaultSimStart, Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
 		&cli.IntFlag{Name: "shipments", Value: 400, Usage: "number of shipments in the world"},
 		&cli.IntFlag{Name: "days", Value: 60, Usage: "days after --start the world keeps answering consistently"},
+		&cli.StringFlag{Name: "jumps", Value: "on", Usage: "on: carriers' ETAs also jump — boxes rolled to a later sailing, port calls omitted, voyages sailed by a substitute ship, at each carrier's rates (--list truth lists them); off: ETAs only drift, the world as it was before jumps"},
 	}
 }
 
@@ -43,7 +44,22 @@ func worldConfig(c *cli.Context) (sim.WorldConfig, error) {
 	if cfg.Shipments < 1 || cfg.Days < 1 {
 		return sim.WorldConfig{}, configError("--shipments and --days: want at least 1")
 	}
+	switch j := c.String("jumps"); j {
+	case "on":
+	case "off":
+		cfg.NoJumps = true
+	default:
+		return sim.WorldConfig{}, configError("--jumps %q: want on or off", j)
+	}
 	return cfg, nil
+}
+
+// jumpsWord says whether a world's ETAs jump, for the lines that describe it.
+func jumpsWord(cfg sim.WorldConfig) string {
+	if cfg.NoJumps {
+		return "off"
+	}
+	return "on"
 }
 
 func simCommand() *cli.Command {
@@ -84,7 +100,14 @@ func simServeCommand() *cli.Command {
 			"X-API-Key, as carriers' APIs do (DCSA defines no scheme); the export line then sets ETALAKE_AUTH too.\n" +
 			"A request without the key there is refused 401 with a message saying how it is wanted.\n\n" +
 			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
+			"GET /_sim/eta?shipmentNumber=…[&shipmentType=…][&at=RFC3339] (the carrier's POD ETA then, free),\n" +
 			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
+			"Carriers' ETAs drift and, unless --jumps off, jump: a box rolled to the next sailing (its ETA a week\n" +
+			"later), a port call omitted (its boxes discharged at the vessel's next port, which becomes their POD),\n" +
+			"a voyage sailed by a substitute ship (another IMO in schedules and events), at each carrier's rates,\n" +
+			"announced on the carrier's daily revision at least 4 days before the arrival they make. GET /_sim/truth\n" +
+			"lists each: the carriers' rates, the omitted calls and swapped voyages, and per shipment its jumps —\n" +
+			"when announced, the ETA either side, how far the arrival moved.\n\n" +
 			"--webhook-url and --webhook-secret-file push the vendor's webhooks, signed as Standard Webhooks,\n" +
 			"for every shipment asked: a container discharged at its POD, a POD date moved by more than 24 h,\n" +
 			"as the virtual clock passes them; a push not answered 2xx is retried on the standard's schedule.\n\n" +
@@ -219,12 +242,12 @@ func simServe(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		log.Info("simulator", "seed", wcfg.Seed, "shipments", len(world.Shipments()), "ports", len(world.Ports()), "keys", len(keys),
+		log.Info("simulator", "seed", wcfg.Seed, "shipments", len(world.Shipments()), "jumps", jumpsWord(wcfg), "ports", len(world.Ports()), "keys", len(keys),
 			"rate", rate.String(), "virtual_clock", svc.Clock().Now().Format(time.RFC3339), "speed", c.Float64("speed"))
 	} else {
 		fmt.Fprintln(c.App.Writer, exports)
-		fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
-			wcfg.Seed, len(world.Shipments()), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
+		fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, jumps %s, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
+			wcfg.Seed, len(world.Shipments()), jumpsWord(wcfg), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
 	}
 
 	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}

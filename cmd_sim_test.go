@@ -115,3 +115,35 @@ func TestCLISimServeRefusesBadProfiles(t *testing.T) {
 		}
 	}
 }
+
+// --jumps off gives the world without jumps (its truth says so and its
+// shipments only drift), the default one with them, each the world of the
+// library's configuration; anything else is refused, saying what is wanted.
+func TestCLISimJumps(t *testing.T) {
+	truth := func(args ...string) sim.Truth {
+		t.Helper()
+		code, out, stderr := run(t, nil, append([]string{"sim", "world", "--list", "truth", "--shipments", "300"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var tr sim.Truth
+		if err := json.Unmarshal([]byte(out), &tr); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	on, off := truth(), truth("--jumps", "off")
+	if !on.Jumps.Enabled || on.Jumps.Counts.Rolled == 0 || len(on.Jumps.Swaps) == 0 {
+		t.Errorf("by default: jumps %+v", on.Jumps.Counts)
+	}
+	if off.Jumps.Enabled || len(off.Jumps.Omissions)+len(off.Jumps.Swaps) != 0 {
+		t.Errorf("--jumps off: jumps %+v", off.Jumps.Counts)
+	}
+	want := sim.NewWorld(sim.WorldConfig{Seed: 1, Shipments: 300, NoJumps: true}).Truth()
+	if len(off.Shipments) != len(want.Shipments) || !off.Shipments[7].Legs[0].ActualDeparture.Equal(want.Shipments[7].Legs[0].ActualDeparture) {
+		t.Error("--jumps off is not the library's world without jumps")
+	}
+	if code, _, stderr := run(t, nil, "sim", "responses", "--jumps", "sometimes", "--out", t.TempDir()); code != 2 || !strings.Contains(stderr, `--jumps "sometimes": want on or off`) {
+		t.Errorf("bad --jumps: exit %d: %s", code, stderr)
+	}
+}

@@ -8,6 +8,29 @@ package sim
 // schedule), ETA bias from slightly pessimistic to strongly optimistic, and
 // coverage per query kind mirroring service.md §1 (every carrier port to
 // port, about 60 % by vessel, about 30 % by port).
+//
+// Jump rates (jumps.go), also fixed per carrier:
+//
+//   - rollRate, per loading (the POL, and the hub of a transhipment): the
+//     share of boxes the carrier rolls to the next sailing late enough to
+//     change what tracking shows. The published rollover indices count
+//     every box that leaves on another vessel than first planned, early
+//     re-bookings and swaps included, and were measured in the 2021
+//     congestion: 39 % of boxes on average in April 2021, MSC 28 %, Maersk
+//     34 %, COSCO 44 %, Evergreen 47 %, Hapag-Lloyd 51 %, ONE 53 %, CMA CGM
+//     56 % (project44); 22 % at the major transhipment ports in October
+//     2019, before it (Ocean Insights). The simulator takes about a tenth
+//     of the 2021 figure, ranked as those indices rank the carriers (3–5.5 %
+//     a loading; OOCL as its parent COSCO, 5–6 % for the other carriers
+//     without a published figure).
+//   - omitRate, per omissible call (a range port with the vessel's next
+//     call within 4 days; never a transhipment hub): the share of calls the
+//     vessel skips. No per-carrier figure is published; 1–3 %, higher for
+//     the less punctual carriers, since omitting a call is how a late loop
+//     recovers its schedule.
+//   - swapRate, per voyage (a rotation of a service): the share of voyages
+//     sailed by a substitute ship instead of the planned one. A plausible
+//     2–4 %, the most for ZIM, which charters most of its fleet.
 type carrier struct {
 	scac, name string
 	share      float64 // market share weight for shipments
@@ -17,6 +40,8 @@ type carrier struct {
 	biasH        float64 // ETA bias at full scale, hours (actual − eta)
 	spreadH      float64 // ETA spread at full scale, hours
 	revMinute    int     // minute of the UTC day at which ETAs are revised
+
+	rollRate, omitRate, swapRate float64 // jumps: per loading, per omissible call, per voyage
 
 	byPort, byVessel bool
 
@@ -60,43 +85,43 @@ var lessors = []string{"TGHU", "TCLU", "TEMU", "SEGU", "CAIU", "BMOU", "FCIU", "
 
 // carriers, in a stable order (by SCAC).
 var carrierTable = []carrier{
-	{scac: "CMDU", name: "CMA CGM", share: 13, onTime: 0.60, lateMeanDays: 5.0, biasH: 12, spreadH: 20, revMinute: 1*60 + 5,
+	{scac: "CMDU", name: "CMA CGM", share: 13, onTime: 0.60, lateMeanDays: 5.0, biasH: 12, spreadH: 20, revMinute: 1*60 + 5, rollRate: 0.055, omitRate: 0.015, swapRate: 0.03,
 		byPort: true, byVessel: true, voyageStyle: voyCMA, naming: naming{prefix: "CMA CGM ", words: cmaWords},
 		flags: []weighted{{"MT", 4}, {"FR", 2}, {"SG", 2}, {"LR", 2}}, owners: []string{"CMAU", "CGMU", "ECMU"}},
-	{scac: "COSU", name: "COSCO Shipping Lines", share: 11, onTime: 0.64, lateMeanDays: 4.8, biasH: 10, spreadH: 16, revMinute: 17*60 + 30,
+	{scac: "COSU", name: "COSCO Shipping Lines", share: 11, onTime: 0.64, lateMeanDays: 4.8, biasH: 10, spreadH: 16, revMinute: 17*60 + 30, rollRate: 0.045, omitRate: 0.015, swapRate: 0.03,
 		byVessel: true, voyageStyle: voySeq, naming: naming{prefix: "COSCO SHIPPING ", words: starWords},
 		flags: []weighted{{"HK", 5}, {"CN", 3}, {"PA", 2}}, owners: []string{"CBHU", "CSNU", "CCLU"}, prepolIsPol: true},
-	{scac: "EGLV", name: "Evergreen Marine", share: 5.5, onTime: 0.58, lateMeanDays: 5.2, biasH: 16, spreadH: 20, revMinute: 18*60 + 45,
+	{scac: "EGLV", name: "Evergreen Marine", share: 5.5, onTime: 0.58, lateMeanDays: 5.2, biasH: 16, spreadH: 20, revMinute: 18*60 + 45, rollRate: 0.045, omitRate: 0.02, swapRate: 0.03,
 		byVessel: true, voyageStyle: voySeq4, naming: naming{prefix: "EVER ", words: everWords},
 		flags: []weighted{{"SG", 3}, {"PA", 3}, {"TW", 2}, {"GB", 2}}, owners: []string{"EGHU", "EMCU", "EISU"}},
-	{scac: "HDMU", name: "HMM", share: 3, onTime: 0.52, lateMeanDays: 5.4, biasH: 22, spreadH: 24, revMinute: 16*60 + 50,
+	{scac: "HDMU", name: "HMM", share: 3, onTime: 0.52, lateMeanDays: 5.4, biasH: 22, spreadH: 24, revMinute: 16*60 + 50, rollRate: 0.05, omitRate: 0.025, swapRate: 0.03,
 		voyageStyle: voySeq, naming: naming{prefix: "HMM ", words: hmmWords},
 		flags: []weighted{{"KR", 5}, {"PA", 3}, {"MH", 2}}, owners: []string{"HDMU", "KOCU"}},
-	{scac: "HLCU", name: "Hapag-Lloyd", share: 7.5, onTime: 0.77, lateMeanDays: 4.2, biasH: 3, spreadH: 10, revMinute: 4*60 + 20,
+	{scac: "HLCU", name: "Hapag-Lloyd", share: 7.5, onTime: 0.77, lateMeanDays: 4.2, biasH: 3, spreadH: 10, revMinute: 4*60 + 20, rollRate: 0.05, omitRate: 0.01, swapRate: 0.02,
 		byPort: true, byVessel: true, voyageStyle: voyYYWW, naming: naming{suffix: " EXPRESS", words: cityWords},
 		flags: []weighted{{"DE", 4}, {"LR", 3}, {"MT", 3}}, owners: []string{"HLXU", "HLBU", "UACU"}, prepolIsPol: true},
-	{scac: "MAEU", name: "Maersk", share: 14, onTime: 0.74, lateMeanDays: 4.4, biasH: 4, spreadH: 9, revMinute: 2*60 + 15,
+	{scac: "MAEU", name: "Maersk", share: 14, onTime: 0.74, lateMeanDays: 4.4, biasH: 4, spreadH: 9, revMinute: 2*60 + 15, rollRate: 0.035, omitRate: 0.01, swapRate: 0.02,
 		byPort: true, byVessel: true, voyageStyle: voyYearWeek, naming: naming{prefix: "MAERSK ", words: cityWords},
 		flags: []weighted{{"DK", 5}, {"SG", 3}, {"HK", 2}}, owners: []string{"MSKU", "MRKU", "MAEU"}},
-	{scac: "MSCU", name: "MSC Mediterranean Shipping Company", share: 20, onTime: 0.68, lateMeanDays: 4.6, biasH: 14, spreadH: 18, revMinute: 6*60 + 40,
+	{scac: "MSCU", name: "MSC Mediterranean Shipping Company", share: 20, onTime: 0.68, lateMeanDays: 4.6, biasH: 14, spreadH: 18, revMinute: 6*60 + 40, rollRate: 0.03, omitRate: 0.015, swapRate: 0.03,
 		byVessel: true, voyageStyle: voyPrefix, naming: naming{prefix: "MSC ", words: mscWords},
 		flags: []weighted{{"PA", 4}, {"LR", 3}, {"PT", 2}, {"MT", 1}}, owners: []string{"MSCU", "MEDU", "MSDU", "MSMU"}},
-	{scac: "ONEY", name: "Ocean Network Express", share: 6.5, onTime: 0.55, lateMeanDays: 5.0, biasH: 18, spreadH: 22, revMinute: 21*60 + 10,
+	{scac: "ONEY", name: "Ocean Network Express", share: 6.5, onTime: 0.55, lateMeanDays: 5.0, biasH: 18, spreadH: 22, revMinute: 21*60 + 10, rollRate: 0.055, omitRate: 0.02, swapRate: 0.03,
 		byPort: true, byVessel: true, voyageStyle: voySeq, naming: naming{prefix: "ONE ", words: virtueWords},
 		flags: []weighted{{"JP", 3}, {"SG", 3}, {"PA", 2}, {"MH", 2}}, owners: []string{"ONEU", "NYKU", "KKFU"}},
-	{scac: "OOLU", name: "OOCL", share: 5, onTime: 0.62, lateMeanDays: 4.8, biasH: 8, spreadH: 14, revMinute: 22*60 + 55,
+	{scac: "OOLU", name: "OOCL", share: 5, onTime: 0.62, lateMeanDays: 4.8, biasH: 8, spreadH: 14, revMinute: 22*60 + 55, rollRate: 0.045, omitRate: 0.015, swapRate: 0.03,
 		voyageStyle: voySeq, naming: naming{prefix: "OOCL ", words: cityWords},
 		flags: []weighted{{"HK", 8}, {"PA", 2}}, owners: []string{"OOLU", "OOCU"}, prepolIsPol: true},
-	{scac: "PCIU", name: "Pacific International Lines", share: 1.5, onTime: 0.48, lateMeanDays: 6.0, biasH: 30, spreadH: 28, revMinute: 23*60 + 40,
+	{scac: "PCIU", name: "Pacific International Lines", share: 1.5, onTime: 0.48, lateMeanDays: 6.0, biasH: 30, spreadH: 28, revMinute: 23*60 + 40, rollRate: 0.06, omitRate: 0.03, swapRate: 0.03,
 		voyageStyle: voySeq, naming: naming{prefix: "KOTA ", words: malayWords},
 		flags: []weighted{{"SG", 9}, {"LR", 1}}, owners: []string{"PCIU", "PILU"}},
-	{scac: "WHLC", name: "Wan Hai Lines", share: 2, onTime: 0.54, lateMeanDays: 4.5, biasH: -6, spreadH: 12, revMinute: 20*60 + 5,
+	{scac: "WHLC", name: "Wan Hai Lines", share: 2, onTime: 0.54, lateMeanDays: 4.5, biasH: -6, spreadH: 12, revMinute: 20*60 + 5, rollRate: 0.05, omitRate: 0.02, swapRate: 0.03,
 		voyageStyle: voyDirFirst, naming: naming{prefix: "WAN HAI "},
 		flags: []weighted{{"SG", 5}, {"TW", 3}, {"PA", 2}}, owners: []string{"WHSU", "WHLU"}},
-	{scac: "YMLU", name: "Yang Ming Marine Transport", share: 3, onTime: 0.51, lateMeanDays: 5.6, biasH: 20, spreadH: 26, revMinute: 19*60 + 25,
+	{scac: "YMLU", name: "Yang Ming Marine Transport", share: 3, onTime: 0.51, lateMeanDays: 5.6, biasH: 20, spreadH: 26, revMinute: 19*60 + 25, rollRate: 0.05, omitRate: 0.025, swapRate: 0.03,
 		voyageStyle: voySeq4, naming: naming{prefix: "YM ", words: ymWords},
 		flags: []weighted{{"LR", 4}, {"SG", 3}, {"TW", 3}}, owners: []string{"YMLU", "YMMU"}},
-	{scac: "ZIMU", name: "ZIM Integrated Shipping Services", share: 2.5, onTime: 0.49, lateMeanDays: 5.8, biasH: 28, spreadH: 30, revMinute: 5*60 + 35,
+	{scac: "ZIMU", name: "ZIM Integrated Shipping Services", share: 2.5, onTime: 0.49, lateMeanDays: 5.8, biasH: 28, spreadH: 30, revMinute: 5*60 + 35, rollRate: 0.06, omitRate: 0.025, swapRate: 0.04,
 		byVessel: true, voyageStyle: voyYYWW, naming: naming{prefix: "ZIM ", words: zimWords},
 		flags: []weighted{{"LR", 5}, {"MT", 3}, {"IL", 2}}, owners: []string{"ZIMU", "ZCSU", "ZMOU"}},
 }

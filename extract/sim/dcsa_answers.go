@@ -45,14 +45,14 @@ func (w *World) csPortSchedules(locode string, date, at time.Time) ([]any, error
 		ci := int(ci32)
 		c := &w.calls[ci]
 		s := &w.services[c.svc]
-		if !w.carriers[s.carrier].byPort {
+		if !w.carriers[s.carrier].byPort || w.omittedAt(ci, a) {
 			continue
 		}
 		imp, exp := w.voyages(ci)
 		fi := w.callFacility(ci)
 		byFac[fi] = append(byFac[fi], csSchedule{
 			ServicePartners: []csServicePartner{w.csPartner(s, imp, exp)},
-			Vessel:          w.csVessel(int(c.vessel)),
+			Vessel:          w.csVessel(w.vesselAt(ci, a)),
 			Timestamps:      csStamps(w.callStamps(ci, w.callAt(ci, a))),
 		})
 	}
@@ -108,7 +108,7 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 		if !ok {
 			return nil, ErrNoData
 		}
-		candidates = w.vesselCalls[vi]
+		candidates = w.sailedBy(vi, w.vesselCalls[vi], a)
 	case q.locode != "":
 		pi, ok := w.seaport(q.locode)
 		if !ok {
@@ -132,7 +132,7 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 	for _, ci32 := range candidates {
 		ci := int(ci32)
 		c := &w.calls[ci]
-		if !w.csVesselMatch(q, ci) {
+		if w.omittedAt(ci, a) || !w.csVesselMatch(q, ci, a) {
 			continue
 		}
 		ct := w.callAt(ci, a)
@@ -141,10 +141,11 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 			continue
 		}
 		matched[ci] = true
-		vessels[c.vessel] = true
+		vi := int32(w.vesselAt(ci, a))
+		vessels[vi] = true
 		imp, exp := w.voyages(ci)
-		voyages[voyageKey{c.vessel, imp}] = true
-		voyages[voyageKey{c.vessel, exp}] = true
+		voyages[voyageKey{vi, imp}] = true
+		voyages[voyageKey{vi, exp}] = true
 	}
 	if len(matched) == 0 {
 		return nil, ErrNoData
@@ -159,7 +160,7 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 	for _, vi := range vlist {
 		vs := csVesselSchedule{Vessel: w.csVessel(int(vi)), TransportCalls: []csTransportCall{}}
 		var svc int32 = -1
-		for _, ci32 := range w.vesselCalls[vi] {
+		for _, ci32 := range w.sailedBy(int(vi), w.vesselCalls[vi], a) {
 			ci := int(ci32)
 			imp, exp := w.voyages(ci)
 			in := matched[ci]
@@ -194,12 +195,12 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 }
 
 // csVesselMatch reports whether call ci passes the vessel-schedule
-// filters other than the dates.
-func (w *World) csVesselMatch(q *csVesselQuery, ci int) bool {
+// filters other than the dates, with the vessel that sails it at a.
+func (w *World) csVesselMatch(q *csVesselQuery, ci int, a int64) bool {
 	c := &w.calls[ci]
 	s := &w.services[c.svc]
 	car := &w.carriers[s.carrier]
-	v := &w.vessels[c.vessel]
+	v := &w.vessels[w.vesselAt(ci, a)]
 	p := &w.places[c.port]
 	switch {
 	case !car.byVessel,
@@ -248,7 +249,7 @@ func (w *World) csPointToPoint(q *csQuery, at time.Time) ([]any, error) {
 				SequenceNumber: n + 1,
 				Transport: csVesselTransport{ModeOfTransport: "VESSEL",
 					ServicePartners: []csServicePartner{w.csPartner(&w.services[fc.svc], imp, exp)},
-					Vessel:          w.csVessel(int(fc.vessel))},
+					Vessel:          w.csVessel(w.vesselAt(l.from, at.Unix()))},
 				Departure: csPlace{TransportCallReference: w.callReference(l.from), FacilityTypeCode: "POTE",
 					Location: w.csLocation(l.from), DateTime: unixUTC(fc.plnDep)},
 				Arrival: csPlace{TransportCallReference: w.callReference(l.to), FacilityTypeCode: "POTE",

@@ -786,9 +786,13 @@ func TestDCSAIsTheSameWorld(t *testing.T) {
 		}
 
 		// The window is the date's, not the clock's: from date − 7 d to
-		// date + 28 d by planned arrival (or actual, once it happened).
+		// date + 28 d by planned arrival (or actual, once it happened). In
+		// a world without jumps: one announced between the clock and the
+		// date (a call omitted, a voyage's vessel swapped) would rightly
+		// tell the two answers apart.
 		later := at.AddDate(0, 0, 14)
-		ps, err := w.PortSchedule("NLRTM", later)
+		still := sim.WorldConfig{Seed: 1, NoJumps: true}
+		ps, err := simtest.World(still).PortSchedule("NLRTM", later)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -799,7 +803,8 @@ func TestDCSAIsTheSameWorld(t *testing.T) {
 			}
 		}
 		var items []csPortItem
-		if err := json.Unmarshal(get(t, env, "test", sim.DCSAPrefix+portsOp+"?UNLocationCode=NLRTM&date="+later.Format(time.DateOnly)).body, &items); err != nil {
+		stillEnv := dcsaEnv(t, simtest.Options{World: still, Clock: clock})
+		if err := json.Unmarshal(get(t, stillEnv, "test", sim.DCSAPrefix+portsOp+"?UNLocationCode=NLRTM&date="+later.Format(time.DateOnly)).body, &items); err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range items {

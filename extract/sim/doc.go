@@ -35,6 +35,17 @@
 // configuration, the request and at; the world never reads a clock and
 // holds no mutable state, so it is safe for concurrent use.
 //
+// Carrier ETAs drift (eta.go: daily revisions, a bias and a spread that
+// shrink towards arrival) and, unless WorldConfig.NoJumps, jump (jumps.go):
+// a box rolled to the next sailing, a port call omitted (its boxes
+// discharged at the next port), a voyage sailed by a substitute ship — at
+// rates per carrier (carriers.go), announced on a carrier revision at least
+// 4 days before the arrival they make, consistent across tracking answers
+// and schedules, each kept in Truth (which shipments, when announced, the
+// ETA either side, how far the arrival moved). World.CarrierETA is what
+// the carrier reports of a shipment's POD at any time: the one source of
+// route.pod in tracking answers.
+//
 // The vendor's webhooks (push.go, pusher.go): a shipment asked for is
 // subscribed, and the service lists the pushes of its events — a
 // container discharged at the POD, the POD date the carrier reports

@@ -23,6 +23,12 @@ import (
 // each a moving average over three consecutive revisions (so estimates
 // drift rather than jump); both keep z standard normal.
 //
+// A jump (jumps.go) does not bend this model: a rolled box or one
+// discharged elsewhere takes the estimates of the call it now arrives on,
+// and a swapped voyage's calls are estimated, until the swap is announced,
+// from where the planned ship would have been (expected) — the estimate
+// jumps at the announcement by how far the substitute is from it.
+//
 // The predictive ETA is the service's own estimate, revised every 6 hours:
 // ACT − predictiveSpread·s(h)·z_p, unbiased and tighter than every carrier.
 // It is shown only while the arrival has not happened and the estimate is
@@ -112,28 +118,42 @@ func (w *World) carrierZ(ci int, r int64) float64 {
 	return math.Sqrt(vesselShare)*zv + math.Sqrt(1-vesselShare)*zc
 }
 
-// carrierError is actual − estimate, in hours, of the arrival (dep=false)
-// or departure of call ci as estimated at revision r.
+// expected are the arrival and departure of call ci the carrier's revision
+// r is built on: the actual ones, but for a swapped voyage (jumps.go)
+// before the swap is announced, the planned ship's.
+func (w *World) expected(ci int, r int64) (arr, dep int64) {
+	c := &w.calls[ci]
+	if sw := w.swapOf(ci); sw != nil && w.carriers[w.services[c.svc].carrier].revisionTime(r) < sw.at {
+		j := w.jumpOf(ci)
+		return j.cfArr, j.cfDep
+	}
+	return c.actArr, c.actDep
+}
+
+// carrierError is expected − estimate, in hours, of the arrival (dep=false)
+// or departure of call ci as estimated at revision r: actual − estimate
+// but before a swap is announced (expected).
 func (w *World) carrierError(ci int, r int64, dep bool) float64 {
 	c := &w.calls[ci]
 	car := &w.carriers[w.services[c.svc].carrier]
-	target := c.actArr
+	arr, depT := w.expected(ci, r)
+	target := arr
 	if dep {
-		target = c.actDep
+		target = depT
 	}
 	h := float64(target-car.revisionTime(r)) / float64(day)
 	s, wt := stepAt(horizonScale, h), stepAt(scheduleWeight, h)
-	delayH := float64(c.actArr-c.plnArr) / 3600
+	delayH := float64(arr-c.plnArr) / 3600
 	return car.biasH*s + car.spreadH*s*w.carrierZ(ci, r) + wt*delayH
 }
 
 // estimate is the carrier's EST of the arrival (or departure) of call ci at
 // revision r, truncated to the minute.
 func (w *World) estimate(ci int, r int64, dep bool) int64 {
-	c := &w.calls[ci]
-	target := c.actArr
+	arr, depT := w.expected(ci, r)
+	target := arr
 	if dep {
-		target = c.actDep
+		target = depT
 	}
 	t := target - int64(math.Round(w.carrierError(ci, r, dep)*3600))
 	return t - mod64(t, 60)

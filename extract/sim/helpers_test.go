@@ -55,6 +55,49 @@ func mustShipment(t testing.TB, w *sim.World, ref extract.ShipmentRef, at time.T
 	return s
 }
 
+// bookedLegs is the itinerary of s as booked.
+func bookedLegs(s sim.ShipmentTruth) []sim.LegTruth {
+	if s.BookedLegs != nil {
+		return s.BookedLegs
+	}
+	return s.Legs
+}
+
+// legsAt is the itinerary the service shows for s at at: as booked, then as
+// each roll or omission announced by then left it.
+func legsAt(s sim.ShipmentTruth, at time.Time) []sim.LegTruth {
+	legs := bookedLegs(s)
+	for _, j := range s.Jumps {
+		if j.Legs != nil && !j.AnnouncedAt.After(at) {
+			legs = j.Legs
+		}
+	}
+	return legs
+}
+
+// vesselAt is the vessel the service shows sailing leg l at at: the truth's
+// (the one that sails it), but the planned ship until its voyage's swap is
+// announced.
+func vesselAt(tr sim.Truth, l sim.LegTruth, at time.Time) int {
+	for _, sw := range tr.Jumps.Swaps {
+		if sw.Substitute.IMO == l.VesselIMO && at.Before(sw.AnnouncedAt) {
+			return sw.VesselIMO
+		}
+	}
+	return l.VesselIMO
+}
+
+// swappedOut reports whether a voyage of the fleet's vessel imo is sailed by
+// a substitute announced by at: the vessel may then have no call to show.
+func swappedOut(tr sim.Truth, imo int, at time.Time) bool {
+	for _, sw := range tr.Jumps.Swaps {
+		if sw.VesselIMO == imo && !sw.AnnouncedAt.After(at) {
+			return true
+		}
+	}
+	return false
+}
+
 // podArrival is the last leg's actual arrival.
 func podArrival(s sim.ShipmentTruth) time.Time { return s.Legs[len(s.Legs)-1].ActualArrival }
 

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 
 	"github.com/etalake/etalake/extract"
@@ -46,14 +47,15 @@ type jstep struct {
 
 const additionalShare = 0.04
 
-// journey lays out the steps of container cn of shipment s.
-func (w *World) journey(s *shipment, cn int) []jstep {
+// journey lays out the steps of container cn of shipment s on the
+// itinerary legs.
+func (w *World) journey(s *shipment, legs []leg, cn int) []jstep {
 	r := func(tag int64, loH, hiH float64) int64 {
 		v := int64(uniform(hash(w.seed, tagEvent, s.id, int64(cn), tag), loH, hiH) * 3600)
 		return v - mod64(v, 60)
 	}
-	first, last := s.legs[0], s.legs[len(s.legs)-1]
-	pol, pod, hub := w.shipmentPorts(s)
+	first, last := legs[0], legs[len(legs)-1]
+	pol, pod, hub := w.legPorts(legs)
 	polFac, podFac := w.callFacility(first.from), w.callFacility(last.to)
 	var out []jstep
 	land := func(et, code, status, transport, desc string, place, fac, anchor int, dep bool, off int64) {
@@ -81,7 +83,7 @@ func (w *World) journey(s *shipment, cn int) []jstep {
 	sea("EQUIPMENT", "LOAD", "CLL", "Loaded on vessel at port of loading", pol, polFac, first.from, true, -r(5, 4, 20), true)
 	sea("TRANSPORT", "DEPA", "VDL", "Vessel departed port of loading", pol, polFac, first.from, true, 0, true)
 	if hub >= 0 {
-		mid, next := s.legs[0].to, s.legs[1].from
+		mid, next := legs[0].to, legs[1].from
 		hubFac := w.callFacility(mid)
 		sea("TRANSPORT", "ARRI", "VAT", "Vessel arrived at transhipment port", hub, hubFac, mid, false, 0, false)
 		sea("EQUIPMENT", "DISC", "CDT", "Discharged at transhipment port", hub, hubFac, mid, false, r(6, 3, 8), false)
@@ -143,11 +145,33 @@ func (w *World) actualTime(st *jstep) int64 {
 	return c.actArr + st.offset
 }
 
+// stepsAt are the steps of container cn of shipment s as the service shows
+// them at time at: the journey on the itinerary in force then, but a step
+// that had happened when a change was announced as it happened then
+// (jumps.go). Every itinerary of a shipment has the same steps: the same
+// number of legs, the same inland links.
+func (w *World) stepsAt(s *shipment, cn int, at int64) []jstep {
+	steps := w.journey(s, s.legs, cn)
+	for i := range s.versions {
+		v := &s.versions[i]
+		if v.since > at {
+			break
+		}
+		next := w.journey(s, v.legs, cn)
+		for k := range steps {
+			if w.actualTime(&steps[k]) >= v.since {
+				steps[k] = next[k]
+			}
+		}
+	}
+	return steps
+}
+
 // firstEventActual is when the shipment's earliest step actually happens.
 func (w *World) firstEventActual(s *shipment) int64 {
 	first := int64(1) << 62
 	for cn := range s.containers {
-		steps := w.journey(s, cn)
+		steps := w.stepsAt(s, cn, math.MaxInt64)
 		first = min(first, w.actualTime(&steps[0]))
 	}
 	return first
@@ -159,7 +183,7 @@ func (w *World) firstEventAt(s *shipment, at int64) int64 {
 	v := &view{w: w, at: at, calls: map[int]callTimes{}}
 	first := int64(1) << 62
 	for cn := range s.containers {
-		steps := w.journey(s, cn)
+		steps := w.stepsAt(s, cn, at)
 		t, _ := v.stepAt(&steps[0])
 		first = min(first, t)
 	}
@@ -206,7 +230,7 @@ var containerStatus = map[string]string{
 func (v *view) events(s *shipment, cn int) (events []wire.Event, status string, delivered bool) {
 	w := v.w
 	status = "BOOKED"
-	for _, st := range w.journey(s, cn) {
+	for _, st := range w.stepsAt(s, cn, v.at) {
 		t, act := v.stepAt(&st)
 		date := time.Unix(t, 0).UTC()
 		p := &w.places[st.place]
@@ -220,7 +244,7 @@ func (v *view) events(s *shipment, cn int) (events []wire.Event, status string, 
 			ev.TransportType = &tt
 		}
 		if st.call >= 0 {
-			ev.Vessel = w.vessels[w.calls[st.call].vessel].wire()
+			ev.Vessel = w.vessels[w.vesselAt(st.call, v.at)].wire()
 			imp, exp := w.voyages(st.call)
 			voy := imp
 			if st.export {
@@ -244,9 +268,11 @@ func (v *view) events(s *shipment, cn int) (events []wire.Event, status string, 
 func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *wire.Shipment {
 	w := v.w
 	c := &w.carriers[s.carrier]
-	first, last := s.legs[0], s.legs[len(s.legs)-1]
-	pol, pod, _ := w.shipmentPorts(s)
-	polT, podT := v.call(first.from), v.call(last.to)
+	legs := s.legsAt(v.at)
+	first := legs[0]
+	pol := int(w.calls[first.from].port)
+	polT := v.call(first.from)
+	pod, podT := v.pod(s)
 
 	var conts []wire.Container
 	allDelivered := true
@@ -259,7 +285,7 @@ func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *wire.Sh
 		allDelivered = allDelivered && delivered
 		conts = append(conts, wire.Container{Number: ct.number, ISOCode: ct.iso, Status: status, Events: evs})
 		if lead == nil {
-			lead = w.journey(s, i)
+			lead = w.stepsAt(s, i, v.at)
 		}
 	}
 	v.maybeDuplicate(ref, conts)
@@ -268,7 +294,7 @@ func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *wire.Sh
 		Pol: v.point(pol, polT.dep, polT.depAct),
 		Pod: &wire.PortOfDischarge{RoutePoint: *v.point(pod, podT.arr, podT.arrAct)},
 	}
-	if t, ok := w.predictive(last.to, v.at); ok {
+	if t, ok := w.predictive(legs[len(legs)-1].to, v.at); ok {
 		pt := time.Unix(t, 0).UTC()
 		route.Pod.PredictiveETA = &pt
 	}
@@ -306,6 +332,16 @@ func (v *view) shipmentAt(s *shipment, ref extract.ShipmentRef, cn int) *wire.Sh
 		Route:      route,
 		Containers: conts,
 	}
+}
+
+// pod is the port of discharge of s at v.at and what the service says of
+// the call there: the carrier's ETA (or the actual arrival) and the
+// revision it comes from. It is the single source of route.pod.date, of
+// the VAD event and of World.CarrierETA.
+func (v *view) pod(s *shipment) (place int, ct callTimes) {
+	legs := s.legsAt(v.at)
+	ci := legs[len(legs)-1].to
+	return int(v.w.calls[ci].port), v.call(ci)
 }
 
 // point renders a route point.

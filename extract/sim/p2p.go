@@ -34,7 +34,9 @@ type p2pRoute struct {
 // window, plus, when transhipments are allowed, for carriers without a
 // direct service the fastest two-leg connection via a hub for each
 // first-leg sailing. Leg ends are ACT once they happened, EST within 14
-// days of at, else PLN. ErrNoData for unknown ports or no route.
+// days of at, else PLN. A sailing that no longer calls at either end (an
+// omission announced) is not offered; a swapped voyage shows its substitute
+// once announced (jumps.go). ErrNoData for unknown ports or no route.
 func (w *World) PointToPoint(pol, pod string, q P2PQuery, at time.Time) (*wire.PointToPoint, error) {
 	pi, po, routes, err := w.routings(pol, pod, q, at)
 	if err != nil {
@@ -73,6 +75,7 @@ func (w *World) routings(pol, pod string, q P2PQuery, at time.Time) (pi, po int,
 	if maxT >= 1 {
 		routes = append(routes, w.transhipRoutes(pi, po, from, to, direct)...)
 	}
+	routes = w.withoutOmitted(routes, at.Unix())
 	if len(routes) == 0 {
 		return 0, 0, nil, ErrNoData
 	}
@@ -87,6 +90,26 @@ func (w *World) routings(pol, pod string, q P2PQuery, at time.Time) (pi, po int,
 		return x.plnArr < y.plnArr
 	})
 	return pi, po, routes, nil
+}
+
+// withoutOmitted drops the routes that load or discharge at a call whose
+// omission is announced at at (jumps.go): that sailing no longer calls
+// there.
+func (w *World) withoutOmitted(routes []p2pRoute, at int64) []p2pRoute {
+	if w.callJumps == nil {
+		return routes
+	}
+	out := routes[:0]
+	for _, r := range routes {
+		ok := true
+		for _, l := range r.legs {
+			ok = ok && !w.omittedAt(l.from, at) && !w.omittedAt(l.to, at)
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // directRoutes lists the direct sailings pol → pod departing in [from, to]
@@ -243,7 +266,7 @@ func (v *view) renderRoute(r p2pRoute) wire.P2PRoute {
 		}
 		arrN = arr.DateTime
 		out.Legs = append(out.Legs, wire.Leg{
-			SequenceNumber: n + 1, Vessel: w.vessels[fc.vessel].wire(), CarrierServiceCode: &code,
+			SequenceNumber: n + 1, Vessel: w.vessels[w.vesselAt(l.from, v.at)].wire(), CarrierServiceCode: &code,
 			CarrierVoyageNumber: &voy, Departure: dep, Arrival: arr,
 		})
 	}

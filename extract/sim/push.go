@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"time"
@@ -199,7 +200,7 @@ func (w *World) shipmentPushes(ref extract.ShipmentRef, lo, hi int64) []Push {
 		if cn >= 0 && i != cn {
 			continue
 		}
-		for _, st := range w.journey(s, i) {
+		for _, st := range w.stepsAt(s, i, math.MaxInt64) { // as they happened, jumps and all
 			if st.status != "CDD" {
 				continue
 			}
@@ -232,7 +233,8 @@ func (w *World) shipmentPushes(ref extract.ShipmentRef, lo, hi int64) []Push {
 	for r := car.revision(lo) + 1; car.revisionTime(r) <= hi; r++ {
 		check(car.revisionTime(r-1), car.revisionTime(r))
 	}
-	if arr := w.calls[s.legs[len(s.legs)-1].to].actArr; arr > lo && arr <= hi {
+	final := s.finalLegs()
+	if arr := w.calls[final[len(final)-1].to].actArr; arr > lo && arr <= hi {
 		check(arr-1, arr)
 	}
 	return out

@@ -24,6 +24,11 @@ const (
 	tagDuplicate
 	tagFacility
 	tagInland
+	// Jumps (jumps.go); new tags go last, so that the streams above, and a
+	// world without jumps, stay what they were.
+	tagRoll
+	tagOmit
+	tagSwap
 )
 
 // mix is the splitmix64 finaliser.

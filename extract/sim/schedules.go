@@ -73,6 +73,21 @@ func (w *World) callsBetween(list []int32, from, to, at int64) []int32 {
 	return out
 }
 
+// sailedBy keeps the calls of list that vessel vi sails, not omitted, as
+// the service says at at.
+func (w *World) sailedBy(vi int, list []int32, at int64) []int32 {
+	if w.callJumps == nil {
+		return list
+	}
+	out := list[:0:0]
+	for _, ci := range list {
+		if w.vesselAt(int(ci), at) == vi && !w.omittedAt(int(ci), at) {
+			out = append(out, ci)
+		}
+	}
+	return out
+}
+
 // seaport looks up a seaport by UN/LOCODE.
 func (w *World) seaport(locode string) (int, bool) {
 	pi, ok := w.placeIdx[locode]
@@ -84,7 +99,9 @@ func (w *World) seaport(locode string) (int, bool) {
 
 // PortSchedule answers the by-port query: the calls at the port of carriers
 // that support by-port schedules, with PLN (or, once it happened, actual)
-// arrival in [at − 7 d, at + 28 d], ordered by planned arrival. ErrNoData for an unknown port or no call.
+// arrival in [at − 7 d, at + 28 d], ordered by planned arrival; not a call
+// whose omission is announced, and a swapped voyage's with its substitute
+// once announced (jumps.go). ErrNoData for an unknown port or no call.
 func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, error) {
 	pi, ok := w.seaport(locode)
 	if !ok {
@@ -97,14 +114,14 @@ func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, e
 		c := &w.calls[ci]
 		s := &w.services[c.svc]
 		car := &w.carriers[s.carrier]
-		if !car.byPort {
+		if !car.byPort || w.omittedAt(ci, a) {
 			continue
 		}
 		imp, exp := w.voyages(ci)
 		code, name := s.code, s.name
 		out.VesselSchedules = append(out.VesselSchedules, wire.PortVesselSchedule{
 			CarrierCode: car.scac, CarrierServiceCode: &code, CarrierServiceName: &name,
-			Vessel: w.vessels[c.vessel].wire(), CarrierImportVoyageNumber: &imp, CarrierExportVoyageNumber: &exp,
+			Vessel: w.vessels[w.vesselAt(ci, a)].wire(), CarrierImportVoyageNumber: &imp, CarrierExportVoyageNumber: &exp,
 			Facility: w.places[pi].facilityWire(w.callFacility(ci)), Timestamps: w.timestamps(ci, w.callAt(ci, a)),
 		})
 	}
@@ -114,10 +131,12 @@ func (w *World) PortSchedule(locode string, at time.Time) (*wire.PortSchedule, e
 	return out, nil
 }
 
-// VesselSchedule answers the by-vessel query: the vessel's calls with PLN
-// (or, once it happened, actual) arrival in [at − 14 d, at + 42 d], if its carrier supports by-vessel
-// schedules. ErrNoData for an unknown vessel, an unsupported carrier or no
-// call.
+// VesselSchedule answers the by-vessel query: the calls the vessel sails as
+// the service says at at (a swapped voyage's are its substitute's once the
+// swap is announced, an omitted call none once announced) with PLN (or,
+// once it happened, actual) arrival in [at − 14 d, at + 42 d], if its
+// carrier supports by-vessel schedules. ErrNoData for an unknown vessel,
+// an unsupported carrier or no call.
 func (w *World) VesselSchedule(imo int, at time.Time) (*wire.VesselSchedule, error) {
 	vi, ok := w.imoIdx[imo]
 	if !ok {
@@ -129,7 +148,7 @@ func (w *World) VesselSchedule(imo int, at time.Time) (*wire.VesselSchedule, err
 		return nil, ErrNoData
 	}
 	a := at.Unix()
-	calls := w.callsBetween(w.vesselCalls[vi], a-vesselBefore, a+vesselAfter, a)
+	calls := w.sailedBy(vi, w.callsBetween(w.vesselCalls[vi], a-vesselBefore, a+vesselAfter, a), a)
 	if len(calls) == 0 {
 		return nil, ErrNoData
 	}

@@ -110,19 +110,21 @@ func TestPortScheduleESTEqualsShipmentETA(t *testing.T) {
 		if !carrierTruth(t, tr, s.Sealine).Supports.Port {
 			continue
 		}
-		last := s.Legs[len(s.Legs)-1]
-		for _, at := range []time.Time{start, start.AddDate(0, 0, 9).Add(13 * time.Hour), last.ActualArrival.Add(-50 * time.Hour)} {
+		for _, at := range []time.Time{start, start.AddDate(0, 0, 9).Add(13 * time.Hour), podArrival(s).Add(-50 * time.Hour)} {
+			legs := legsAt(s, at) // the itinerary in force then, jumps included
+			last := legs[len(legs)-1]
 			if at.Before(s.BookedAt) || last.PlannedArrival.Before(at.Add(-7*24*time.Hour)) || last.PlannedArrival.After(at.Add(28*24*time.Hour)) {
 				continue
 			}
 			sh := mustShipment(t, w, refOf(s), at)
-			ps, err := w.PortSchedule(s.POD, at)
+			ps, err := w.PortSchedule(last.To, at)
 			if err != nil {
-				t.Fatalf("PortSchedule(%s): %v", s.POD, err)
+				t.Fatalf("PortSchedule(%s): %v", last.To, err)
 			}
 			found := false
+			imo := vesselAt(tr, last, at)
 			for _, vs := range ps.VesselSchedules {
-				if *vs.Vessel.IMO != last.VesselIMO || !vs.Timestamps[0].EventDateTime.Equal(last.PlannedArrival) {
+				if *vs.Vessel.IMO != imo || !vs.Timestamps[0].EventDateTime.Equal(last.PlannedArrival) {
 					continue
 				}
 				found = true
@@ -134,7 +136,7 @@ func TestPortScheduleESTEqualsShipmentETA(t *testing.T) {
 				matched++
 			}
 			if !found {
-				t.Errorf("%s: call of vessel %d at %s not in the port schedule", s.Number, last.VesselIMO, s.POD)
+				t.Errorf("%s: call of vessel %d at %s not in the port schedule", s.Number, imo, last.To)
 			}
 		}
 	}

@@ -8,8 +8,9 @@ import (
 	"github.com/etalake/etalake/extract"
 )
 
-// shipment is a generated shipment: its carrier, its vessel legs (one, or
-// two via a hub), optional inland origin and destination, and containers.
+// shipment is a generated shipment: its carrier, its vessel legs as booked
+// (one, or two via a hub; jumps may change them later), optional inland
+// origin and destination, and containers.
 type shipment struct {
 	ref        extract.ShipmentRef
 	id         int64 // stable identity for hashing
@@ -17,7 +18,8 @@ type shipment struct {
 	legs       []leg
 	pre, post  int // inlandLinks index, -1 when none
 	containers []container
-	booked     int64 // the service knows the shipment from this time on
+	booked     int64     // the service knows the shipment from this time on
+	versions   []version // jumps.go: the itinerary from each announced change on
 }
 
 // leg is a vessel voyage of a shipment, between two calls of one vessel.
@@ -74,7 +76,7 @@ func (w *World) generateShipments() {
 			it := pickItinerary(mix(h^2), its)
 			depart := w.start.Unix() + int64(uniform(mix(h^3), departFromDays, departTo)*float64(day))
 			legs, ok := w.routeLegs(it, depart)
-			if !ok {
+			if !ok || w.straddles(legs) {
 				continue
 			}
 			s := shipment{id: int64(n), carrier: ci, legs: legs, pre: -1, post: -1}
@@ -83,9 +85,6 @@ func (w *World) generateShipments() {
 			w.shipments = append(w.shipments, s)
 			break
 		}
-	}
-	for i := range w.shipments {
-		w.book(&w.shipments[i])
 	}
 }
 
@@ -117,24 +116,30 @@ func (w *World) routeLegs(it itinerary, depart int64) ([]leg, bool) {
 	if it.s2 < 0 {
 		return []leg{first}, true
 	}
-	arr := &w.calls[first.to]
-	s2 := &w.services[it.s2]
-	k := int(math.Ceil(float64(arr.plnArr+connectionDays*day-epoch-s2.offset-s2.dep[it.h]) / float64(week)))
-	for {
-		ci := w.callIndex(it.s2, k, it.h)
-		if ci < 0 {
-			return nil, false
-		}
-		if w.calls[ci].actDep >= arr.actArr+connectionDays*day {
-			break
-		}
-		k++
-	}
-	second, ok := w.legFrom(it.s2, it.h, it.k, w.calls[w.callIndex(it.s2, k, it.h)].plnDep)
+	second, ok := w.connection(first, it.s2, it.h, it.k)
 	if !ok {
 		return nil, false
 	}
 	return []leg{first, second}, true
+}
+
+// connection is the first sailing of service s2 from position h (the hub)
+// to position k that departs at least a day after the first leg arrives,
+// both as planned and as it actually happened.
+func (w *World) connection(first leg, s2, h, k int) (leg, bool) {
+	arr := &w.calls[first.to]
+	s := &w.services[s2]
+	r := int(math.Ceil(float64(arr.plnArr+connectionDays*day-epoch-s.offset-s.dep[h]) / float64(week)))
+	for {
+		ci := w.callIndex(s2, r, h)
+		if ci < 0 {
+			return leg{}, false
+		}
+		if w.calls[ci].actDep >= arr.actArr+connectionDays*day {
+			return w.legFrom(s2, h, k, w.calls[ci].plnDep)
+		}
+		r++
+	}
 }
 
 // legFrom is the first sailing of service si from position i at or after t,
@@ -297,13 +302,17 @@ func documentNumber(scac, pol string, typ extract.ShipmentType, h uint64) string
 	return digits(h, 10)
 }
 
-// pol, pod and hub of a shipment, as place indices (hub −1 when direct).
-func (w *World) shipmentPorts(s *shipment) (pol, pod, hub int) {
-	pol = int(w.calls[s.legs[0].from].port)
-	pod = int(w.calls[s.legs[len(s.legs)-1].to].port)
+// shipmentPorts are the pol, pod and hub of a shipment as booked, as place
+// indices (hub −1 when direct).
+func (w *World) shipmentPorts(s *shipment) (pol, pod, hub int) { return w.legPorts(s.legs) }
+
+// legPorts are the pol, pod and hub of an itinerary.
+func (w *World) legPorts(legs []leg) (pol, pod, hub int) {
+	pol = int(w.calls[legs[0].from].port)
+	pod = int(w.calls[legs[len(legs)-1].to].port)
 	hub = -1
-	if len(s.legs) > 1 {
-		hub = int(w.calls[s.legs[0].to].port)
+	if len(legs) > 1 {
+		hub = int(w.calls[legs[0].to].port)
 	}
 	return pol, pod, hub
 }

@@ -23,7 +23,9 @@ type Truth struct {
 	// planned within this many days of the request.
 	EstimateHorizonDays float64 `json:"estimate_horizon_days"`
 
-	Counts    ShipmentCounts  `json:"shipment_counts"`
+	Counts ShipmentCounts `json:"shipment_counts"`
+	// Jumps are the rolls, omitted calls and swapped vessels (jumps.go).
+	Jumps     JumpsTruth      `json:"jumps"`
 	Shipments []ShipmentTruth `json:"shipments"`
 }
 
@@ -33,7 +35,8 @@ type CarrierTruth struct {
 	Name string `json:"name"`
 	// ETABiasHours and ETASpreadHours are the full-scale (s = 1) bias and
 	// spread of actual − eta; ETABias3dHours is the expected error at the
-	// 3-day horizon, bias·s(3 d).
+	// 3-day horizon, bias·s(3 d), jumps or not: none is announced within 4
+	// days of the arrival it makes.
 	ETABiasHours   float64 `json:"eta_bias_hours"`
 	ETASpreadHours float64 `json:"eta_spread_hours"`
 	ETABias3dHours float64 `json:"eta_bias_3d_hours"`
@@ -56,7 +59,9 @@ type CarrierTruth struct {
 
 	Supports Supports `json:"supports"`
 	Services []string `json:"services"`
-	Vessels  int      `json:"vessels"`
+	Vessels  int      `json:"vessels"` // its fleet (Vessels); substitutes are in Truth.Jumps.Swaps
+
+	Jumps CarrierJumps `json:"jumps"`
 }
 
 // Supports tells which schedule query kinds include a carrier.
@@ -91,7 +96,9 @@ type ShipmentCounts struct {
 	WithInland  int            `json:"with_inland"`
 }
 
-// ShipmentTruth is one shipment's itinerary with planned and actual times.
+// ShipmentTruth is one shipment's itinerary with planned and actual times:
+// the one it sailed, jumps (jumps.go) included; BookedLegs the one booked
+// when a jump changed it.
 type ShipmentTruth struct {
 	Number     string     `json:"number"`
 	Type       string     `json:"type"`
@@ -104,9 +111,14 @@ type ShipmentTruth struct {
 	POD        string     `json:"pod"`
 	Postpod    string     `json:"postpod,omitempty"`
 	Legs       []LegTruth `json:"legs"`
+	// BookedLegs is the itinerary as booked, when jumps changed it.
+	BookedLegs []LegTruth `json:"booked_legs,omitempty"`
+	// Jumps are the changes announced for it, in announcement order.
+	Jumps []JumpTruth `json:"jumps,omitempty"`
 }
 
-// LegTruth is one vessel leg of a shipment.
+// LegTruth is one vessel leg of a shipment; VesselIMO the vessel that sails
+// it (a swapped voyage's substitute).
 type LegTruth struct {
 	Service          string    `json:"service"`
 	VesselIMO        int       `json:"vessel_imo"`
@@ -142,6 +154,7 @@ func (w *World) Truth() Truth {
 			RealisedLateMeanDays: round(c.realisedLate, 3), MeanArrivalDelayHours: round(c.meanDelayH, 3),
 			Supports: Supports{Port: c.byPort, P2P: true, Vessel: c.byVessel},
 			Services: []string{},
+			Jumps:    w.carrierJumps(ci),
 		}
 		for si := range w.services {
 			if w.services[si].carrier == ci {
@@ -171,11 +184,13 @@ func (w *World) Truth() Truth {
 			t.Counts.WithInland++
 		}
 	}
+	t.Jumps = w.jumpsTruth(t.Shipments)
 	return t
 }
 
 func (w *World) shipmentTruth(s *shipment) ShipmentTruth {
-	pol, pod, hub := w.shipmentPorts(s)
+	legs := s.finalLegs()
+	pol, pod, hub := w.legPorts(legs)
 	st := ShipmentTruth{
 		Number: s.ref.Number, Type: string(s.ref.Type), Sealine: s.ref.Sealine, BookedAt: unixUTC(s.booked),
 		POL: w.places[pol].Locode, POD: w.places[pod].Locode,
@@ -192,24 +207,39 @@ func (w *World) shipmentTruth(s *shipment) ShipmentTruth {
 	for _, c := range s.containers {
 		st.Containers = append(st.Containers, c.number)
 	}
-	for _, l := range s.legs {
+	st.Legs = w.legTruths(legs)
+	if len(s.versions) > 0 {
+		st.BookedLegs = w.legTruths(s.legs)
+	}
+	st.Jumps = w.shipmentJumps(s)
+	return st
+}
+
+// legTruths are the LegTruths of an itinerary.
+func (w *World) legTruths(legs []leg) []LegTruth {
+	var out []LegTruth
+	for _, l := range legs {
 		f, t := &w.calls[l.from], &w.calls[l.to]
 		_, voy := w.voyages(l.from)
-		st.Legs = append(st.Legs, LegTruth{
-			Service: w.services[f.svc].code, VesselIMO: w.vessels[f.vessel].IMO, Voyage: voy,
+		out = append(out, LegTruth{
+			Service: w.services[f.svc].code, VesselIMO: w.vessels[w.vesselAt(l.from, math.MaxInt64)].IMO, Voyage: voy,
 			From: w.places[f.port].Locode, To: w.places[t.port].Locode,
 			PlannedDeparture: unixUTC(f.plnDep), ActualDeparture: unixUTC(f.actDep),
 			PlannedArrival: unixUTC(t.plnArr), ActualArrival: unixUTC(t.actArr),
 		})
 	}
-	return st
+	return out
 }
 
 // ExpectedCarrierError is the expected carrier ETA error (actual − eta, in
 // hours) of the carrier at a horizon before actual arrival. Below 5 days it
 // is exactly bias·s(h); from 5 days on, the schedule term w(h)·(ACT − PLN)
 // is added with the carrier's mean arrival delay over the window, an
-// approximation. NaN for an unknown carrier or a negative horizon.
+// approximation. It is the ETA model's error: jumps are not in it. Below 4
+// days none can be (JumpsTruth.MinLeadHours); at 7 and 14 days a shipment
+// whose jump was announced after the horizon's cut is judged on the ETA
+// from before it, days off — ShipmentTruth.Jumps says which. NaN for an
+// unknown carrier or a negative horizon.
 func (t Truth) ExpectedCarrierError(scac string, horizon time.Duration) float64 {
 	if horizon < 0 {
 		return math.NaN()
@@ -257,6 +287,9 @@ const (
 // horizon h (actual arrival − revision time) with lo ≤ h < hi, the error
 // actual − estimate in hours. Carrier revisions are daily, predictive ones
 // every 6 hours (whether or not the predictive value would be displayed).
+// A swapped voyage's calls count the swap's jump in the errors of the
+// revisions before it was announced (never under 4 days from arrival);
+// rolls and omissions are a shipment's, not a call's, and not in these.
 func (w *World) HorizonErrors(scac string, src ETASource, lo, hi time.Duration) []float64 {
 	ci := carrierIndex(w.carriers, scac)
 	if ci < 0 {
@@ -274,7 +307,11 @@ func (w *World) HorizonErrors(scac string, src ETASource, lo, hi time.Duration) 
 		case SourceCarrier:
 			// T_r ∈ (ACT − hi, ACT − lo]
 			for r := car.revision(c.actArr-u) + 1; car.revisionTime(r) <= c.actArr-l; r++ {
-				out = append(out, w.carrierError(k, r, false))
+				e := w.carrierError(k, r, false)
+				if arr, _ := w.expected(k, r); arr != c.actArr {
+					e += float64(c.actArr-arr) / 3600 // a swap not announced yet
+				}
+				out = append(out, e)
 			}
 		case SourcePredictive:
 			for q := floorDiv(c.actArr-u-epoch, predictiveEvery) + 1; epoch+q*predictiveEvery <= c.actArr-l; q++ {

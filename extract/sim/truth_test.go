@@ -19,17 +19,45 @@ func TestTruthJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"seed", "start", "carriers", "predictive", "horizon_scale", "schedule_weight", "shipment_counts", "shipments"} {
+	for _, k := range []string{"seed", "start", "carriers", "predictive", "horizon_scale", "schedule_weight", "shipment_counts", "jumps", "shipments"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("truth JSON lacks %q", k)
 		}
 	}
 	c := m["carriers"].([]any)[0].(map[string]any)
 	for _, k := range []string{"scac", "name", "eta_bias_hours", "eta_spread_hours", "eta_bias_3d_hours", "on_time_share",
-		"realised_on_time_share", "late_mean_days", "supports"} {
+		"realised_on_time_share", "late_mean_days", "supports", "jumps"} {
 		if _, ok := c[k]; !ok {
 			t.Errorf("carrier truth lacks %q", k)
 		}
+	}
+	cj := c["jumps"].(map[string]any)
+	for _, k := range []string{"roll_rate", "loadings", "rolls", "omission_rate", "omissible_calls", "omitted_calls", "swap_rate", "voyages", "swapped_voyages"} {
+		if _, ok := cj[k]; !ok {
+			t.Errorf("carrier jumps truth lacks %q", k)
+		}
+	}
+	j := m["jumps"].(map[string]any)
+	for _, k := range []string{"enabled", "min_lead_hours", "revision_aligned", "counts", "omissions", "swaps"} {
+		if _, ok := j[k]; !ok {
+			t.Errorf("jumps truth lacks %q", k)
+		}
+	}
+	jumped := 0
+	for _, s := range m["shipments"].([]any) {
+		js, ok := s.(map[string]any)["jumps"].([]any)
+		if !ok {
+			continue
+		}
+		jumped++
+		for _, k := range []string{"kind", "announced_at", "visible", "leg", "pod", "vessel_imo", "eta_before", "eta_after", "eta_jump_hours", "arrival_shift_hours"} {
+			if _, ok := js[0].(map[string]any)[k]; !ok {
+				t.Errorf("shipment jump truth lacks %q", k)
+			}
+		}
+	}
+	if jumped == 0 {
+		t.Error("no shipment of the default world jumps")
 	}
 	steps := tr.HorizonScale
 	if len(steps) == 0 || steps[len(steps)-1].ToDays != nil {

@@ -126,10 +126,18 @@ func (w *World) chains() [][][]int {
 // before its previous departure plus 80 % of the planned sea leg. It returns
 // the realised on-time share (|ACT − PLN| ≤ 24 h) of the calls planned to
 // arrive in [from, to).
+//
+// A swapped voyage (jumps.go) is sailed by its substitute, which starts it
+// fresh, its shift after where the slot's ship would have been; the slot's
+// ship sits it out and takes up its next voyage from where it was. What the
+// slot's ship would have done on the swapped voyage is kept (callJump.cfArr,
+// cfDep). Omitted calls do not count: they do not happen.
 func (w *World) sailChains(chains [][]int, draws []delayDraw, p float64, from, to int64) (share float64, n int) {
 	onTime := 0
+	none := int64(math.MinInt64 / 2)
 	for _, chain := range chains {
-		prevDep, prevSea := int64(math.MinInt64/2), int64(0)
+		ship := vesselState{dep: none} // the slot's ship
+		var sub, cf vesselState        // a substitute, and the slot's ship as it would have sailed its voyage
 		for _, ci := range chain {
 			c := &w.calls[ci]
 			d := &draws[ci]
@@ -137,13 +145,22 @@ func (w *World) sailChains(chains [][]int, draws []delayDraw, p float64, from, t
 			if d.u < p {
 				delay = d.onTime
 			}
-			arr := max(c.plnArr+delay, prevDep+prevSea)
-			arr -= mod64(arr, 60)
-			c.actArr = arr
-			c.actDep = arr + d.stay - mod64(d.stay, 60)
-			prevDep = c.actDep
-			prevSea = w.services[c.svc].minSea[c.pos]
-			if c.plnArr >= from && c.plnArr < to {
+			sea := w.services[c.svc].minSea[c.pos]
+			if sw := w.swapOf(ci); sw != nil {
+				if c.pos == 0 {
+					sub, cf = vesselState{dep: none}, ship
+				}
+				j := &w.callJumps[ci]
+				j.cfArr, j.cfDep = cf.call(c.plnArr+delay, d.stay, sea)
+				shift := int64(0)
+				if c.pos == 0 {
+					shift = sw.shift
+				}
+				c.actArr, c.actDep = sub.call(c.plnArr+delay+shift, d.stay, sea)
+			} else {
+				c.actArr, c.actDep = ship.call(c.plnArr+delay, d.stay, sea)
+			}
+			if c.plnArr >= from && c.plnArr < to && !w.omitted(ci) {
 				n++
 				if abs64(c.actArr-c.plnArr) <= day {
 					onTime++
@@ -155,6 +172,21 @@ func (w *World) sailChains(chains [][]int, draws []delayDraw, p float64, from, t
 		return 0, 0
 	}
 	return float64(onTime) / float64(n), n
+}
+
+// vesselState is where a ship is along its calls: its last departure and
+// the shortest sea leg to its next call.
+type vesselState struct{ dep, sea int64 }
+
+// call makes the ship's next call, due at want (plan plus delay): it cannot
+// arrive before its last departure plus the sea leg. It returns the arrival
+// and departure (stay in port), to the minute, and moves the ship on.
+func (v *vesselState) call(want, stay, sea int64) (arr, dep int64) {
+	arr = max(want, v.dep+v.sea)
+	arr -= mod64(arr, 60)
+	dep = arr + stay - mod64(stay, 60)
+	v.dep, v.sea = dep, sea
+	return arr, dep
 }
 
 // sortCalls orders call indices by planned arrival (then index).
@@ -218,7 +250,7 @@ func (w *World) summariseDelays(from, to int64) {
 	late := make([]int, len(w.carriers))
 	for ci := range w.calls {
 		c := &w.calls[ci]
-		if c.plnArr < from || c.plnArr >= to {
+		if c.plnArr < from || c.plnArr >= to || w.omitted(ci) {
 			continue
 		}
 		car := w.services[c.svc].carrier
@@ -241,7 +273,8 @@ func (w *World) summariseDelays(from, to int64) {
 }
 
 // indexCalls builds the per-port and per-vessel call lists, sorted by
-// planned arrival.
+// planned arrival. Omitted calls are in them: until the omission is
+// announced the service shows them (omittedAt).
 func (w *World) indexCalls() {
 	w.portCalls = make([][]int32, len(w.places))
 	w.vesselCalls = make([][]int32, len(w.vessels))
@@ -249,6 +282,13 @@ func (w *World) indexCalls() {
 		c := &w.calls[ci]
 		w.portCalls[c.port] = append(w.portCalls[c.port], int32(ci))
 		w.vesselCalls[c.vessel] = append(w.vesselCalls[c.vessel], int32(ci))
+	}
+	// A substitute's calls are its voyage's; the slot's ship keeps them in
+	// its list too, shown until the swap is announced (vesselAt).
+	for _, sw := range w.swaps {
+		for pos := range w.services[sw.svc].ports {
+			w.vesselCalls[sw.vessel] = append(w.vesselCalls[sw.vessel], int32(w.callIndex(sw.svc, sw.k, pos)))
+		}
 	}
 	for _, list := range [][][]int32{w.portCalls, w.vesselCalls} {
 		for _, calls := range list {

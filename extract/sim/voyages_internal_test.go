@@ -1,15 +1,27 @@
 package sim
 
 import (
+	"math"
 	"regexp"
 	"testing"
 )
 
 // A vessel never arrives before its previous departure plus 80 % of the
-// planned sea leg, and every call arrives before it departs.
+// planned sea leg, and every call arrives before it departs: a fleet's ship
+// over the calls it sails (not a swapped voyage's), a substitute over its
+// voyage.
 func TestVesselsArePhysicallyCoherent(t *testing.T) {
 	w := NewWorld(WorldConfig{Seed: 5, Shipments: 10})
-	for vi, calls := range w.vesselCalls {
+	if len(w.swaps) == 0 {
+		t.Fatal("no swapped voyage: the test proves less than it says")
+	}
+	for vi, all := range w.vesselCalls {
+		var calls []int32
+		for _, ci := range all {
+			if w.vesselAt(int(ci), math.MaxInt64) == vi {
+				calls = append(calls, ci)
+			}
+		}
 		for n, ci := range calls {
 			c := &w.calls[ci]
 			if c.actDep <= c.actArr || c.plnDep <= c.plnArr {

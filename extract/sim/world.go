@@ -34,6 +34,10 @@ type WorldConfig struct {
 	// of its market share: for experiments that need each carrier's
 	// statistics equally precise.
 	EvenCarriers bool
+	// NoJumps turns the jumps off (jumps.go: rolled boxes, omitted calls,
+	// swapped vessels): ETAs then only drift, and the world is the one the
+	// simulator had before it had jumps, answer for answer.
+	NoJumps bool
 }
 
 // DefaultStart is the Start of a zero WorldConfig.
@@ -67,7 +71,8 @@ type World struct {
 	placeIdx map[string]int
 	carriers []carrier
 	services []service
-	vessels  []vessel
+	vessels  []vessel // the fleet (fleet of them), then the substitutes of swapped voyages
+	fleet    int
 	imoIdx   map[int]int
 
 	calls       []call
@@ -80,6 +85,9 @@ type World struct {
 	shipments   []shipment
 	byDocument  map[string]int    // "BL/number", "BK/number" → shipment
 	byContainer map[string][2]int // container number → shipment, container
+
+	callJumps []callJump // per call, with jumps (nil without)
+	swaps     []swap
 }
 
 // World horizon around the configured window: voyages are generated from
@@ -101,22 +109,39 @@ func NewWorld(cfg WorldConfig) *World {
 		w.placeIdx[w.places[i].Locode] = i
 	}
 	w.carriers = append([]carrier(nil), carrierTable...)
-	w.buildServices()
+	vf := w.buildServices()
+	w.fleet = len(w.vessels)
 	start := cfg.Start.Unix()
 	w.buildCalls(start-horizonBefore, start+int64(cfg.Days)*day+horizonAfter)
+	if !cfg.NoJumps {
+		w.callJumps = make([]callJump, len(w.calls))
+		w.drawSwaps(vf)
+		w.drawOmissions()
+	}
 	w.sail()
 	for i := range w.calls {
 		w.maxLate = max(w.maxLate, w.calls[i].actArr-w.calls[i].plnArr)
 	}
+	if !cfg.NoJumps {
+		w.announceCallJumps()
+	}
 	w.indexCalls()
 	w.buildBestDirect()
 	w.generateShipments()
+	if !cfg.NoJumps {
+		w.jumpShipments()
+	}
+	for i := range w.shipments {
+		w.book(&w.shipments[i])
+	}
 	w.indexShipments()
 	return w
 }
 
-// buildServices instantiates the service table with vessels and terminals.
-func (w *World) buildServices() {
+// buildServices instantiates the service table with vessels and terminals,
+// and returns the factory that made the vessels (substitutes come from it
+// too: names and IMO numbers stay unique).
+func (w *World) buildServices() *vesselFactory {
 	tpls := map[string]*template{}
 	for i := range templates {
 		tpls[templates[i].id] = &templates[i]
@@ -142,6 +167,7 @@ func (w *World) buildServices() {
 		}
 		w.services = append(w.services, s)
 	}
+	return vf
 }
 
 // indexShipments builds the lookups by document and container number.
@@ -169,6 +195,18 @@ func (w *World) Config() WorldConfig { return w.cfg }
 // is not the shipment's carrier, or before the shipment is booked (about two
 // days before its first event).
 func (w *World) Shipment(ref extract.ShipmentRef, at time.Time) (*wire.Shipment, error) {
+	s, cn, ref, err := w.lookup(ref, at)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{w: w, at: at.Unix(), calls: map[int]callTimes{}}
+	return v.shipmentAt(s, ref, cn), nil
+}
+
+// lookup finds the shipment of a tracking query at at, as Shipment says
+// (the container's index when a container was asked, else -1), with the
+// reference's type filled in.
+func (w *World) lookup(ref extract.ShipmentRef, at time.Time) (*shipment, int, extract.ShipmentRef, error) {
 	si, cn := -1, -1
 	switch ref.Type {
 	case extract.ShipmentContainer, "":
@@ -182,18 +220,50 @@ func (w *World) Shipment(ref extract.ShipmentRef, at time.Time) (*wire.Shipment,
 		}
 	}
 	if si < 0 {
-		return nil, ErrNoData
+		return nil, 0, ref, ErrNoData
 	}
 	s := &w.shipments[si]
 	if ref.Sealine != "" && ref.Sealine != w.carriers[s.carrier].scac {
-		return nil, ErrNoData
+		return nil, 0, ref, ErrNoData
 	}
-	a := at.Unix()
-	if a < s.booked {
-		return nil, ErrNoData
+	if at.Unix() < s.booked {
+		return nil, 0, ref, ErrNoData
 	}
+	return s, cn, ref, nil
+}
+
+// ReportedETA is what the carrier reports at a time of a shipment's arrival
+// at its port of discharge.
+type ReportedETA struct {
+	// POD is the port of discharge then (UN/LOCODE): an omission moves it.
+	POD string `json:"pod"`
+	// ETA is route.pod.date of the tracking answer: the carrier's estimate,
+	// or the actual arrival once Actual.
+	ETA    time.Time `json:"eta"`
+	Actual bool      `json:"actual"`
+	// RevisedAt is when the carrier made the estimate: its latest daily
+	// revision (eta.go), at which announced jumps also fall.
+	RevisedAt time.Time `json:"revised_at"`
+}
+
+// CarrierETA is the carrier's report at time at of the shipment's arrival
+// at its POD: the very value of route.pod in Shipment's answer at at (one
+// source for both), for harnesses that judge what a client saw and for
+// pushes that fire when it changes. It changes only at the carrier's
+// revisions and at the actual arrival. ErrNoData as Shipment.
+func (w *World) CarrierETA(ref extract.ShipmentRef, at time.Time) (ReportedETA, error) {
+	s, _, _, err := w.lookup(ref, at)
+	if err != nil {
+		return ReportedETA{}, err
+	}
+	return w.reportedETA(s, at.Unix()), nil
+}
+
+// reportedETA is CarrierETA of s at a, booked or not.
+func (w *World) reportedETA(s *shipment, a int64) ReportedETA {
 	v := &view{w: w, at: a, calls: map[int]callTimes{}}
-	return v.shipmentAt(s, ref, cn), nil
+	pod, ct := v.pod(s)
+	return ReportedETA{POD: w.places[pod].Locode, ETA: unixUTC(ct.arr), Actual: ct.arrAct, RevisedAt: unixUTC(ct.revisionAt)}
 }
 
 // Shipments lists every generated shipment (number, type, sealine) in
@@ -218,17 +288,20 @@ func (w *World) Ports() []Port {
 	return out
 }
 
-// Vessels lists every ship in a stable order (by service, then slot).
+// Vessels lists the services' fleets in a stable order (by service, then
+// slot). The substitutes that sail a swapped voyage (jumps.go) are not in
+// it: Truth lists them with their swaps.
 func (w *World) Vessels() []VesselInfo {
-	out := make([]VesselInfo, len(w.vessels))
-	for i := range w.vessels {
+	out := make([]VesselInfo, w.fleet)
+	for i := range out {
 		out[i] = w.vessels[i].VesselInfo
 	}
 	return out
 }
 
-// Lanes lists the POL → POD pairs shipments use, with their number of
-// shipments, ordered by POL then POD.
+// Lanes lists the POL → POD pairs shipments are booked on, with their
+// number of shipments, ordered by POL then POD (an omission that moves a
+// shipment's POD does not move its lane).
 func (w *World) Lanes() []Lane {
 	count := map[[2]string]int{}
 	for i := range w.shipments {
