@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // --auth (ETALAKE_AUTH) sends the key as the provider wants it: against a
@@ -27,8 +27,8 @@ func TestCLIAuthSchemes(t *testing.T) {
 			}
 			env := simtest.Start(t, simtest.Options{
 				Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(7), Tracking: simtest.Credits(5)}},
-				Rate: extract.Rate{N: 1000, Window: time.Second},
-				Auth: auth,
+				Rate: sim.Rate{N: 1000, Window: time.Second},
+				Auth: simtest.Auth(t, auth.String()),
 			})
 			vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}
 			for _, sent := range schemes {

@@ -17,11 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // bigFront is a server in front of the simulator that answers every
@@ -112,7 +111,7 @@ func newBigScene(t *testing.T, shipments int) *bigScene {
 	const key = "big-body-key-7c2"
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(10000), Tracking: simtest.Credits(10000)}},
-		Rate: extract.Rate{N: 100, Window: time.Second},
+		Rate: sim.Rate{N: 100, Window: time.Second},
 	})
 	w := env.Service.World()
 	csv := shipmentsCSV(t, w, shipments)

@@ -160,7 +160,7 @@ func parseVessels(value string, api wire.ScheduleAPI) ([]int, badRows, error) {
 // spans lines, and a quote left open (a stray " in a number) would
 // otherwise swallow every line after it into one field — the rest of the
 // file silently lost, and only its first line named.
-func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, error) {
+func readShipments(r io.Reader, name string) ([]wire.ShipmentRef, badRows, error) {
 	lines := newCSVLines(r)
 	header, headerLine, err := lines.next()
 	if errors.Is(err, io.EOF) {
@@ -183,9 +183,9 @@ func readShipments(r io.Reader, name string) ([]extract.ShipmentRef, badRows, er
 		}
 		return ""
 	}
-	var out []extract.ShipmentRef
+	var out []wire.ShipmentRef
 	var bad badRows
-	seen := map[extract.ShipmentRef]bool{}
+	seen := map[wire.ShipmentRef]bool{}
 	for {
 		rec, line, err := lines.next()
 		if errors.Is(err, io.EOF) {
@@ -276,7 +276,7 @@ func (l *csvLines) next() ([]string, int, error) {
 // checkDigitWarnings logs, once per number, the container numbers of refs
 // whose ISO 6346 check digit fails (they are asked all the same), and
 // returns the warnings.
-func checkDigitWarnings(log *slog.Logger, refs []extract.ShipmentRef) []string {
+func checkDigitWarnings(log *slog.Logger, refs []wire.ShipmentRef) []string {
 	var out []string
 	for _, ref := range refs {
 		if w := extract.CheckDigitWarning(ref); w != "" {

@@ -67,7 +67,7 @@ func TestReadShipmentsCSV(t *testing.T) {
 	if err != nil || len(bad) != 0 {
 		t.Fatal(err, bad)
 	}
-	want := []extract.ShipmentRef{{Number: "MSCU1234566", Type: "CT", Sealine: "MSCU"}, {Number: "MAEU123456789", Type: "BL"}}
+	want := []wire.ShipmentRef{{Number: "MSCU1234566", Type: "CT", Sealine: "MSCU"}, {Number: "MAEU123456789", Type: "BL"}}
 	if len(refs) != 2 || refs[0] != want[0] || refs[1] != want[1] {
 		t.Fatalf("refs = %+v", refs)
 	}

@@ -132,7 +132,7 @@ func selection(c *cli.Context) (jobs.Selection, badRows, error) {
 
 // shipmentsFile reads the shipments CSV of --shipments; none when the path
 // is empty.
-func shipmentsFile(path string) ([]extract.ShipmentRef, badRows, error) {
+func shipmentsFile(path string) ([]wire.ShipmentRef, badRows, error) {
 	if path == "" {
 		return nil, nil, nil
 	}

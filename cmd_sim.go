@@ -18,7 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/sim"
 )
 
 // defaultSimStart is the simulator's default virtual start: fixed, so that a
@@ -181,9 +181,11 @@ func simServe(c *cli.Context) error {
 	if v := c.String("dcsa-version"); !slices.Contains(sim.DCSAVersions, v) {
 		return configError("--dcsa-version %q: want one of %s", v, strings.Join(sim.DCSAVersions, ", "))
 	}
-	auth, err := readAuth(c)
+	// The simulator reads --auth with its own code, not the client's: a
+	// client and a simulator must not share one wrong reading.
+	auth, err := sim.ParseAuth(c.String(flagAuth))
 	if err != nil {
-		return err
+		return configError("ETALAKE_AUTH (--auth): %v", err)
 	}
 	if c.Float64("speed") < 0 {
 		return configError("--speed %v: want 0 or more", c.Float64("speed"))
@@ -205,7 +207,7 @@ func simServe(c *cli.Context) error {
 	svc, err := sim.New(sim.Config{
 		World:  world,
 		Keys:   keys,
-		Rate:   rate,
+		Rate:   sim.Rate{N: rate.N, Window: rate.Window},
 		Clock:  sim.NewClock(wcfg.Start, c.Float64("speed"), nil),
 		Faults: faults,
 
@@ -230,7 +232,7 @@ func simServe(c *cli.Context) error {
 	if api != sim.ScheduleAPIService {
 		exports += " ETALAKE_SCHEDULE_API=" + api
 	}
-	if auth != (extract.Auth{}) {
+	if auth != (sim.Auth{}) {
 		exports += " ETALAKE_AUTH=" + shellWord(auth.String())
 	}
 	if jsonLog(c) {

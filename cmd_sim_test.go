@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/sim"
 )
 
 // serveSim runs `etalake sim serve ARGS` in-process until the test ends and

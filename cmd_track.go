@@ -12,6 +12,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 func trackCommand() *cli.Command {
@@ -137,11 +138,11 @@ func trackChange(name, usage, argsUsage string, remove bool, summary string) *cl
 
 // trackRefs reads shipments from arguments and --shipments. Bad ones are
 // returned apart (each reported, see skipBadRows): the good ones go ahead.
-func trackRefs(c *cli.Context) ([]extract.ShipmentRef, badRows, error) {
+func trackRefs(c *cli.Context) ([]wire.ShipmentRef, badRows, error) {
 	if err := flagsFirst(c); err != nil {
 		return nil, nil, err
 	}
-	var refs []extract.ShipmentRef
+	var refs []wire.ShipmentRef
 	var bad badRows
 	for i, a := range c.Args().Slice() {
 		parts := strings.SplitN(a, ":", 3)

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // An import lands every body it can read: good ones are derived, one cut

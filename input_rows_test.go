@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
+	"github.com/etalake/etalake/wire"
 )
 
 // Bad rows in a nightly run's --shipments cost only themselves: each one
@@ -21,12 +21,12 @@ import (
 func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
-	var good []extract.ShipmentRef
+	var good []wire.ShipmentRef
 	for _, ref := range w.Shipments() {
-		if ref.Type == extract.ShipmentContainer {
+		if ref.Type == wire.ShipmentContainer {
 			good = append(good, ref)
 		}
 		if len(good) == 3 {
@@ -90,7 +90,7 @@ func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
 func TestARunWithNothingToDoIsAUsageError(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(10)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	e := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey,
 		"ETALAKE_RATE": "1000/1s", "ETALAKE_WAREHOUSE": t.TempDir()}
@@ -112,7 +112,7 @@ func TestARunWithNothingToDoIsAUsageError(t *testing.T) {
 func TestADryRunWritesNothing(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(10)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	port := simtest.Port(t, w, w.Config().Start)

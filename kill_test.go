@@ -19,11 +19,11 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -294,11 +294,7 @@ func (v *killVerdict) add(o killVerdict) {
 
 // judge reads k's charges from the simulator's ledger.
 func (k *killTrial) judge(ledger []sim.LedgerEntry) (v killVerdict, problems []string) {
-	key, err := extract.NewKey(k.key)
-	if err != nil {
-		return v, []string{err.Error()}
-	}
-	id, edge := key.Fingerprint(), k.kill.Add(-killTransit)
+	id, edge := sim.KeyID(k.key), k.kill.Add(-killTransit)
 	first := map[string]sim.LedgerEntry{}
 	charges := map[string]int{}
 	for _, e := range ledger { // in arrival order
@@ -458,20 +454,18 @@ func lastLines(b []byte) string {
 func TestKillJudgeReadsTheLedger(t *testing.T) {
 	t0 := time.Date(2026, 1, 5, 2, 15, 0, 0, time.UTC)
 	k := &killTrial{key: "judged-key-1", kill: t0.Add(10 * time.Second), rerun: t0.Add(11 * time.Second)}
-	key, _ := extract.NewKey(k.key)
-	other, _ := extract.NewKey("another-key")
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	var ledger []sim.LedgerEntry
 	charge := func(id, req string, arrived, written time.Time) {
 		ledger = append(ledger, sim.LedgerEntry{Seq: int64(len(ledger) + 1), KeyID: id, Request: req, Charged: true, At: arrived, WrittenAt: written})
 	}
-	fp := key.Fingerprint()
+	fp := sim.KeyID(k.key)
 	charge(fp, "/a", at(1), at(2))                            // received, bought again: a loss
 	charge(fp, "/b", at(9), time.Time{})                      // never written: in flight
 	charge(fp, "/c", at(9), k.kill.Add(-10*time.Millisecond)) // written within the band
 	charge(fp, "/d", at(10.5), time.Time{})                   // on the wire at the kill
 	charge(fp, "/f", at(3), at(4))                            // received, kept
-	charge(other.Fingerprint(), "/a", at(1), at(2))           // another key's
+	charge(sim.KeyID("another-key"), "/a", at(1), at(2))      // another key's
 	free := sim.LedgerEntry{KeyID: fp, Request: "/g", At: at(1)}
 	ledger = append(ledger, free)
 	for _, req := range []string{"/a", "/b", "/c", "/d", "/e", "/e"} {

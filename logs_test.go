@@ -14,10 +14,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // jsonLines reads out as a log collector would: every line one JSON
@@ -67,7 +67,7 @@ func byMsg(events []map[string]any, msg string) []map[string]any {
 func TestTheJSONLogOfARunWithFaultsIsOneObjectALine(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys:   []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate:   extract.Rate{N: 1000, Window: time.Second},
+		Rate:   sim.Rate{N: 1000, Window: time.Second},
 		Faults: sim.Faults{ErrorRate: 0.15, TruncateRate: 0.15, LatencyMedian: 5 * time.Millisecond, LatencyP99: 20 * time.Millisecond, Seed: 7},
 	})
 	w := env.Service.World()
@@ -172,7 +172,7 @@ func visibleShipments(t *testing.T, w *sim.World, n int) []string {
 func TestEveryCommandSpeaksJSONWhenAsked(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	ref := w.Shipments()[0]

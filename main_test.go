@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 const cliKey = "cli-secret-KEY-9c1d"
@@ -53,7 +52,7 @@ func TestCLICredits(t *testing.T) {
 	// knows nothing of the requests of the cases before it.
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(7), Tracking: simtest.Credits(5)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	good := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}
 	with := func(k, v string) map[string]string {
@@ -180,7 +179,7 @@ func TestCLITracksTenThousandShipments(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		World: sim.WorldConfig{Shipments: 10_000},
 		Keys:  []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(20_000)}},
-		Rate:  extract.Rate{N: 1000, Window: time.Second},
+		Rate:  sim.Rate{N: 1000, Window: time.Second},
 	})
 	lines := []string{"shipment_number,shipment_type,sealine"}
 	for _, ref := range world.Shipments() {

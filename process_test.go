@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // TestMain lets the test binary be etalake itself: with ETALAKE_TEST_AS_MAIN
@@ -71,7 +71,7 @@ func TestKilledRunLosesNothingAndBuysNothingTwice(t *testing.T) {
 	rate := extract.Rate{N: 25, Window: time.Second}
 	env := simtest.Start(t, simtest.Options{
 		Keys:   []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
-		Rate:   rate,
+		Rate:   sim.Rate{N: rate.N, Window: rate.Window},
 		Faults: sim.Faults{LatencyMedian: 15 * time.Millisecond, LatencyP99: 60 * time.Millisecond, Seed: 5},
 	})
 	w := env.Service.World()
@@ -190,7 +190,7 @@ func TestTwoProcessesOnOneKeyStayWithinTheLimit(t *testing.T) {
 	// covers the delay from our send stamp to the server's count, and
 	// under -race on a loaded machine that delay exceeded it (1 request in
 	// 33 refused with 429 in CI).
-	server := extract.Rate{N: rate.N, Window: rate.Window - 50*time.Millisecond}
+	server := sim.Rate{N: rate.N, Window: rate.Window - 50*time.Millisecond}
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
 		Rate: server,

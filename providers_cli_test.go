@@ -7,16 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // A user who points the default profile at a DCSA provider gets exit 2
 // after one schedule request, with the URL asked, the profile and the
 // settings to check — not an "ok" with no data.
 func TestCLIAWrongProfileExitsTwoNamingTheURLAndTheProfile(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{ScheduleAPI: sim.ScheduleAPIDCSA, Rate: extract.Rate{N: 1000, Window: time.Second},
+	env := simtest.Start(t, simtest.Options{ScheduleAPI: sim.ScheduleAPIDCSA, Rate: sim.Rate{N: 1000, Window: time.Second},
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}}})
 	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_TRACKING_URL": env.TrackingURL, "ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}
 	wh := filepath.Join(t.TempDir(), "wh")
@@ -50,7 +49,7 @@ func TestCLIMaxPagesIsAPositiveNumber(t *testing.T) {
 // The dry run prices a schedule request it has no history of as a range,
 // and one it has as the pages its last answer took.
 func TestCLIThePlanPricesPagesFromHistory(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{ScheduleAPI: sim.ScheduleAPIDCSA, PageSize: 1, Rate: extract.Rate{N: 1000, Window: time.Second},
+	env := simtest.Start(t, simtest.Options{ScheduleAPI: sim.ScheduleAPIDCSA, PageSize: 1, Rate: sim.Rate{N: 1000, Window: time.Second},
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}}})
 	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_SCHEDULE_API": "dcsa-cs-1.0", "ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}
 	wh := filepath.Join(t.TempDir(), "wh")

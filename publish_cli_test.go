@@ -15,10 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/load/loadtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // What readers see after a job ends however it ends: through the command
@@ -36,7 +35,7 @@ func TestACrashThenTrackRmPublishesTheDeadJobWhole(t *testing.T) {
 	const key = "crash-track-key-4e0"
 	env := simtest.Start(t, simtest.Options{
 		Keys:   []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
-		Rate:   extract.Rate{N: 1000, Window: time.Second},
+		Rate:   sim.Rate{N: 1000, Window: time.Second},
 		Faults: sim.Faults{LatencyMedian: 300 * time.Millisecond, LatencyP99: 2 * time.Second, Seed: 3},
 	})
 	w := env.Service.World()
@@ -147,7 +146,7 @@ func TestAPublishOntoAFullDiskIsRecordedAsFailed(t *testing.T) {
 	const key = "full-disk-key-6b1"
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	seed := t.TempDir()

@@ -15,8 +15,8 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2" // the notebook's DuckDB
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // notebookEnv makes the test binary a notebook (see init): it opens
@@ -78,7 +78,7 @@ func TestNightlyRunBesideAnOpenNotebook(t *testing.T) {
 	rate := extract.Rate{N: 4, Window: time.Second}
 	env := simtest.Start(t, simtest.Options{
 		Keys:   []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
-		Rate:   rate,
+		Rate:   sim.Rate{N: rate.N, Window: rate.Window},
 		Faults: sim.Faults{LatencyMedian: 100 * time.Millisecond, LatencyP99: 300 * time.Millisecond, Seed: 3},
 	})
 	w := env.Service.World()
@@ -234,7 +234,7 @@ func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
 	const key = "notebook-writers-key-77b"
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	wh := t.TempDir()

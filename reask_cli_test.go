@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // cutPort serves the simulator, cutting, while on, every answer to one
@@ -41,7 +40,7 @@ func cutPort(env *simtest.Env, port string, on *atomic.Bool) http.Handler {
 func TestCLIAGivenUpPortIsNamedWithACommandThatWorksWhenPasted(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	day := w.Config().Start

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // What an operator sees of the refresh policy: the first night asks every
@@ -24,7 +23,7 @@ import (
 func TestCLITheDryRunSaysHowManyShipmentsAreDueAndWhy(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(1000)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	day := w.Config().Start

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // Every numeric setting out of its range — negative, zero where zero

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // A schedule-only or a tracking-only setup needs only its own product's
@@ -20,7 +19,7 @@ import (
 func TestCLIOneProductSetups(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
 	})
 	w := env.Service.World()
 	port := simtest.Port(t, w, w.Config().Start)

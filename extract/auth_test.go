@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -88,7 +88,7 @@ func TestEverySchemeAgainstTheSimulator(t *testing.T) {
 		for _, profile := range []string{sim.ScheduleAPIService, sim.ScheduleAPIDCSA} {
 			t.Run(want+"/"+profile, func(t *testing.T) {
 				ctx := context.Background()
-				r := newRig(t, simtest.Options{Auth: mustAuth(t, want), ScheduleAPI: profile}, "test", func(c *extract.Config) {
+				r := newRig(t, simtest.Options{Auth: simtest.Auth(t, want), ScheduleAPI: profile}, "test", func(c *extract.Config) {
 					c.ScheduleAPI = wire.ScheduleAPI(profile)
 				})
 				w, at := r.env.Service.World(), r.env.Service.Clock().Now()
@@ -165,7 +165,7 @@ func TestTheKeyGoesOnlyInTheChosenHeader(t *testing.T) {
 			}
 			ctx := context.Background()
 			_, _, _ = c.PortSchedule(ctx, "NLRTM")
-			_, _, _ = c.Shipment(ctx, extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer})
+			_, _, _ = c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer})
 			_, _, _ = c.CurrentPeriod(ctx, wire.ProductTracking)
 			if len(log.seen) != 3 {
 				t.Fatalf("%d requests, want 3", len(log.seen))

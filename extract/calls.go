@@ -118,7 +118,7 @@ func (c *Client) VesselSchedule(ctx context.Context, imo int) (wire.Schedules[wi
 }
 
 // Shipment fetches a shipment's tracking (1 tracking credit).
-func (c *Client) Shipment(ctx context.Context, ref ShipmentRef) (*wire.Shipment, *Raw, error) {
+func (c *Client) Shipment(ctx context.Context, ref wire.ShipmentRef) (*wire.Shipment, *Raw, error) {
 	ref, err := ParseShipmentRef(ref.Number, string(ref.Type), ref.Sealine)
 	if err != nil {
 		return nil, nil, err

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -177,7 +177,7 @@ func TestClientStatuses(t *testing.T) {
 			return err
 		}, extract.ErrForbidden, 1},
 		{"403 no access to the product", "notrack", func(c *extract.Client) error {
-			_, _, err := c.Shipment(ctx, extract.ShipmentRef{Number: "CSQU3054383", Type: "CT"})
+			_, _, err := c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: "CT"})
 			return err
 		}, extract.ErrForbidden, 1},
 		{"404 no data", "good", func(c *extract.Client) error {
@@ -404,7 +404,7 @@ func TestClientNeverLeaksTheKey(t *testing.T) {
 				t.Fatalf("nothing redacted in %v: the echo proves nothing", err)
 			}
 
-			r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(0), Tracking: simtest.Credits(1)}}, Auth: a}, key, nil)
+			r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(0), Tracking: simtest.Credits(1)}}, Auth: simtest.Auth(t, a.String())}, key, nil)
 			for _, call := range []func() error{
 				func() error { _, _, err := r.client.PortSchedule(context.Background(), "NLRTM"); return err },
 				func() error { _, _, err := r.client.PortSchedule(context.Background(), "bad"); return err },
@@ -511,7 +511,7 @@ func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
 			}
 			cancelled, cancel := context.WithCancel(context.Background())
 			cancel()
-			ref := extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer}
+			ref := wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer}
 			calls := map[string]func() error{
 				"current period": func() error { _, _, err := r.client.CurrentPeriod(cancelled, missing); return err },
 				"periods":        func() error { _, _, err := r.client.Periods(cancelled, missing); return err },

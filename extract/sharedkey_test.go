@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -53,7 +53,7 @@ func TestTwoProcessesShareOneKey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
-	env := simtest.Start(t, simtest.Options{Rate: sharedRate, Keys: []sim.KeySpec{{Key: sharedKey, Schedule: simtest.Credits(1)}}})
+	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: sharedRate.N, Window: sharedRate.Window}, Keys: []sim.KeySpec{{Key: sharedKey, Schedule: simtest.Credits(1)}}})
 	dir := t.TempDir()
 	var children []*exec.Cmd
 	for i := 0; i < 2; i++ {

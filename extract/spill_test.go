@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/wire"
 )
 
 const spillKey = "sk/SPILL+key=9x-ECHO"
@@ -85,7 +86,7 @@ func spillClient(t *testing.T, url, dir string, maxDecode int64, observe func(*e
 	return c
 }
 
-var spillRef = extract.ShipmentRef{Number: "MSCU1234566", Type: "CT", Sealine: "MSCU"}
+var spillRef = wire.ShipmentRef{Number: "MSCU1234566", Type: "CT", Sealine: "MSCU"}
 
 // A body larger than MaxDecode, with or without a Content-Length, reaches
 // Observe in a file of the spill directory, never in memory: exactly the

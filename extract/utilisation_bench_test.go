@@ -9,8 +9,8 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -26,9 +26,9 @@ import (
 //
 //	go test -tags duckdb_arrow -run '^$' -bench RateUtilisation -benchtime 100x ./extract/
 func BenchmarkRateUtilisation(b *testing.B) {
-	rate := extract.DefaultRate
+	rate := extract.DefaultRate // the client's reading of the limit; the simulator enforces its own
 	env := simtest.Start(b, simtest.Options{
-		Rate:   rate,
+		Rate:   sim.DefaultRate,
 		Keys:   []sim.KeySpec{{Key: "bench", Schedule: simtest.Credits(1)}},
 		Faults: sim.Faults{LatencyMedian: 2 * time.Second, LatencyP99: 6 * time.Second, Seed: 1},
 	})

@@ -74,72 +74,40 @@ func ValidIMO(n int) bool {
 	return sum%10 == check
 }
 
-// ShipmentType is how a shipment is identified to the tracking product.
-type ShipmentType string
-
-// The shipment types of the tracking API.
-const (
-	ShipmentContainer     ShipmentType = "CT"
-	ShipmentBillOfLading  ShipmentType = "BL"
-	ShipmentBookingNumber ShipmentType = "BK"
-)
-
-// ShipmentRef identifies a shipment to track.
-type ShipmentRef struct {
-	Number  string
-	Type    ShipmentType
-	Sealine string // SCAC of the shipping line; empty lets the service detect it
-}
-
-// String renders the reference as NUMBER/TYPE[/SEALINE].
-func (r ShipmentRef) String() string {
-	s := r.Number + "/" + string(r.Type)
-	if r.Sealine != "" {
-		s += "/" + r.Sealine
-	}
-	return s
-}
-
 // ParseShipmentRef validates and normalises a shipment reference. The type
 // defaults to CT. A container number must have the shape of ISO 6346 (4
 // letters, 7 digits; a failing check digit is only a warning, see
 // CheckDigitWarning); bill of lading and booking numbers are 3 to 35
 // letters, digits or dashes; the sealine, when given, is a 2 to 4 letter
 // SCAC.
-func ParseShipmentRef(number, typ, sealine string) (ShipmentRef, error) {
-	ref := ShipmentRef{
+func ParseShipmentRef(number, typ, sealine string) (wire.ShipmentRef, error) {
+	ref := wire.ShipmentRef{
 		Number:  strings.ToUpper(strings.TrimSpace(number)),
-		Type:    ShipmentType(strings.ToUpper(strings.TrimSpace(typ))),
+		Type:    wire.ShipmentType(strings.ToUpper(strings.TrimSpace(typ))),
 		Sealine: strings.ToUpper(strings.TrimSpace(sealine)),
 	}
 	if ref.Type == "" {
-		ref.Type = ShipmentContainer
+		ref.Type = wire.ShipmentContainer
 	}
 	switch ref.Type {
-	case ShipmentContainer:
+	case wire.ShipmentContainer:
 		// The shape, not the check digit: a number whose digit fails may
 		// still be the carrier's (a typo on their side, a leased box), and
 		// the service may know it. CheckDigitWarning says so.
 		if !containerShape(ref.Number) {
-			return ShipmentRef{}, &InputError{Field: "container number", Value: number, Want: "ISO 6346: 4 letters and 7 digits (e.g. MSCU1234566)"}
+			return wire.ShipmentRef{}, &InputError{Field: "container number", Value: number, Want: "ISO 6346: 4 letters and 7 digits (e.g. MSCU1234566)"}
 		}
-	case ShipmentBillOfLading, ShipmentBookingNumber:
+	case wire.ShipmentBillOfLading, wire.ShipmentBookingNumber:
 		if len(ref.Number) < 3 || len(ref.Number) > 35 || !isAlnumDash(ref.Number) {
-			return ShipmentRef{}, &InputError{Field: "shipment number", Value: number, Want: "3 to 35 letters, digits or dashes"}
+			return wire.ShipmentRef{}, &InputError{Field: "shipment number", Value: number, Want: "3 to 35 letters, digits or dashes"}
 		}
 	default:
-		return ShipmentRef{}, &InputError{Field: "shipment type", Value: typ, Want: "CT (container), BL (bill of lading) or BK (booking)"}
+		return wire.ShipmentRef{}, &InputError{Field: "shipment type", Value: typ, Want: "CT (container), BL (bill of lading) or BK (booking)"}
 	}
 	if ref.Sealine != "" && (len(ref.Sealine) < 2 || len(ref.Sealine) > 4 || !isUpperAlpha(ref.Sealine)) {
-		return ShipmentRef{}, &InputError{Field: "sealine", Value: sealine, Want: "a SCAC of 2 to 4 letters (e.g. MAEU) or nothing"}
+		return wire.ShipmentRef{}, &InputError{Field: "sealine", Value: sealine, Want: "a SCAC of 2 to 4 letters (e.g. MAEU) or nothing"}
 	}
 	return ref, nil
-}
-
-// ValidContainerNumber checks an ISO 6346 container number: owner code and
-// category (4 letters), serial (6 digits), check digit.
-func ValidContainerNumber(s string) bool {
-	return containerShape(s) && ContainerCheckDigit(s[:10]) == int(s[10]-'0')
 }
 
 // containerShape reports whether s has the shape of an ISO 6346 container
@@ -159,38 +127,12 @@ func containerShape(s string) bool {
 // CheckDigitWarning is, for a container reference whose ISO 6346 check
 // digit fails, what to warn of; "" otherwise. Such a number is still
 // tracked and asked: the service may know it.
-func CheckDigitWarning(ref ShipmentRef) string {
-	if ref.Type != ShipmentContainer || !containerShape(ref.Number) || ValidContainerNumber(ref.Number) {
+func CheckDigitWarning(ref wire.ShipmentRef) string {
+	if ref.Type != wire.ShipmentContainer || !containerShape(ref.Number) || wire.ValidContainerNumber(ref.Number) {
 		return ""
 	}
 	return fmt.Sprintf("container number %s: its ISO 6346 check digit should be %d, not %c; asked anyway, the service may know it",
-		ref.Number, ContainerCheckDigit(ref.Number[:10]), ref.Number[10])
-}
-
-// ContainerCheckDigit computes the ISO 6346 check digit of the first 10
-// characters of a container number (4 upper-case letters, 6 digits). It
-// returns -1 when the input has another shape.
-func ContainerCheckDigit(s string) int {
-	if len(s) != 10 {
-		return -1
-	}
-	sum := 0
-	for i := 0; i < 10; i++ {
-		c := s[i]
-		var v int
-		switch {
-		case i < 4 && c >= 'A' && c <= 'Z':
-			// A=10, skipping multiples of 11: B=12 … K=21, L=23 … U=32, V=34 … Z=38.
-			v = int(c-'A') + 10
-			v += (v - 1) / 10
-		case i >= 4 && c >= '0' && c <= '9':
-			v = int(c - '0')
-		default:
-			return -1
-		}
-		sum += v << i
-	}
-	return sum % 11 % 10
+		ref.Number, wire.ContainerCheckDigit(ref.Number[:10]), ref.Number[10])
 }
 
 func isAlnum(s string) bool {

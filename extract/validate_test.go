@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/wire"
 )
 
 func TestParsePortCode(t *testing.T) {
@@ -52,26 +53,12 @@ func TestIMO(t *testing.T) {
 	}
 }
 
-func TestContainerNumbers(t *testing.T) {
-	// CSQU3054383 is the example of ISO 6346 itself.
-	for _, s := range []string{"CSQU3054383", "MSCU1234566"} {
-		if !extract.ValidContainerNumber(s) {
-			t.Errorf("ValidContainerNumber(%q) = false", s)
-		}
-	}
-	for _, s := range []string{"CSQU3054384", "CSQU305438", "csqu3054383", "CSQ13054383", "CSQU30543831"} {
-		if extract.ValidContainerNumber(s) {
-			t.Errorf("ValidContainerNumber(%q) = true", s)
-		}
-	}
-}
-
 func TestParseShipmentRef(t *testing.T) {
 	ref, err := extract.ParseShipmentRef(" csqu3054383 ", "", "maeu")
-	if err != nil || ref != (extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer, Sealine: "MAEU"}) {
+	if err != nil || ref != (wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer, Sealine: "MAEU"}) {
 		t.Fatalf("ref = %+v, %v", ref, err)
 	}
-	if ref, err := extract.ParseShipmentRef("MAEU123456789", "bl", ""); err != nil || ref.Type != extract.ShipmentBillOfLading {
+	if ref, err := extract.ParseShipmentRef("MAEU123456789", "bl", ""); err != nil || ref.Type != wire.ShipmentBillOfLading {
 		t.Fatalf("BL ref = %+v, %v", ref, err)
 	}
 	// A check digit that fails is a warning: the number is tracked and
@@ -83,7 +70,7 @@ func TestParseShipmentRef(t *testing.T) {
 	if w := extract.CheckDigitWarning(ref); !strings.Contains(w, "check digit should be 5, not 7") || !strings.Contains(w, "asked anyway") {
 		t.Errorf("warning for TEMU1234567: %q", w)
 	}
-	if w := extract.CheckDigitWarning(extract.ShipmentRef{Number: "CSQU3054383", Type: extract.ShipmentContainer}); w != "" {
+	if w := extract.CheckDigitWarning(wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer}); w != "" {
 		t.Errorf("a valid number warns: %q", w)
 	}
 	bad := []struct{ number, typ, sealine, mentions string }{

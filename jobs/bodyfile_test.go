@@ -19,10 +19,11 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
+	"github.com/etalake/etalake/wire"
 )
 
 // oversizeEcho answers the first request for the shipment number that
@@ -111,8 +112,8 @@ func echoedKeyInABigBody(t *testing.T, auth extract.Auth, lengthKnown bool) {
 	ctx := context.Background()
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: echoKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
-		Auth: auth,
+		Rate: sim.Rate{N: 1000, Window: time.Second},
+		Auth: simtest.Auth(t, auth.String()),
 	})
 	w := env.Service.World()
 	ships := visible(t, w, 3)
@@ -187,7 +188,7 @@ func TestImportedBodiesLargerThanMaxBodyLandFromFiles(t *testing.T) {
 	world := simtest.World(sim.WorldConfig{})
 	at := world.Config().Start.Add(2 * time.Hour)
 	var big []byte
-	var ref extract.ShipmentRef
+	var ref wire.ShipmentRef
 	for _, r := range world.Shipments() {
 		s, err := world.Shipment(r, at)
 		if err != nil {

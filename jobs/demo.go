@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -114,7 +114,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	if err != nil {
 		return DemoResult{}, fmt.Errorf("demo: %w", err)
 	}
-	svc, err := sim.New(sim.Config{World: world, Clock: clock, Rate: fast,
+	svc, err := sim.New(sim.Config{World: world, Clock: clock, Rate: sim.Rate{N: fast.N, Window: fast.Window},
 		Keys:        []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}},
 		ScheduleAPI: string(api), PageSize: opt.PageSize})
 	if err != nil {
@@ -145,7 +145,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 			Start: start, Ports: len(sel.Ports), Lanes: len(sel.Lanes), Vessels: len(sel.Vessels)})
 	}
 	res := DemoResult{Dir: opt.Dir, Days: opt.Days, Rows: map[string]int64{}}
-	tracked := map[extract.ShipmentRef]bool{}
+	tracked := map[wire.ShipmentRef]bool{}
 	for d := 0; d < opt.Days; d++ {
 		night := start.AddDate(0, 0, d).Add(2 * time.Hour)
 		clock.Set(night)
@@ -232,8 +232,8 @@ func demoSchedules(w *sim.World, at time.Time) Selection {
 // newlyBooked returns the shipments the service shows at at, not delivered,
 // that the demo does not track yet, as an operations team adds each new
 // booking (on the first night: every shipment on its way).
-func newlyBooked(w *sim.World, at time.Time, tracked map[extract.ShipmentRef]bool) []extract.ShipmentRef {
-	var out []extract.ShipmentRef
+func newlyBooked(w *sim.World, at time.Time, tracked map[wire.ShipmentRef]bool) []wire.ShipmentRef {
+	var out []wire.ShipmentRef
 	for _, ref := range w.Shipments() {
 		if tracked[ref] {
 			continue

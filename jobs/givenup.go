@@ -98,7 +98,7 @@ func ParseResource(s string) (Selection, error) {
 		if err != nil {
 			return bad(err)
 		}
-		return Selection{Shipments: []extract.ShipmentRef{ref}}, nil
+		return Selection{Shipments: []wire.ShipmentRef{ref}}, nil
 	}
 	return bad(nil)
 }
@@ -109,13 +109,13 @@ func (s Selection) With(o Selection) Selection {
 		Ports:     append(append([]string(nil), s.Ports...), o.Ports...),
 		Lanes:     append(append([]Lane(nil), s.Lanes...), o.Lanes...),
 		Vessels:   append(append([]int(nil), s.Vessels...), o.Vessels...),
-		Shipments: append(append([]extract.ShipmentRef(nil), s.Shipments...), o.Shipments...),
+		Shipments: append(append([]wire.ShipmentRef(nil), s.Shipments...), o.Shipments...),
 	}
 }
 
 // reaskName is the name --reask takes for a shipment: its resource and
 // the sealine it is asked with.
-func reaskName(ref extract.ShipmentRef) string {
+func reaskName(ref wire.ShipmentRef) string {
 	name := shipmentResource(ref).String()
 	if ref.Sealine != "" {
 		name += ":" + ref.Sealine

@@ -14,6 +14,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 // forever breaks, while on, every answer to the port and the shipment it
@@ -21,12 +22,12 @@ import (
 type forever struct {
 	breaker
 	port     string
-	shipment extract.ShipmentRef
+	shipment wire.ShipmentRef
 	mu       sync.Mutex
 	asked    map[string]int
 }
 
-func newForever(port string, shipment extract.ShipmentRef) *forever {
+func newForever(port string, shipment wire.ShipmentRef) *forever {
 	f := &forever{port: port, shipment: shipment, asked: map[string]int{}}
 	f.broken = func(r *http.Request) bool { return f.name(r) != "" }
 	return f
@@ -225,7 +226,7 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 }
 
 // reaskName is a shipment's name as --reask takes it.
-func reaskName(ref extract.ShipmentRef) string {
+func reaskName(ref wire.ShipmentRef) string {
 	name := "shipment:" + string(ref.Type) + ":" + ref.Number
 	if ref.Sealine != "" {
 		name += ":" + ref.Sealine
@@ -241,7 +242,7 @@ func TestAGivenUpResourceIsAskedAgainAfterALaterJobAnsweredItsProductWell(t *tes
 	b.retry = extract.RetryPolicy{MaxAttempts: 6, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
 	w := b.env.Service.World()
 	ports := portsOf(t, w, 3)
-	k := newForever(ports[0], extract.ShipmentRef{Number: "none"})
+	k := newForever(ports[0], wire.ShipmentRef{Number: "none"})
 	b.wrap(t, k.wrap)
 	sel := jobs.Selection{Ports: ports}
 	day := b.env.Service.Clock().Now()

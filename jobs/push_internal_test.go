@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/webhook"
+	"github.com/etalake/etalake/wire"
 )
 
 // A pushed body derives, row for row, what a fetch of the same shipment
@@ -89,8 +89,8 @@ func TestAPushDerivesTheRowsOfAFetchOfTheSameAnswer(t *testing.T) {
 	t.Logf("%d pushes (%v) derived as the fetches of the same answers", len(pushes), kinds)
 }
 
-func visibleAt(w *sim.World, at time.Time, n int) []extract.ShipmentRef {
-	var out []extract.ShipmentRef
+func visibleAt(w *sim.World, at time.Time, n int) []wire.ShipmentRef {
+	var out []wire.ShipmentRef
 	for _, ref := range w.Shipments() {
 		if s, err := w.Shipment(ref, at); err == nil && s.Route != nil && s.Route.Pod != nil && (s.Route.Pod.Actual == nil || !*s.Route.Pod.Actual) {
 			out = append(out, ref)

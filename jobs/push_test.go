@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/webhook"
 )
 

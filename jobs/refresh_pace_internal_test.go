@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/wire"
 )
 
 // Sixty nights of 300 shipments under a pace far too small for what is
@@ -22,7 +22,7 @@ func TestNoShipmentIsStarved(t *testing.T) {
 	ships := make([]Tracked, 300)
 	for i := range ships {
 		eta := start.Add(time.Duration(rng.Float64()*50*24) * time.Hour)
-		ships[i] = Tracked{Ref: extract.ShipmentRef{Number: fmt.Sprintf("S%03d", i), Type: extract.ShipmentContainer},
+		ships[i] = Tracked{Ref: wire.ShipmentRef{Number: fmt.Sprintf("S%03d", i), Type: wire.ShipmentContainer},
 			State: TrackActive, Carrier: []string{"MAEU", "MSCU", "CMDU"}[i%3], ETA: &eta}
 	}
 	model := newETAModel(r, nil)
@@ -91,7 +91,7 @@ func TestThePaceAsksTheMostValuableFirst(t *testing.T) {
 		t.Errorf("ZIMU with 3 pairs: %g h a day; want every carrier's 10", got)
 	}
 	mk := func(name, carrier, reason string, days float64, nights int) candidate {
-		c := candidate{t: Tracked{Ref: extract.ShipmentRef{Number: name, Type: extract.ShipmentContainer}, Carrier: carrier},
+		c := candidate{t: Tracked{Ref: wire.ShipmentRef{Number: name, Type: wire.ShipmentContainer}, Carrier: carrier},
 			due: Decision{Due: true, Reason: reason, DaysToETA: days, Nights: nights, Every: 3}, cost: 1}
 		c.value = model.value(c)
 		return c

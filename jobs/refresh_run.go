@@ -9,7 +9,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
 )
@@ -91,7 +90,7 @@ func (r *runner) trackedTonight(ctx context.Context) ([]Tracked, error) {
 // dueTonight is the shipments the refresh policy asks tonight among the
 // tracked set (plus those a dry run would add), each decided once; it
 // counts the rest in the plan.
-func (r *runner) dueTonight(ctx context.Context, adding []extract.ShipmentRef) ([]extract.ShipmentRef, error) {
+func (r *runner) dueTonight(ctx context.Context, adding []wire.ShipmentRef) ([]wire.ShipmentRef, error) {
 	tracked, err := r.trackedTonight(ctx)
 	if err != nil {
 		return nil, err
@@ -99,7 +98,7 @@ func (r *runner) dueTonight(ctx context.Context, adding []extract.ShipmentRef) (
 	rp := &r.res.Plan.Refresh
 	rp.Mode, rp.Billing, rp.Due = r.policy.Mode, r.policy.Billing, map[string]int{}
 	r.dues = map[string]candidate{}
-	var ships []extract.ShipmentRef
+	var ships []wire.ShipmentRef
 	known := map[string]bool{}
 	for _, t := range tracked {
 		name := shipmentResource(t.Ref).String()

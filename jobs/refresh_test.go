@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
@@ -22,7 +21,7 @@ var night0 = time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
 func observedAt(night time.Time, etaDays float64) jobs.Tracked {
 	seen := night.Add(2 * time.Hour)
 	eta := night.Add(time.Duration(etaDays * 24 * float64(time.Hour)))
-	return jobs.Tracked{Ref: extract.ShipmentRef{Number: "MSCU1234566", Type: extract.ShipmentContainer}, State: jobs.TrackActive,
+	return jobs.Tracked{Ref: wire.ShipmentRef{Number: "MSCU1234566", Type: wire.ShipmentContainer}, State: jobs.TrackActive,
 		Carrier: "MSCU", LastObserved: &seen, ETA: &eta}
 }
 
@@ -75,7 +74,7 @@ func TestDueDatesFollowTheTiers(t *testing.T) {
 		})
 	}
 	// Never observed: due at once, whatever else.
-	never := jobs.Tracked{Ref: extract.ShipmentRef{Number: "MSCU1234566", Type: extract.ShipmentContainer}, State: jobs.TrackActive}
+	never := jobs.Tracked{Ref: wire.ShipmentRef{Number: "MSCU1234566", Type: wire.ShipmentContainer}, State: jobs.TrackActive}
 	if d := r.Decide(never, night0); !d.Due || d.Reason != jobs.DueNew || !d.Starving {
 		t.Errorf("never observed: %+v; want due now as new, never deferred", d)
 	}
@@ -107,7 +106,7 @@ func TestEachHorizonIsAskedOnTheLastNightBeforeTheETAComesWithinIt(t *testing.T)
 	r := jobs.DefaultRefresh()
 	clock := fakeclock.New(night0)
 	eta := night0.AddDate(0, 0, 30).Add(7 * time.Hour)
-	s := jobs.Tracked{Ref: extract.ShipmentRef{Number: "MSCU1234566", Type: extract.ShipmentContainer}, State: jobs.TrackActive, ETA: &eta}
+	s := jobs.Tracked{Ref: wire.ShipmentRef{Number: "MSCU1234566", Type: wire.ShipmentContainer}, State: jobs.TrackActive, ETA: &eta}
 	var asked []time.Time
 	reasons := map[string]int{}
 	for clock.Now().Before(eta) {

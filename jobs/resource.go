@@ -43,7 +43,7 @@ func periodResource(p wire.Product) Resource {
 func periodsResource(p wire.Product) Resource {
 	return Resource{KindConsumption, string(p) + ":periods"}
 }
-func shipmentResource(r extract.ShipmentRef) Resource {
+func shipmentResource(r wire.ShipmentRef) Resource {
 	return Resource{KindShipment, string(r.Type) + ":" + r.Number}
 }
 

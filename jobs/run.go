@@ -355,7 +355,7 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 			}
 			r.log.Info("run: tracking new shipments", "added", n)
 		}
-		var adding []extract.ShipmentRef
+		var adding []wire.ShipmentRef
 		if r.opt.DryRun { // not added yet: count them as they would be
 			adding = sel.Shipments
 		}

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -56,7 +56,7 @@ func newBench(t *testing.T, schedule, tracking int64) *bench {
 // profile api, in pages of at most pageSize items (DCSA; 0: unpaged).
 func newProfileBench(t *testing.T, schedule, tracking int64, api wire.ScheduleAPI, pageSize int) *bench {
 	t.Helper()
-	fast := extract.Rate{N: 1000, Window: time.Second}
+	fast := sim.Rate{N: 1000, Window: time.Second}
 	b := &bench{dir: t.TempDir(), api: api}
 	b.env = simtest.Start(t, simtest.Options{
 		Keys:        []sim.KeySpec{{Key: runKey, Schedule: simtest.Credits(schedule), Tracking: simtest.Credits(tracking)}},
@@ -135,10 +135,10 @@ func (b *bench) charged() int {
 }
 
 // visible picks n shipments the world shows at its start, not finished.
-func visible(t *testing.T, w *sim.World, n int) []extract.ShipmentRef {
+func visible(t *testing.T, w *sim.World, n int) []wire.ShipmentRef {
 	t.Helper()
 	at := w.Config().Start
-	var out []extract.ShipmentRef
+	var out []wire.ShipmentRef
 	for _, ref := range w.Shipments() {
 		s, err := w.Shipment(ref, at)
 		if err != nil || s.Route == nil || s.Route.Pod == nil || (s.Route.Pod.Actual != nil && *s.Route.Pod.Actual) {
@@ -265,7 +265,7 @@ func TestCapIsReachedNotApproached(t *testing.T) {
 	w := b.env.Service.World()
 	// Unknown shipments (free 404s) mixed with known ones: a cap of 4 buys 4.
 	ships := visible(t, w, 6)
-	ships = append([]extract.ShipmentRef{{Number: "CSQU3054383", Type: "CT"}, {Number: "MSCU1234566", Type: "CT"}}, ships...)
+	ships = append([]wire.ShipmentRef{{Number: "CSQU3054383", Type: "CT"}, {Number: "MSCU1234566", Type: "CT"}}, ships...)
 	res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, CapSchedule: extract.Unlimited, CapTracking: 4})
 	if res.Run.CallsTracking != 4 || b.charged() != 4 || res.Run.Status != load.StatusPartial {
 		t.Fatalf("cap 4: %d charged (%d by our count), %s", b.charged(), res.Run.CallsTracking, res.Run.Status)

@@ -19,11 +19,12 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
+	"github.com/etalake/etalake/wire"
 )
 
 // echoKey has the characters that escape: "/" (JSON's \/), "+" and "="
@@ -185,8 +186,8 @@ func echoedKeyLeavesNoTrace(t *testing.T, auth extract.Auth) {
 	ctx := context.Background()
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: echoKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: extract.Rate{N: 1000, Window: time.Second},
-		Auth: auth,
+		Rate: sim.Rate{N: 1000, Window: time.Second},
+		Auth: simtest.Auth(t, auth.String()),
 	})
 	front := httptest.NewServer(echoing(env.Service, auth))
 	t.Cleanup(front.Close)
@@ -209,7 +210,7 @@ func echoedKeyLeavesNoTrace(t *testing.T, auth extract.Auth) {
 	}
 	var logs bytes.Buffer
 	w := env.Service.World()
-	sel := jobs.Selection{Ports: portsOf(t, w, 3), Shipments: append(visible(t, w, 6), extract.ShipmentRef{Number: "ZZZU0000000", Type: extract.ShipmentContainer})}
+	sel := jobs.Selection{Ports: portsOf(t, w, 3), Shipments: append(visible(t, w, 6), wire.ShipmentRef{Number: "ZZZU0000000", Type: wire.ShipmentContainer})}
 	res, err := jobs.RunJob(ctx, client, wh, jobs.RunOptions{Job: "run", Track: true, LogicalDate: w.Config().Start, Selection: sel,
 		CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited,
 		Log: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})

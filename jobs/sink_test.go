@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -67,7 +66,7 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 
 // landed lands the tracking answer of ref at at, as a fetched response of
 // logical date at, after change edits it, and returns it with its id.
-func landed(t *testing.T, s *sink, world *sim.World, ref extract.ShipmentRef, at time.Time, change func(*wire.Shipment)) (load.RawResponse, string) {
+func landed(t *testing.T, s *sink, world *sim.World, ref wire.ShipmentRef, at time.Time, change func(*wire.Shipment)) (load.RawResponse, string) {
 	t.Helper()
 	sh, err := world.Shipment(ref, at)
 	if err != nil {
@@ -116,7 +115,7 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 	defer wh.Close()
 	world := simtest.World(sim.WorldConfig{})
 	at := world.Config().Start.Add(36 * time.Hour)
-	var refs []extract.ShipmentRef
+	var refs []wire.ShipmentRef
 	for _, ref := range world.Shipments() {
 		if _, err := world.Shipment(ref, at); err == nil {
 			refs = append(refs, ref)

@@ -6,15 +6,15 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/wire"
 )
 
 // Tracked is a shipment of the tracked set with what the warehouse knows of
 // it.
 type Tracked struct {
-	Ref     extract.ShipmentRef
+	Ref     wire.ShipmentRef
 	AddedAt time.Time
 	AddedBy string
 	// State is active (refreshed by the nightly run), finished (arrived, and
@@ -81,7 +81,7 @@ type TrackResult struct {
 // derives what they left landed and not derived, and publishes the
 // tracked set with the tables, their analytic tables and the Parquet
 // mirror as of its end.
-func Track(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, opt TrackOptions) (TrackResult, error) {
+func Track(ctx context.Context, wh *load.Warehouse, refs []wire.ShipmentRef, opt TrackOptions) (TrackResult, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -127,7 +127,7 @@ func Track(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, 
 // TrackAdd adds shipments to the tracked set, in one write whatever their
 // number; shipments already tracked keep when they were added, removed ones
 // are tracked again. It returns how many were not tracked before.
-func TrackAdd(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, by string, now time.Time) (int, error) {
+func TrackAdd(ctx context.Context, wh *load.Warehouse, refs []wire.ShipmentRef, by string, now time.Time) (int, error) {
 	known, err := trackedByKey(ctx, wh, now)
 	if err != nil {
 		return 0, err
@@ -151,7 +151,7 @@ func TrackAdd(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRe
 
 // TrackRemove stops tracking shipments (their history stays). It returns how
 // many were tracked.
-func TrackRemove(ctx context.Context, wh *load.Warehouse, refs []extract.ShipmentRef, now time.Time) (int, error) {
+func TrackRemove(ctx context.Context, wh *load.Warehouse, refs []wire.ShipmentRef, now time.Time) (int, error) {
 	known, err := trackedByKey(ctx, wh, now)
 	if err != nil {
 		return 0, err
@@ -173,7 +173,7 @@ func TrackRemove(ctx context.Context, wh *load.Warehouse, refs []extract.Shipmen
 }
 
 // trackKey is a shipment's key in the tracked set: its number and type.
-func trackKey(r extract.ShipmentRef) [2]string { return [2]string{r.Number, string(r.Type)} }
+func trackKey(r wire.ShipmentRef) [2]string { return [2]string{r.Number, string(r.Type)} }
 
 // trackedByKey is the tracked set by trackKey.
 func trackedByKey(ctx context.Context, wh *load.Warehouse, now time.Time) (map[[2]string]Tracked, error) {
@@ -204,7 +204,7 @@ func TrackedAsOf(rows []load.TrackedShipment, now time.Time, grace time.Duration
 	out := make([]Tracked, len(rows))
 	for i, r := range rows {
 		t := Tracked{
-			Ref:     extract.ShipmentRef{Number: r.Number, Type: extract.ShipmentType(r.Type), Sealine: r.Sealine},
+			Ref:     wire.ShipmentRef{Number: r.Number, Type: wire.ShipmentType(r.Type), Sealine: r.Sealine},
 			AddedAt: r.AddedAt, AddedBy: r.AddedBy, Arrived: r.Arrived, LastObserved: r.LastObserved,
 			Carrier: r.Carrier, AtPOD: r.PODActual && r.PostPOD && !r.PostPODActual,
 			NextDue: r.NextDue, DeferredSince: r.DeferredSince, DueReason: r.DueReason,

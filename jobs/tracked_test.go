@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/wire"
 )
 
 // The adaptive policy (the default) stops refreshing a shipment the night
@@ -16,7 +16,7 @@ func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
 	start := b.env.Service.Clock().Now()
-	arrived := func(ref extract.ShipmentRef, at time.Time) bool {
+	arrived := func(ref wire.ShipmentRef, at time.Time) bool {
 		s, err := w.Shipment(ref, at)
 		if err != nil || s.Route == nil {
 			return false
@@ -27,7 +27,7 @@ func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
 		}
 		return final != nil && final.Actual != nil && *final.Actual
 	}
-	var ship extract.ShipmentRef
+	var ship wire.ShipmentRef
 	var day int
 	for _, ref := range visible(t, w, 40) {
 		for d := 1; d <= 20 && ship.Number == ""; d++ {
@@ -39,7 +39,7 @@ func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
 	if ship.Number == "" {
 		t.Fatal("no shipment arrives within 20 days")
 	}
-	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: []extract.ShipmentRef{ship}}})
+	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: []wire.ShipmentRef{ship}}})
 	b.env.Service.Clock().Set(start.AddDate(0, 0, day))
 	b.run(t, jobs.RunOptions{}) // sees it arrived
 	b.env.Service.Clock().Set(start.AddDate(0, 0, day+1))

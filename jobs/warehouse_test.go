@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 )
 
 // writeDays writes, for each of days days from the world's start, one

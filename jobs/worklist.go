@@ -1,6 +1,6 @@
 package jobs
 
-import "github.com/etalake/etalake/extract"
+import "github.com/etalake/etalake/wire"
 
 // Lane is a port pair for a port-to-port schedule.
 type Lane struct{ POL, POD string }
@@ -14,7 +14,7 @@ type Selection struct {
 	Ports     []string
 	Lanes     []Lane
 	Vessels   []int
-	Shipments []extract.ShipmentRef
+	Shipments []wire.ShipmentRef
 }
 
 // Empty reports whether nothing is selected.

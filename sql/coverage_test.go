@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/sim"
 )
 
 // coverageWorld is the demo's world at 800 shipments, run for 45 nights:

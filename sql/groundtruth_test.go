@@ -9,10 +9,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/etalake/etalake/extract/sim"
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )

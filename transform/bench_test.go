@@ -7,7 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/extract/sim"
-	"github.com/etalake/etalake/extract/sim/simtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -158,9 +158,9 @@ func TestIdentifyMatchesTheClient(t *testing.T) {
 	ctx := context.Background()
 	w := env.Service.World()
 	at := sim.DefaultStart
-	var bl extract.ShipmentRef
+	var bl wire.ShipmentRef
 	for _, ref := range w.Shipments() {
-		if _, err := w.Shipment(ref, at); err == nil && ref.Type == extract.ShipmentBillOfLading {
+		if _, err := w.Shipment(ref, at); err == nil && ref.Type == wire.ShipmentBillOfLading {
 			bl = ref
 			break
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/wire"
 )
 

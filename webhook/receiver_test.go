@@ -14,12 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/extract/sim"
+	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/webhook"
 )
 
 // The receiver's signatures are checked against the simulator's signer,
-// written apart from the standard's text (extract/sim/webhook.go), and
+// written apart from the standard's text (sim/webhook.go), and
 // against Svix's documented example; each rule below quotes the sentence
 // of the Standard Webhooks specification (spec/standard-webhooks.md) it
 // enforces.
