@@ -67,8 +67,9 @@ type Span struct {
 	Arrived int
 	// Calls counts the port calls whose outcome is known (arrived, or
 	// already more than 24 h late), those the schedule section judges;
-	// Pending those due but not judged yet.
-	Calls, Pending int
+	// Pending those due but not judged yet; Omitted those the schedule
+	// dropped before they were due, never judged.
+	Calls, Pending, Omitted int
 }
 
 // Build reads the report from the views of the warehouse db. It returns an

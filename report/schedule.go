@@ -34,6 +34,9 @@ type Reliability struct {
 	// Pending counts the calls due but not judged yet: not arrived, and
 	// not yet 24 h past the plan when last seen. They are not in Calls.
 	Pending int
+	// Omitted counts the calls not arrived that their port's or vessel's
+	// schedule dropped before they were due: not judged, not in Calls.
+	Omitted int
 	// AvgDelayLateHours is the mean delay of the late calls that arrived;
 	// DelayKnown is false when none did.
 	AvgDelayLateHours float64
@@ -53,7 +56,7 @@ func (s Reliability) judged() bool { return s.Calls > 0 }
 func readSchedule(ctx context.Context, db *sql.DB, r *Report) error {
 	rows, err := db.QueryContext(ctx, `
 		SELECT level, carrier, month, n_calls, n_vessels, n_on_time, on_time_share, on_time_lo, on_time_hi, enough,
-		       n_late, n_late_not_arrived, n_early, n_unknown, avg_delay_late_hours, month_complete
+		       n_late, n_late_not_arrived, n_early, n_unknown, n_omitted, avg_delay_late_hours, month_complete
 		FROM schedule_reliability
 		WHERE level IN ('carrier', 'month', 'all')`)
 	if err != nil {
@@ -68,7 +71,7 @@ func readSchedule(ctx context.Context, db *sql.DB, r *Report) error {
 		var complete sql.NullBool
 		var s Reliability
 		if err := rows.Scan(&level, &carrier, &month, &s.Calls, &s.Vessels, &s.OnTime, &share, &lo, &hi, &s.Enough,
-			&s.Late, &s.LateNotArrived, &s.Early, &s.Pending, &delay, &complete); err != nil {
+			&s.Late, &s.LateNotArrived, &s.Early, &s.Pending, &s.Omitted, &delay, &complete); err != nil {
 			return err
 		}
 		s.OnTimeShare, s.OnTimeCI = share.Float64, newInterval(lo, hi)
@@ -87,7 +90,7 @@ func readSchedule(ctx context.Context, db *sql.DB, r *Report) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	r.Span.Calls, r.Span.Pending = r.ScheduleAll.Calls, r.ScheduleAll.Pending
+	r.Span.Calls, r.Span.Pending, r.Span.Omitted = r.ScheduleAll.Calls, r.ScheduleAll.Pending, r.ScheduleAll.Omitted
 	// Carriers of too few vessels after the others, since a share of one
 	// or two vessels would head the list by luck; those without a call
 	// judged (no share) last.

@@ -71,7 +71,9 @@ func (r *Report) monthsSection() section {
 }
 
 // hasSchedule reports whether any port call is due, judged or not.
-func (r *Report) hasSchedule() bool { return r.Span.Calls > 0 || r.Span.Pending > 0 }
+func (r *Report) hasSchedule() bool {
+	return r.Span.Calls > 0 || r.Span.Pending > 0 || r.Span.Omitted > 0
+}
 
 // reliabilityCols are the columns of a reliability table after its first,
 // named first.
@@ -114,7 +116,9 @@ const reliabilityColumns = "vessels: the distinct vessels of those calls, the cl
 	"late: more than 24 h after the plan; in brackets, those of them not arrived yet. pending: due, " +
 	"but neither arrived nor yet 24 h late when last seen: not judged, not in calls. Calls seen only by " +
 	"port-to-port schedules, which show no actual arrivals, and calls whose plan was first seen after they " +
-	"were due (no baseline: a warehouse's first nights see the past weeks so), are not counted."
+	"were due (no baseline: a warehouse's first nights see the past weeks so), are not counted, nor " +
+	"calls the schedule dropped before they were due (omitted: no longer shown by their port's or vessel's " +
+	"schedule on two later nights; a port omission, or a voyage sailed by another ship)."
 
 // reliabilityFlags are the kinds of rows a reliability table showed
 // that its notes explain.

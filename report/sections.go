@@ -65,8 +65,15 @@ func (r *Report) spanLine() string {
 	}
 	fmt.Fprintf(&b, "%s arrived at their port of discharge, %s judged against their schedule",
 		plural(r.Span.Arrived, "shipment", "shipments"), plural(r.Span.Calls, "port call", "port calls"))
+	var apart []string
 	if r.Span.Pending > 0 {
-		fmt.Fprintf(&b, " (%s due, not judged yet)", count(r.Span.Pending))
+		apart = append(apart, count(r.Span.Pending)+" due, not judged yet")
+	}
+	if r.Span.Omitted > 0 {
+		apart = append(apart, count(r.Span.Omitted)+" dropped from the schedule before they were due")
+	}
+	if len(apart) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(apart, "; "))
 	}
 	b.WriteString(".")
 	return b.String()

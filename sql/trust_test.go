@@ -15,7 +15,9 @@ import (
 // judged is counted apart; a call seen only by a query that never reports
 // actual arrivals (port to port) is never taken for late, nor pending; a
 // call whose plan was first seen after it was due has no baseline and is
-// not judged.
+// not judged; a call its port's schedule dropped on two later nights before
+// its plan is omitted, counted apart and not judged, and one missing on a
+// single night is not yet.
 func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
 	db := history(t)
 	var outcome string
@@ -24,7 +26,7 @@ func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
 	if outcome != "late_not_arrived" || atLeast != 44 {
 		t.Errorf("call E: %s, at least %.0f h late; want late_not_arrived, 44 h", outcome, atLeast)
 	}
-	for voyage, want := range map[string]string{"9E": "unknown", "P1": "unobservable", "8E": "not_due", "4E": "no_baseline"} {
+	for voyage, want := range map[string]string{"9E": "unknown", "P1": "unobservable", "8E": "not_due", "4E": "no_baseline", "K1": "omitted", "L1": "not_due"} {
 		one(t, db, "SELECT outcome FROM port_call_reliability WHERE voyage = '"+voyage+"'", &outcome)
 		if outcome != want {
 			t.Errorf("call %s: %s, want %s", voyage, outcome, want)
@@ -39,6 +41,12 @@ func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
 	if calls != 3 || math.Abs(share-1.0/3) > 1e-9 || late != 2 || notArrived != 1 || unknown != 0 || complete {
 		t.Errorf("MAEU March: %d calls, %.3f on time, %d late (%d not arrived), %d unknown, complete %v; want 3, 1/3, 2 (1), 0, false",
 			calls, share, late, notArrived, unknown, complete)
+	}
+	var omitted int
+	one(t, db, `SELECT n_omitted FROM schedule_reliability
+		WHERE level = 'carrier_port_month' AND carrier = 'MAEU' AND month = DATE '2026-03-01'`, &omitted)
+	if omitted != 1 {
+		t.Errorf("MAEU March at NLRTM: %d omitted, want 1 (K1)", omitted)
 	}
 	// February is over, and the 24 h after it: complete.
 	one(t, db, "SELECT month_complete FROM schedule_reliability WHERE level = 'month' AND month = DATE '2026-02-01'", &complete)

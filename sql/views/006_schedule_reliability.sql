@@ -10,7 +10,8 @@
 --
 -- n_calls counts the calls whose outcome is known: arrived, or already
 -- more than 24 h late (n_late_not_arrived, counted late). n_unknown counts
--- the calls due but not judged yet, apart; calls only port-to-port queries
+-- the calls due but not judged yet, apart, and n_omitted the calls the
+-- schedule dropped before they were due (not judged either); calls only port-to-port queries
 -- showed (no actual arrivals there), and calls whose plan was first seen
 -- after they were due (no baseline), are not counted at all.
 -- on_time_share is n_on_time / n_calls with a 95 % Wilson interval; a
@@ -69,6 +70,7 @@ plain AS (
            count(*) FILTER (WHERE outcome = 'late_not_arrived') AS n_late_not_arrived,
            count(*) FILTER (WHERE outcome = 'early') AS n_early,
            count(*) FILTER (WHERE outcome = 'unknown') AS n_unknown,
+           count(*) FILTER (WHERE outcome = 'omitted') AS n_omitted,
            avg(delay_hours) FILTER (WHERE outcome = 'late') AS avg_delay_late_hours
     FROM base
     GROUP BY level, carrier, port_locode, month
@@ -99,13 +101,13 @@ SELECT level, carrier, port_locode, month,
        etalake_wilson_lo(on_time_share, n_effective, t) AS on_time_lo,
        etalake_wilson_hi(on_time_share, n_effective, t) AS on_time_hi,
        n_vessels >= etalake_min_n() AS enough,
-       n_late, n_late_not_arrived, n_early, n_unknown,
+       n_late, n_late_not_arrived, n_early, n_unknown, n_omitted,
        avg_delay_late_hours,
        CASE WHEN month IS NOT NULL
             THEN epoch_us(month + INTERVAL 1 MONTH) + 24 * 3600000000 <= epoch_us(n.as_of) END AS month_complete
 FROM effective
 CROSS JOIN newest AS n
-WHERE n_calls > 0 OR n_unknown > 0;
+WHERE n_calls > 0 OR n_unknown > 0 OR n_omitted > 0;
 COMMENT ON VIEW schedule_reliability IS 'How reliable were the schedules? On-time share (±24 h of the first plan) by level (carrier_port_month, carrier_port, carrier_month, carrier, port_month, port, month, all) with a 95 % interval clustered by vessel; calls already more than 24 h late count late, calls not yet judged are counted apart.';
 COMMENT ON COLUMN schedule_reliability.level IS 'what the row is grouped by: carrier_port_month, carrier_port, carrier_month, carrier, port_month, port, month or all; a grouping column the level does not name is NULL and means all';
 COMMENT ON COLUMN schedule_reliability.carrier IS 'SCAC of the carrier (levels carrier*)';
@@ -123,5 +125,6 @@ COMMENT ON COLUMN schedule_reliability.n_late IS 'calls more than 24 h late, arr
 COMMENT ON COLUMN schedule_reliability.n_late_not_arrived IS 'of n_late, those not arrived yet: already more than 24 h past the plan when last seen';
 COMMENT ON COLUMN schedule_reliability.n_early IS 'calls that arrived more than 24 h early';
 COMMENT ON COLUMN schedule_reliability.n_unknown IS 'calls due but not judged yet (not arrived, not yet 24 h late when last seen): not in n_calls';
+COMMENT ON COLUMN schedule_reliability.n_omitted IS 'calls not arrived that their port''s or vessel''s schedule dropped on two later nights before their plan (port omissions, voyages sailed by another ship): not judged, not in n_calls';
 COMMENT ON COLUMN schedule_reliability.avg_delay_late_hours IS 'mean delay of the late calls that arrived, hours';
 COMMENT ON COLUMN schedule_reliability.month_complete IS 'month levels: the month and the 24 h after it are over by the newest schedule observed (false: the share can still move); NULL at other levels';

@@ -189,6 +189,12 @@ INSERT INTO container_events VALUES
 --   J MSCU at DEHAM, 9074729 voyage 4E: planned 02-20 00:00 but first seen on
 --     02-25, after it was due (a warehouse's first night), 60 h late: no
 --     baseline, not judged.
+--   K MAEU at NLRTM, 9321484 voyage K1: planned 03-13 00:00, shown by the
+--     by-port query of 03-05, then missing from NLRTM's answers of 03-08 and
+--     03-12 (which show other calls), before its plan: omitted, not judged.
+--   L MAEU at NLRTM, 9321485 voyage L1: planned 03-13 00:00, shown on 03-08,
+--     missing on 03-12 only: one night may be an answer cut short, so not
+--     yet omitted (not due).
 INSERT INTO port_calls VALUES
   ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-08 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-10 06:00:00+00', 'p10', DATE '2026-03-08', NULL),
   ('PORT', 'NLRTM', 9321483, '103W', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK A', '103W', '103E', NULL, TIMESTAMPTZ '2026-03-10 06:00:00+00', 'p11', DATE '2026-03-12', NULL),
@@ -200,7 +206,9 @@ INSERT INTO port_calls VALUES
   ('VESSEL', 'DEHAM', 9074729, '5E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-03-02 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '5E', '5W', NULL, TIMESTAMPTZ '2026-03-01 10:00:00+00', 'p15', DATE '2026-03-02', NULL),
   ('P2P', 'NLRTM', 9400000, 'P1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-01 02:00:00+00', 'CMDU', 'FAL1', NULL, 'CMA CGM C', 'P1', 'P1', NULL, TIMESTAMPTZ '2026-03-02 00:00:00+00', 'p16', DATE '2026-03-01', NULL),
   ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'PLN', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'p17', DATE '2026-02-25', NULL),
-  ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-22 12:00:00+00', 'p17', DATE '2026-02-25', NULL);
+  ('PORT', 'DEHAM', 9074729, '4E', 'ARRI', 'ACT', TIMESTAMPTZ '2026-02-25 02:00:00+00', 'MSCU', 'SWAN', NULL, 'MSC B', '4E', '4W', NULL, TIMESTAMPTZ '2026-02-22 12:00:00+00', 'p17', DATE '2026-02-25', NULL),
+  ('PORT', 'NLRTM', 9321484, 'K1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-05 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK K', 'K1', 'K1', NULL, TIMESTAMPTZ '2026-03-13 00:00:00+00', 'p18', DATE '2026-03-05', NULL),
+  ('PORT', 'NLRTM', 9321485, 'L1', 'ARRI', 'PLN', TIMESTAMPTZ '2026-03-08 02:00:00+00', 'MAEU', 'AE7', NULL, 'MAERSK L', 'L1', 'L1', NULL, TIMESTAMPTZ '2026-03-13 00:00:00+00', 'p10', DATE '2026-03-08', NULL);
 
 -- The cases of issue 30: how many vessels a schedule share rests on.
 --
