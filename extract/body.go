@@ -11,26 +11,21 @@ import (
 	"io"
 	"net/http"
 	"os"
+
+	"github.com/etalake/etalake/response"
 )
 
-// BodyFile is a body larger than Config.MaxDecode, written as it arrived
-// — redacted of the key, and synced — to a file in Config.SpillDir
-// instead of held in memory (Raw.Body is then nil). The file is Observe's
-// to keep: Observe moves it elsewhere to keep it (the landing journal
-// does), and the client removes what is left at Path once Observe
-// returns.
-type BodyFile struct {
-	Path   string
-	Size   int64  // bytes in the file: the body as landed, redacted
-	SHA256 string // of those bytes, hex
-}
-
-// Reading a body. A body is read whole into memory, as it always was,
-// when it is small enough to decode: its Content-Length says so, or, its
-// length unknown (chunked, or decompressed by the transport), it ends
-// within min(spillAfter, MaxDecode) bytes. Otherwise, when the client
-// has a Config.SpillDir, it is streamed to a file there a chunk at a
-// time: redacted (redactWriter), hashed and checked for being whole
+// Reading a body. A body larger than Config.MaxDecode is written as it
+// arrives — redacted of the key, and synced — to a file in
+// Config.SpillDir instead of held in memory (response.Received.File, Body
+// nil); the consumer of the call's Responses moves it away to keep it
+// (the landing journal does), and the client removes what is left.
+//
+// A body is read whole into memory when it is small enough to decode: its
+// Content-Length says so, or, its length unknown (chunked, or
+// decompressed by the transport), it ends within min(spillAfter,
+// MaxDecode) bytes. Otherwise, when the client has a Config.SpillDir, it
+// is streamed to a file there a chunk at a time: redacted (redactWriter), hashed and checked for being whole
 // JSON (wholeness) on its way, so that a body of hundreds of megabytes
 // costs this process a few megabytes, not several times its size. A
 // body of unknown length that turns out no larger than MaxDecode is read
@@ -47,8 +42,8 @@ const (
 
 // body is a response's body as read.
 type body struct {
-	data []byte    // nil when the body is in file
-	file *BodyFile // set when the body was kept in a file
+	data []byte             // nil when the body is in file
+	file *response.BodyFile // set when the body was kept in a file
 	// redacted is true when data is redacted already (read back from a
 	// file); else send redacts it.
 	redacted bool
@@ -135,7 +130,7 @@ func (c *Client) spill(head [][]byte, r io.Reader) (*body, error) {
 	}
 	s := &spiller{f: f, w: bufio.NewWriterSize(f, spillChunk), sum: sha256.New()}
 	s.red = newRedactWriter(c.cfg.Key.red, io.MultiWriter(s.w, s.sum, &s.size))
-	b := &body{limit: maxSpill, file: &BodyFile{Path: f.Name()}}
+	b := &body{limit: maxSpill, file: &response.BodyFile{Path: f.Name()}}
 	var werr error
 	for _, p := range head {
 		if werr == nil {
@@ -219,13 +214,4 @@ type counter int64
 func (c *counter) Write(p []byte) (int, error) {
 	*c += counter(len(p))
 	return len(p), nil
-}
-
-// removeFile deletes the body file of r if it is still there (Observe
-// did not keep it). A failure leaves it to the spill directory's owner,
-// which sweeps it (load does, for the landing, at Open).
-func (r *rawResponse) removeFile() {
-	if r != nil && r.BodyFile != nil {
-		_ = os.Remove(r.BodyFile.Path)
-	}
 }

@@ -37,6 +37,7 @@ type Budget struct {
 	reserved  int64
 	exhausted bool
 	reason    string
+	reported  *wire.ConsumptionPeriod // the last current period the service reported
 	// changed is closed (and replaced) whenever a reservation settles or
 	// the cap or the quota changes: Reserve waits on it.
 	changed chan struct{}
@@ -66,6 +67,31 @@ func (b *Budget) SetServerRemaining(n int64) {
 	b.remaining = n
 	b.serverCap = b.spent + b.uncertain + n
 	b.notifyLocked()
+}
+
+// report records the current period the service reported (CurrentPeriod):
+// Reported returns it, and its credit count, when it has one, is the
+// server's remaining credits (SetServerRemaining).
+func (b *Budget) report(p *wire.ConsumptionPeriod) {
+	kept := *p
+	b.mu.Lock()
+	b.reported = &kept
+	b.mu.Unlock()
+	if p.Credits != nil {
+		b.SetServerRemaining(max(*p.Credits, 0))
+	}
+}
+
+// Reported is the current period of the budget's product as the service
+// last reported it, to a CurrentPeriod call; nil before any did.
+func (b *Budget) Reported() *wire.ConsumptionPeriod {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.reported == nil {
+		return nil
+	}
+	p := *b.reported
+	return &p
 }
 
 // LowerCap lowers the user's cap to n credits in all (spent, uncertain and

@@ -10,49 +10,40 @@ import (
 	"github.com/etalake/etalake/wire"
 )
 
-// get makes the request and decodes a 2xx body. The raw response comes back
-// whenever there was one, decoded or not, so the caller can land it.
-func get[T any](ctx context.Context, c *Client, r *request, decode func([]byte) (T, error)) (T, *Raw, error) {
-	var zero T
-	raw, err := c.do(ctx, r)
+// The calls of the service. Each yields what it receives (Responses) and
+// decodes none of it — the answers are the transform's to decode — but a
+// current period's, which the client needs for its budget.
+
+// answer asks r (its attempts handed over as they arrive) and goes no
+// further with a 2xx body larger than MaxDecode, which its consumer does
+// not decode: ErrTooLarge.
+func (c *Client) answer(ctx context.Context, r *request, give hand) (*rawResponse, error) {
+	raw, err := c.attempts(ctx, r, give)
 	if err != nil {
-		return zero, raw, err
+		return raw, err
 	}
 	if n := raw.BodySize(); c.cfg.MaxDecode > 0 && n > c.cfg.MaxDecode {
-		return zero, raw, fmt.Errorf("%s %s: %w: %d bytes, more than %d", r.endpoint, raw.Request, ErrTooLarge, n, c.cfg.MaxDecode)
+		return raw, fmt.Errorf("%s %s: %w: %d bytes, more than %d", r.endpoint, raw.Request, ErrTooLarge, n, c.cfg.MaxDecode)
 	}
-	v, err := decode(raw.Body)
-	if err != nil {
-		return zero, raw, fmt.Errorf("%s %s: %w", r.endpoint, raw.Request, err)
-	}
-	return v, raw, nil
+	return raw, nil
 }
 
-// schedules makes a paged schedule call and gathers its pages' items.
-func schedules[T any](ctx context.Context, c *Client, r *request, decode func([]byte) (wire.Schedules[T], error)) (wire.Schedules[T], *Raw, error) {
-	pages, raw, err := paged(ctx, c, r, decode)
-	var all wire.Schedules[T]
-	for _, p := range pages {
-		all.Items = append(all.Items, p.Items...)
-		all.Bad = append(all.Bad, p.Bad...)
-		all.DCSA = all.DCSA || p.DCSA
-	}
-	return all, raw, err
+// ask is answer for a call of one answer (no pages).
+func (c *Client) ask(ctx context.Context, r *request, give hand) error {
+	_, err := c.answer(ctx, r, give)
+	return err
 }
 
-// PortSchedule fetches the schedule of a port, every page of it (1
-// schedule credit a page). A code that is not 5 letters or digits is
-// refused before any request.
-func (c *Client) PortSchedule(ctx context.Context, port string) (wire.Schedules[wire.PortSchedule], *Raw, error) {
+// PortSchedule asks the schedule of a port, every page of it (1 schedule
+// credit a page). A code that is not 5 letters or digits is refused
+// before any request.
+func (c *Client) PortSchedule(ctx context.Context, port string) Responses {
 	code, err := ParsePortCode(port)
-	if err != nil {
-		return wire.Schedules[wire.PortSchedule]{}, nil, err
+	var r *request
+	if err == nil {
+		r, err = c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": code}, nil)
 	}
-	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointPortSchedule, map[string]string{"port": code}, nil)
-	if err != nil {
-		return wire.Schedules[wire.PortSchedule]{}, nil, err
-	}
-	return schedules(ctx, c, r, wire.DecodePortSchedules)
+	return c.responses(ctx, r, err, c.walkPages)
 }
 
 // P2POptions narrow a port-to-port query; the zero value asks the service's
@@ -64,20 +55,25 @@ type P2POptions struct {
 	MaxTranshipment *int
 }
 
-// PointToPoint fetches the routes from pol to pod, every page of them (1
-// schedule credit a page).
-func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) (wire.Schedules[wire.PointToPoint], *Raw, error) {
-	var none wire.Schedules[wire.PointToPoint]
+// PointToPoint asks the routes from pol to pod, every page of them (1
+// schedule credit a page). Two equal ports, a window that ends before it
+// starts and a negative maxTranshipment are refused before any request.
+func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptions) Responses {
+	r, err := c.p2pRequest(pol, pod, opt)
+	return c.responses(ctx, r, err, c.walkPages)
+}
+
+func (c *Client) p2pRequest(pol, pod string, opt P2POptions) (*request, error) {
 	from, err := ParsePortCode(pol)
 	if err != nil {
-		return none, nil, err
+		return nil, err
 	}
 	to, err := ParsePortCode(pod)
 	if err != nil {
-		return none, nil, err
+		return nil, err
 	}
 	if from == to {
-		return none, nil, &InputError{Field: "port pair", Value: from + "-" + to, Want: "two different ports"}
+		return nil, &InputError{Field: "port pair", Value: from + "-" + to, Want: "two different ports"}
 	}
 	q := url.Values{}
 	if !opt.DepartureStart.IsZero() {
@@ -87,79 +83,75 @@ func (c *Client) PointToPoint(ctx context.Context, pol, pod string, opt P2POptio
 		q.Set("departureEndDate", opt.DepartureEnd.UTC().Format(time.DateOnly))
 	}
 	if !opt.DepartureStart.IsZero() && !opt.DepartureEnd.IsZero() && opt.DepartureEnd.Before(opt.DepartureStart) {
-		return none, nil, &InputError{Field: "departure window", Value: q.Get("departureStartDate") + ".." + q.Get("departureEndDate"), Want: "an end on or after the start"}
+		return nil, &InputError{Field: "departure window", Value: q.Get("departureStartDate") + ".." + q.Get("departureEndDate"), Want: "an end on or after the start"}
 	}
 	if opt.MaxTranshipment != nil {
 		if *opt.MaxTranshipment < 0 {
-			return none, nil, &InputError{Field: "maxTranshipment", Value: strconv.Itoa(*opt.MaxTranshipment), Want: "0 or more"}
+			return nil, &InputError{Field: "maxTranshipment", Value: strconv.Itoa(*opt.MaxTranshipment), Want: "0 or more"}
 		}
 		q.Set("maxTranshipment", strconv.Itoa(*opt.MaxTranshipment))
 	}
-	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, map[string]string{"pol": from, "pod": to}, q)
-	if err != nil {
-		return none, nil, err
-	}
-	return schedules(ctx, c, r, wire.DecodePointToPoints)
+	return c.newRequest(wire.ProductSchedule, wire.EndpointP2PSchedule, map[string]string{"pol": from, "pod": to}, q)
 }
 
-// VesselSchedule fetches a vessel's schedule by IMO number, every page of
-// it (1 schedule credit a page). An IMO number with a bad check digit, or
-// a number the profile does not take (ParseVessel), is refused before any
+// VesselSchedule asks a vessel's schedule by IMO number, every page of it
+// (1 schedule credit a page). An IMO number with a bad check digit, or a
+// number the profile does not take (ParseVessel), is refused before any
 // request.
-func (c *Client) VesselSchedule(ctx context.Context, imo int) (wire.Schedules[wire.VesselSchedule], *Raw, error) {
-	if _, err := ParseVessel(strconv.Itoa(imo), c.cfg.ScheduleAPI); err != nil {
-		return wire.Schedules[wire.VesselSchedule]{}, nil, err
+func (c *Client) VesselSchedule(ctx context.Context, imo int) Responses {
+	_, err := ParseVessel(strconv.Itoa(imo), c.cfg.ScheduleAPI)
+	var r *request
+	if err == nil {
+		r, err = c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
 	}
-	r, err := c.newRequest(wire.ProductSchedule, wire.EndpointVesselSchedule, map[string]string{"imo": strconv.Itoa(imo)}, nil)
-	if err != nil {
-		return wire.Schedules[wire.VesselSchedule]{}, nil, err
-	}
-	return schedules(ctx, c, r, wire.DecodeVesselSchedules)
+	return c.responses(ctx, r, err, c.walkPages)
 }
 
-// Shipment fetches a shipment's tracking (1 tracking credit).
-func (c *Client) Shipment(ctx context.Context, ref wire.ShipmentRef) (*wire.Shipment, *Raw, error) {
+// Shipment asks a shipment's tracking (1 tracking credit). A reference
+// that ParseShipmentRef refuses is refused before any request.
+func (c *Client) Shipment(ctx context.Context, ref wire.ShipmentRef) Responses {
 	ref, err := ParseShipmentRef(ref.Number, string(ref.Type), ref.Sealine)
-	if err != nil {
-		return nil, nil, err
+	var r *request
+	if err == nil {
+		r, err = c.newRequest(wire.ProductTracking, wire.EndpointShipment, nil, wire.ShipmentQuery(ref.Number, string(ref.Type), ref.Sealine))
 	}
-	q := wire.ShipmentQuery(ref.Number, string(ref.Type), ref.Sealine)
-	r, err := c.newRequest(wire.ProductTracking, wire.EndpointShipment, nil, q)
-	if err != nil {
-		return nil, nil, err
-	}
-	return get(ctx, c, r, wire.DecodeShipment)
+	return c.responses(ctx, r, err, c.ask)
 }
 
-// CurrentPeriod fetches the current consumption period of product p (free,
-// but it takes a rate-limit slot). A successful answer with a credit count
-// also lowers the product's budget cap to what the server says remains.
-func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) (*wire.ConsumptionPeriod, *Raw, error) {
+// CurrentPeriod asks the current consumption period of product p (free,
+// but it takes a rate-limit slot). Once its consumer has taken the answer
+// — the loop has gone on past it — the client decodes it, the one answer
+// it decodes, for its budget: the period is then the budget's Reported(),
+// and with a credit count it lowers the budget's cap to what the server
+// says remains. A body that does not decode ends the sequence with an
+// error matching ErrDecode.
+func (c *Client) CurrentPeriod(ctx context.Context, p wire.Product) Responses {
 	r, err := c.newRequest(p, wire.EndpointCurrentPeriod, nil, nil)
-	if err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = c.hasConsumption(p)
 	}
-	if err := c.hasConsumption(p); err != nil {
-		return nil, nil, err
-	}
-	period, raw, err := get(ctx, c, r, wire.DecodeCurrentPeriod)
-	if err == nil && period.Credits != nil {
-		c.Budget(p).SetServerRemaining(max(*period.Credits, 0))
-	}
-	return period, raw, err
+	return c.responses(ctx, r, err, func(ctx context.Context, r *request, give hand) error {
+		raw, err := c.answer(ctx, r, give)
+		if err != nil {
+			return err
+		}
+		period, err := wire.DecodeCurrentPeriod(raw.Body)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", r.endpoint, raw.Request, err)
+		}
+		c.Budget(p).report(period)
+		return nil
+	})
 }
 
-// Periods fetches the history of consumption periods of product p, oldest
-// first (free).
-func (c *Client) Periods(ctx context.Context, p wire.Product) ([]wire.ConsumptionPeriod, *Raw, error) {
+// Periods asks the history of consumption periods of product p (free).
+// The client does not decode it: it needs only the current period.
+func (c *Client) Periods(ctx context.Context, p wire.Product) Responses {
 	r, err := c.newRequest(p, wire.EndpointPeriods, nil, nil)
-	if err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = c.hasConsumption(p)
 	}
-	if err := c.hasConsumption(p); err != nil {
-		return nil, nil, err
-	}
-	return get(ctx, c, r, wire.DecodePeriods)
+	return c.responses(ctx, r, err, c.ask)
 }
 
 // hasConsumption refuses, before any request, the consumption calls of a

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -63,25 +64,20 @@ type Config struct {
 	// Retry defaults to DefaultRetryPolicy().
 	Retry RetryPolicy
 	// Clock defaults to SystemClock{}.
-	Clock Clock
-	// Observe, when set, sees every complete response, including the
-	// attempts that are retried and the error responses, before the client
-	// decodes anything: the place to land raw bodies. An error from Observe
-	// ends the call with that error. A body kept in a file (Raw.BodyFile)
-	// is Observe's to move away; what is left there when Observe returns
-	// is removed.
-	Observe   func(*Raw) error
+	Clock     Clock
 	UserAgent string
-	// MaxDecode, when positive, is the largest 2xx body decoded: a larger
-	// one is seen by Observe whole and answered with ErrTooLarge, so that
-	// a faulty answer of hundreds of megabytes costs its bytes, not many
+	// MaxDecode, when positive, is the largest 2xx body its consumer
+	// decodes (a job's --max-body): a larger one is yielded whole and the
+	// call ends with ErrTooLarge (a walk does not go past it), so that a
+	// faulty answer of hundreds of megabytes costs its bytes, not many
 	// times its size in decoded values. Without SpillDir the client reads
 	// bodies into memory up to the larger of MaxDecode and 256 MiB.
 	MaxDecode int64
 	// SpillDir, when set with MaxDecode, is where a body larger than
-	// MaxDecode is written as it arrives (Raw.BodyFile), redacted and
-	// synced, instead of held in memory; such a body may be up to 2 GiB.
-	// A job gives the warehouse's landing directory (see WithSpillDir).
+	// MaxDecode is written as it arrives (response.Received.File),
+	// redacted and synced, instead of held in memory; such a body may be
+	// up to 2 GiB. A job gives the warehouse's landing directory (see
+	// WithSpillDir).
 	SpillDir string
 }
 
@@ -98,7 +94,7 @@ type Client struct {
 	retry    RetryPolicy
 	logical  time.Time // see WithLogicalDate
 	resume   string    // see ResumeAt
-	// Shared by every copy of the client (WithObserve, ResumeAt, …):
+	// Shared by every copy of the client (WithLogicalDate, ResumeAt, …):
 	probes *probes       // which products proved their configuration
 	pref   *atomic.Int32 // the DCSA cursor form a provider took (cursorForm)
 }
@@ -260,15 +256,6 @@ func (c *Client) Budget(p wire.Product) *Budget {
 	return c.cfg.ScheduleBudget
 }
 
-// WithObserve returns a client that shares everything with c — limiter,
-// budgets, connections — but hands every response to fn instead of
-// Config.Observe: a job uses it to land each response with what it asked.
-func (c *Client) WithObserve(fn func(*Raw) error) *Client {
-	cc := *c
-	cc.cfg.Observe = fn
-	return &cc
-}
-
 // WithSpillDir returns a client that shares everything with c and writes
 // a body larger than Config.MaxDecode to a file in dir as it arrives
 // (Config.SpillDir).
@@ -367,18 +354,13 @@ func (c *Client) date() time.Time {
 	return c.clock.Now().UTC()
 }
 
-// do sends r with the limiter, the budget and the retry policy, and returns
-// the final response. A non-2xx final response comes back with its
-// *APIError. No form of the key is left in the error's text (a server may
-// echo it into a message, a link, a cursor).
-func (c *Client) do(ctx context.Context, r *request) (*Raw, error) {
-	raw, err := c.attempts(ctx, r)
-	return raw, c.cfg.Key.scrub(err)
-}
-
-// attempts is do without the scrubbing of its error. While the product's
-// configuration is unproven, it waits for the one request probing it.
-func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error) {
+// attempts sends r with the limiter, the budget and the retry policy,
+// hands each response over as it arrives (the retried and the error
+// responses too), and returns the final one. A non-2xx final response
+// comes back with its *APIError; a consumer that stopped, with
+// errStopped. While the product's configuration is unproven, it waits
+// for the one request probing it.
+func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawResponse, err error) {
 	probing, err := c.probes.enter(ctx, r.product)
 	if err != nil {
 		return nil, err
@@ -419,16 +401,16 @@ func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error)
 		resp, err := c.send(ctx, r, attempt, slot)
 		if resp != nil {
 			if mis := c.misconfigured(r, resp); mis != nil {
-				if resp.Status >= 200 && resp.Status < 300 {
+				if resp.OK() {
 					settle(res, outcomeUnknown)
 				} else {
 					settle(res, outcomeNotCharged)
 				}
-				if oerr := c.observe(resp); oerr != nil {
-					return resp.public(), oerr
+				if !give(resp) {
+					return resp, errStopped
 				}
 				c.probes.halt(r.product, mis)
-				return resp.public(), mis
+				return resp, mis
 			}
 			proven = proven || c.proves(r, resp)
 		}
@@ -444,33 +426,30 @@ func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error)
 			*broken++
 			wait := c.retry.Backoff(attempt)
 			resp.Retried = ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
-			if oerr := c.observe(resp); oerr != nil {
-				return resp.public(), oerr
+			if !give(resp) {
+				return resp, errStopped
 			}
 			if !resp.Retried {
-				return resp.public(), giveUp(err, attempt)
+				return resp, giveUp(err, attempt)
 			}
 			if err := c.clock.Sleep(ctx, wait); err != nil {
-				return resp.public(), giveUp(err, attempt)
+				return resp, giveUp(err, attempt)
 			}
 			continue
 		}
 		if resp != nil {
-			if resp.Status >= 200 && resp.Status < 300 {
+			if resp.OK() {
 				settle(res, outcomeCharged)
-				if err := c.observe(resp); err != nil {
-					return resp.public(), err
+				if !give(resp) {
+					return resp, errStopped
 				}
-				if resp.nextErr != nil {
-					return resp.public(), resp.nextErr
-				}
-				return resp.public(), nil
+				return resp, resp.nextErr
 			}
 			settle(res, outcomeNotCharged)
-			if oerr := c.observe(resp); oerr != nil {
-				return resp.public(), oerr
+			if !give(resp) {
+				return resp, errStopped
 			}
-			apiErr := newAPIError(&resp.Raw)
+			apiErr := newAPIError(&resp.Received)
 			apiErr.RetryIn = resp.retryIn
 			err = apiErr
 			if resp.Status == http.StatusForbidden && budget != nil {
@@ -480,23 +459,23 @@ func (c *Client) attempts(ctx context.Context, r *request) (raw *Raw, err error)
 			settle(res, transportOutcome(err))
 		}
 		if ctx.Err() != nil || !Retryable(err) {
-			return resp.public(), giveUp(err, attempt)
+			return resp, giveUp(err, attempt)
 		}
 		if resp != nil && resp.Status == http.StatusTooManyRequests {
 			// The limiter holds every request of the key until the pause
 			// ends, this one included: no sleep here.
 			wait := c.pauseAfter429(resp, attempt)
 			if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
-				return resp.public(), giveUp(err, attempt)
+				return resp, giveUp(err, attempt)
 			}
 			continue
 		}
 		wait := c.retry.Backoff(attempt)
 		if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
-			return resp.public(), giveUp(err, attempt)
+			return resp, giveUp(err, attempt)
 		}
 		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return resp.public(), giveUp(err, attempt)
+			return resp, giveUp(err, attempt)
 		}
 	}
 }
@@ -527,33 +506,11 @@ func giveUp(err error, attempt int) error {
 	return err
 }
 
-// observe shows raw to Config.Observe; then a body file Observe did not
-// move away is removed.
-func (c *Client) observe(raw *rawResponse) error {
-	defer raw.removeFile()
-	if c.cfg.Observe == nil {
-		return nil
-	}
-	if err := c.cfg.Observe(raw.public()); err != nil {
-		return fmt.Errorf("observing %s response: %w", raw.Endpoint, err)
-	}
-	return nil
-}
-
-// rawResponse is a Raw plus what only the retry loop needs.
-type rawResponse struct {
-	Raw
-	retryIn     time.Duration
-	nextErr     error // the next page this answer names is not followed
-	contentType string
-	html        bool // a web page (Content-Type text/html)
-}
-
 // proves tells whether resp, an answer to r that is not misconfigured,
 // shows the product's configuration right: a whole 2xx, or an error in
 // the product's own error shape.
 func (c *Client) proves(r *request, resp *rawResponse) bool {
-	if resp.Status >= 200 && resp.Status < 300 {
+	if resp.OK() {
 		return resp.Broken == ""
 	}
 	if r.product == wire.ProductSchedule && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA {
@@ -561,14 +518,6 @@ func (c *Client) proves(r *request, resp *rawResponse) bool {
 		return ok
 	}
 	return wire.IsErrorBody(resp.Body)
-}
-
-func (r *rawResponse) public() *Raw {
-	if r == nil {
-		return nil
-	}
-	raw := r.Raw
-	return &raw
 }
 
 // send makes one attempt. It returns a response, or an error when there is
@@ -615,16 +564,16 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		body = c.cfg.Key.redact(body)
 	}
 	now := c.clock.Now()
-	raw := &rawResponse{Raw: Raw{
-		Product:    r.product,
-		Endpoint:   r.endpoint,
-		Request:    uri,
-		Status:     resp.StatusCode,
-		ReceivedAt: now,
-		Body:       body,
-		BodyFile:   b.file,
-		Attempt:    attempt,
-		Broken:     broken,
+	raw := &rawResponse{Received: response.Received{
+		Product:   r.product,
+		Endpoint:  r.endpoint,
+		Request:   uri,
+		Status:    resp.StatusCode,
+		FetchedAt: now,
+		Body:      body,
+		File:      b.file,
+		Attempt:   attempt,
+		Broken:    broken,
 	}, contentType: resp.Header.Get("Content-Type")}
 	raw.html = isHTML(raw.contentType)
 	if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
@@ -638,8 +587,10 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 			raw.Broken = invalidJSON(b.data)
 		}
 	}
+	var date time.Time
 	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
-		raw.Date = d.UTC()
+		date = d.UTC()
+		raw.DateHeader = &date
 	}
 	if ok && raw.Broken == "" {
 		// A body in a file is not read: only headers name its next page.
@@ -647,7 +598,7 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		if next != nil {
 			// Landed with the response: never the key, whatever the
 			// server put in a cursor.
-			raw.Next = string(c.cfg.Key.redact([]byte(next.url.RequestURI())))
+			raw.NextPage = string(c.cfg.Key.redact([]byte(next.url.RequestURI())))
 			raw.next = next
 			err = r.checkNext(next, raw.Body, c.cfg.MaxPages)
 		}
@@ -664,7 +615,7 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		raw.nextErr = err
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		raw.retryIn = parseRetryAfter(resp.Header.Get("Retry-After"), raw.Date, now)
+		raw.retryIn = parseRetryAfter(resp.Header.Get("Retry-After"), date, now)
 	}
 	return raw, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -25,7 +27,7 @@ type rig struct {
 	env    *simtest.Env
 	clock  *fakeclock.Clock
 	client *extract.Client
-	raws   []*extract.Raw // every response the client observed
+	raws   []*response.Received // every response the client yielded to do
 }
 
 func newRig(t *testing.T, opt simtest.Options, key string, mod func(*extract.Config)) *rig {
@@ -42,10 +44,6 @@ func newRig(t *testing.T, opt simtest.Options, key string, mod func(*extract.Con
 	cfg.Limiter = lim
 	cfg.Retry = extract.DefaultRetryPolicy()
 	cfg.Retry.Rand = func() float64 { return 0.5 }
-	cfg.Observe = func(raw *extract.Raw) error {
-		r.raws = append(r.raws, raw)
-		return nil
-	}
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -56,6 +54,61 @@ func newRig(t *testing.T, opt simtest.Options, key string, mod func(*extract.Con
 }
 
 func (r *rig) ledger() []sim.LedgerEntry { return r.env.Service.Ledger() }
+
+// do runs a call to its end as a job does, landing nothing: every
+// response it yielded (kept in r.raws too), and the error it ended with.
+func (r *rig) do(responses extract.Responses) ([]*response.Received, error) {
+	got, err := drain(responses)
+	r.raws = append(r.raws, got...)
+	return got, err
+}
+
+// drain runs a call to its end: every response it yielded, and the error
+// it ended with.
+func drain(responses extract.Responses) ([]*response.Received, error) {
+	var got []*response.Received
+	for rec, err := range responses {
+		if err != nil {
+			if rec != nil {
+				return got, fmt.Errorf("a response yielded with the error %v: want the error alone, last", err)
+			}
+			return got, err
+		}
+		if rec == nil {
+			return got, errors.New("a nil response yielded without an error")
+		}
+		got = append(got, rec)
+	}
+	return got, nil
+}
+
+// last is the last response of rs; nil when there is none.
+func last(rs []*response.Received) *response.Received {
+	if len(rs) == 0 {
+		return nil
+	}
+	return rs[len(rs)-1]
+}
+
+// decoded decodes the 2xx bodies of rs whole with decode, as the
+// transform would, and gathers their items: what a call asked.
+func decoded[T any](t *testing.T, rs []*response.Received, decode func([]byte) (wire.Schedules[T], error)) wire.Schedules[T] {
+	t.Helper()
+	var all wire.Schedules[T]
+	for _, rec := range rs {
+		if !rec.OK() || rec.Broken != "" {
+			continue
+		}
+		s, err := decode(rec.Body)
+		if err != nil {
+			t.Fatalf("%s: %v", rec.Request, err)
+		}
+		all.Items = append(all.Items, s.Items...)
+		all.Bad = append(all.Bad, s.Bad...)
+		all.DCSA = all.DCSA || s.DCSA
+	}
+	return all
+}
 
 func (r *rig) balance(t *testing.T, key string, p wire.Product) int64 {
 	t.Helper()
@@ -72,43 +125,51 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	w, at := r.env.Service.World(), r.env.Service.Clock().Now()
 
 	port := simtest.Port(t, w, at)
-	ps, raw, err := r.client.PortSchedule(ctx, strings.ToLower(port))
+	got, err := r.do(r.client.PortSchedule(ctx, strings.ToLower(port)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	ps, raw := decoded(t, got, wire.DecodePortSchedules), last(got)
 	if len(ps.Items) != 1 || ps.Items[0].Location == nil || ps.Items[0].Location.Locode != port || len(ps.Items[0].VesselSchedules) == 0 {
 		t.Errorf("port schedule of %s = %+v", port, ps)
 	}
 	if raw.Request != sim.SchedulePrefix+"/schedule/"+port || raw.Status != 200 || raw.Product != wire.ProductSchedule || raw.Endpoint != wire.EndpointPortSchedule {
 		t.Errorf("raw = %+v", raw)
 	}
-	if !raw.Date.Equal(at.Truncate(time.Second)) || !raw.ObservedAt().Equal(raw.Date) {
-		t.Errorf("Date = %v, want the virtual clock %v", raw.Date, at)
+	if raw.DateHeader == nil || !raw.DateHeader.Equal(at.Truncate(time.Second)) || !raw.DateOrFetched().Equal(*raw.DateHeader) {
+		t.Errorf("Date = %v, want the virtual clock %v", raw.DateHeader, at)
 	}
-	if !raw.ReceivedAt.Equal(r.clock.Now()) {
-		t.Errorf("ReceivedAt = %v, want our clock %v", raw.ReceivedAt, r.clock.Now())
+	if !raw.FetchedAt.Equal(r.clock.Now()) {
+		t.Errorf("FetchedAt = %v, want our clock %v", raw.FetchedAt, r.clock.Now())
 	}
 
 	lane := w.Lanes()[0]
-	p2p, raw, err := r.client.PointToPoint(ctx, lane.POL, lane.POD, extract.P2POptions{})
+	got, err = r.do(r.client.PointToPoint(ctx, lane.POL, lane.POD, extract.P2POptions{}))
 	if err != nil {
 		t.Fatalf("p2p %v: %v", lane, err)
 	}
+	p2p, raw := decoded(t, got, wire.DecodePointToPoints), last(got)
 	if len(p2p.Items) != 1 || len(p2p.Items[0].Routes) == 0 || raw.Endpoint != wire.EndpointP2PSchedule {
 		t.Errorf("p2p = %+v", p2p)
 	}
 
 	imo := simtest.Vessel(t, w, at)
-	vs, _, err := r.client.VesselSchedule(ctx, imo)
+	got, err = r.do(r.client.VesselSchedule(ctx, imo))
 	if err != nil {
 		t.Fatal(err)
 	}
+	vs := decoded(t, got, wire.DecodeVesselSchedules)
 	if len(vs.Items) != 1 || vs.Items[0].Vessel == nil || *vs.Items[0].Vessel.IMO != imo || len(vs.Items[0].TransportCalls) == 0 {
 		t.Errorf("vessel schedule = %+v", vs)
 	}
 
 	ref := simtest.Shipment(t, w, at)
-	sh, raw, err := r.client.Shipment(ctx, ref)
+	got, err = r.do(r.client.Shipment(ctx, ref))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = last(got)
+	sh, err := wire.DecodeShipment(raw.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +181,15 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 	}
 
 	for _, p := range wire.Products {
-		cur, _, err := r.client.CurrentPeriod(ctx, p)
+		if _, err := r.do(r.client.CurrentPeriod(ctx, p)); err != nil {
+			t.Fatal(err)
+		}
+		cur := r.client.Budget(p).Reported()
+		got, err := r.do(r.client.Periods(ctx, p))
 		if err != nil {
 			t.Fatal(err)
 		}
-		periods, _, err := r.client.Periods(ctx, p)
+		periods, err := wire.DecodePeriods(last(got).Body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +209,7 @@ func TestClientEveryEndpointAgainstTheSimulator(t *testing.T) {
 		t.Errorf("schedule budget = %+v, want 3 spent and the cap lowered to what the server reported", st)
 	}
 	if len(r.raws) != len(r.ledger()) {
-		t.Errorf("observed %d responses, the server saw %d requests", len(r.raws), len(r.ledger()))
+		t.Errorf("yielded %d responses, the server saw %d requests", len(r.raws), len(r.ledger()))
 	}
 }
 
@@ -165,31 +230,31 @@ func TestClientStatuses(t *testing.T) {
 	}{
 		{"400 bad maxTranshipment", "good", func(c *extract.Client) error {
 			n := 9
-			_, _, err := c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{MaxTranshipment: &n})
+			_, err := drain(c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{MaxTranshipment: &n}))
 			return err
 		}, extract.ErrBadRequest, 1},
 		{"401 unknown key", "stranger", func(c *extract.Client) error {
-			_, _, err := c.CurrentPeriod(ctx, wire.ProductSchedule)
+			_, err := drain(c.CurrentPeriod(ctx, wire.ProductSchedule))
 			return err
 		}, extract.ErrUnauthorized, 1},
 		{"403 quota", "broke", func(c *extract.Client) error {
-			_, _, err := c.PortSchedule(ctx, "NLRTM")
+			_, err := drain(c.PortSchedule(ctx, "NLRTM"))
 			return err
 		}, extract.ErrForbidden, 1},
 		{"403 no access to the product", "notrack", func(c *extract.Client) error {
-			_, _, err := c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: "CT"})
+			_, err := drain(c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: "CT"}))
 			return err
 		}, extract.ErrForbidden, 1},
 		{"404 no data", "good", func(c *extract.Client) error {
-			_, _, err := c.PortSchedule(ctx, "ZZ999")
+			_, err := drain(c.PortSchedule(ctx, "ZZ999"))
 			return err
 		}, extract.ErrNotFound, 1},
 		{"refused before sending: bad port", "good", func(c *extract.Client) error {
-			_, _, err := c.PortSchedule(ctx, "NLRT")
+			_, err := drain(c.PortSchedule(ctx, "NLRT"))
 			return err
 		}, extract.ErrInvalidInput, 0},
 		{"refused before sending: bad IMO", "good", func(c *extract.Client) error {
-			_, _, err := c.VesselSchedule(ctx, 9074728)
+			_, err := drain(c.VesselSchedule(ctx, 9074728))
 			return err
 		}, extract.ErrInvalidInput, 0},
 	}
@@ -220,21 +285,21 @@ func TestClientStopsAProductAfter403(t *testing.T) {
 	r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: "k", Schedule: simtest.Credits(1), Tracking: simtest.Credits(5)}}}, "k", nil)
 	ctx := context.Background()
 	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
-	if _, _, err := r.client.PortSchedule(ctx, port); err != nil {
+	if _, err := r.do(r.client.PortSchedule(ctx, port)); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := r.client.PortSchedule(ctx, port); !errors.Is(err, extract.ErrForbidden) {
+	if _, err := r.do(r.client.PortSchedule(ctx, port)); !errors.Is(err, extract.ErrForbidden) {
 		t.Fatalf("second call: %v, want 403", err)
 	}
 	seen := len(r.ledger())
-	if _, _, err := r.client.PortSchedule(ctx, port); !errors.Is(err, extract.ErrQuotaExhausted) {
+	if _, err := r.do(r.client.PortSchedule(ctx, port)); !errors.Is(err, extract.ErrQuotaExhausted) {
 		t.Fatalf("third call: %v, want ErrQuotaExhausted", err)
 	}
 	if len(r.ledger()) != seen {
 		t.Errorf("a request was sent after the quota 403")
 	}
 	// The other product is unaffected, and free calls still go.
-	if _, _, err := r.client.CurrentPeriod(ctx, wire.ProductTracking); err != nil {
+	if _, err := r.do(r.client.CurrentPeriod(ctx, wire.ProductTracking)); err != nil {
 		t.Errorf("free call after 403: %v", err)
 	}
 }
@@ -246,11 +311,11 @@ func TestClientCapStopsBeforeSending(t *testing.T) {
 	ctx := context.Background()
 	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
 	for i := 0; i < 2; i++ {
-		if _, _, err := r.client.PortSchedule(ctx, port); err != nil {
+		if _, err := r.do(r.client.PortSchedule(ctx, port)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := r.client.PortSchedule(ctx, port); !errors.Is(err, extract.ErrBudgetSpent) {
+	if _, err := r.do(r.client.PortSchedule(ctx, port)); !errors.Is(err, extract.ErrBudgetSpent) {
 		t.Fatalf("third call: %v, want ErrBudgetSpent", err)
 	}
 	if n := len(r.ledger()); n != 2 {
@@ -262,7 +327,8 @@ func TestClientRetries(t *testing.T) {
 	ctx := context.Background()
 	t.Run("5xx retried until the attempts run out, never charged", func(t *testing.T) {
 		r := newRig(t, simtest.Options{Faults: sim.Faults{ErrorRate: 1}}, "test", nil)
-		_, raw, err := r.client.PortSchedule(ctx, "NLRTM")
+		got, err := r.do(r.client.PortSchedule(ctx, "NLRTM"))
+		raw := last(got)
 		if !errors.Is(err, extract.ErrServer) || !strings.Contains(err.Error(), "gave up after 6 attempts") {
 			t.Fatalf("err = %v", err)
 		}
@@ -276,7 +342,7 @@ func TestClientRetries(t *testing.T) {
 			t.Errorf("budget after free failures = %+v", st)
 		}
 		if len(r.raws) != 6 {
-			t.Errorf("observed %d responses, want every attempt (6)", len(r.raws))
+			t.Errorf("yielded %d responses, want every attempt (6)", len(r.raws))
 		}
 	})
 	t.Run("429 bursts pause the key and succeed, honouring Retry-After", func(t *testing.T) {
@@ -284,7 +350,7 @@ func TestClientRetries(t *testing.T) {
 		before := r.clock.Now()
 		// BurstRate 1 starts a burst on every admitted request: two 429s,
 		// then the dice start another. Free calls show the pause mechanics.
-		_, _, err := r.client.CurrentPeriod(ctx, wire.ProductSchedule)
+		_, err := r.do(r.client.CurrentPeriod(ctx, wire.ProductSchedule))
 		if !errors.Is(err, extract.ErrRateLimited) {
 			t.Fatalf("err = %v, want 429 after retries", err)
 		}
@@ -295,7 +361,7 @@ func TestClientRetries(t *testing.T) {
 	t.Run("429 then success", func(t *testing.T) {
 		r := newRig(t, simtest.Options{Faults: sim.Faults{BurstRate: 0.5, BurstLength: 1, Seed: 11}}, "test", nil)
 		for i := 0; i < 20; i++ {
-			if _, _, err := r.client.CurrentPeriod(ctx, wire.ProductSchedule); err != nil {
+			if _, err := r.do(r.client.CurrentPeriod(ctx, wire.ProductSchedule)); err != nil {
 				t.Fatalf("call %d: %v", i, err)
 			}
 		}
@@ -310,13 +376,12 @@ func TestClientRetries(t *testing.T) {
 		}
 	})
 	t.Run("a truncated body is no answer: retried, each attempt possibly charged, the last one returned broken", func(t *testing.T) {
-		var seen []*extract.Raw
 		r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", func(c *extract.Config) {
 			c.Retry.MaxAttempts = 3
-			c.Observe = func(raw *extract.Raw) error { seen = append(seen, raw); return nil }
 		})
 		port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
-		_, raw, err := r.client.PortSchedule(ctx, port)
+		seen, err := r.do(r.client.PortSchedule(ctx, port))
+		raw := last(seen)
 		if !errors.Is(err, extract.ErrBroken) || !strings.Contains(err.Error(), "is not JSON") {
 			t.Fatalf("err = %v, want ErrBroken saying the body is not JSON", err)
 		}
@@ -324,7 +389,7 @@ func TestClientRetries(t *testing.T) {
 			t.Errorf("raw = %+v, want the last cut 200 body, broken, not retried", raw)
 		}
 		if len(seen) != 3 || !seen[0].Retried || !seen[1].Retried || seen[2].Retried {
-			t.Errorf("observed %d attempts, want 3, the first two retried", len(seen))
+			t.Errorf("yielded %d attempts, want 3, the first two retried", len(seen))
 		}
 		if n := len(r.ledger()); n != 3 {
 			t.Errorf("server saw %d requests, want 3", n)
@@ -342,7 +407,7 @@ func TestClientTimeoutCountsAsPossiblyCharged(t *testing.T) {
 		c.Timeout = 20 * time.Millisecond
 		c.Retry.MaxAttempts = 2
 	})
-	_, _, err := r.client.PortSchedule(context.Background(), "NLRTM")
+	_, err := r.do(r.client.PortSchedule(context.Background(), "NLRTM"))
 	if !errors.Is(err, extract.ErrTransport) {
 		t.Fatalf("err = %v, want a transport error", err)
 	}
@@ -393,23 +458,28 @@ func TestClientNeverLeaksTheKey(t *testing.T) {
 			defer echo.Close()
 			var seen []string
 			k, _ := extract.NewKey(key)
-			c, err := extract.NewClient(extract.Config{ScheduleURL: echo.URL, TrackingURL: echo.URL, Key: k, Auth: a,
-				Observe: func(raw *extract.Raw) error { seen = append(seen, string(raw.Body), raw.Request); return nil }})
+			c, err := extract.NewClient(extract.Config{ScheduleURL: echo.URL, TrackingURL: echo.URL, Key: k, Auth: a})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, raw, err := c.PortSchedule(context.Background(), "NLRTM")
-			seen = append(seen, err.Error(), string(raw.Body), raw.Request)
+			got, err := drain(c.PortSchedule(context.Background(), "NLRTM"))
+			for _, raw := range got {
+				seen = append(seen, string(raw.Body), raw.Request)
+			}
+			if len(got) == 0 || err == nil {
+				t.Fatalf("yielded %d responses, error %v: want the 400 and its error", len(got), err)
+			}
+			seen = append(seen, err.Error())
 			if !strings.Contains(err.Error(), "[REDACTED]") {
 				t.Fatalf("nothing redacted in %v: the echo proves nothing", err)
 			}
 
 			r := newRig(t, simtest.Options{Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(0), Tracking: simtest.Credits(1)}}, Auth: simtest.Auth(t, a.String())}, key, nil)
 			for _, call := range []func() error{
-				func() error { _, _, err := r.client.PortSchedule(context.Background(), "NLRTM"); return err },
-				func() error { _, _, err := r.client.PortSchedule(context.Background(), "bad"); return err },
+				func() error { _, err := r.do(r.client.PortSchedule(context.Background(), "NLRTM")); return err },
+				func() error { _, err := r.do(r.client.PortSchedule(context.Background(), "bad")); return err },
 				func() error {
-					_, _, err := r.client.CurrentPeriod(context.Background(), wire.ProductTracking)
+					_, err := r.do(r.client.CurrentPeriod(context.Background(), wire.ProductTracking))
 					return err
 				},
 			} {
@@ -437,7 +507,7 @@ func TestClientKeepsTheServerWithinItsWindow(t *testing.T) {
 	r := newRig(t, simtest.Options{}, "test", nil)
 	start := r.clock.Now()
 	for i := 0; i < 250; i++ {
-		if _, _, err := r.client.CurrentPeriod(context.Background(), wire.ProductSchedule); err != nil {
+		if _, err := r.do(r.client.CurrentPeriod(context.Background(), wire.ProductSchedule)); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
 	}
@@ -479,8 +549,8 @@ func TestClientSendsPathTemplatesWithQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = c.WithLogicalDate(time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC))
-	_, _, _ = c.PortSchedule(context.Background(), "NLAMS")
-	_, _, _ = c.PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)})
+	_, _ = drain(c.PortSchedule(context.Background(), "NLAMS"))
+	_, _ = drain(c.PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}))
 	want := []string{
 		"/schedule/api/v1/port-schedules?UNLocationCode=NLAMS&date=2026-01-05",
 		"/schedule/api/v1/point-to-point-routes?departureStartDate=2026-01-05&placeOfDelivery=NLRTM&placeOfReceipt=CNSHA",
@@ -513,18 +583,18 @@ func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
 			cancel()
 			ref := wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer}
 			calls := map[string]func() error{
-				"current period": func() error { _, _, err := r.client.CurrentPeriod(cancelled, missing); return err },
-				"periods":        func() error { _, _, err := r.client.Periods(cancelled, missing); return err },
+				"current period": func() error { _, err := r.do(r.client.CurrentPeriod(cancelled, missing)); return err },
+				"periods":        func() error { _, err := r.do(r.client.Periods(cancelled, missing)); return err },
 			}
 			if missing == wire.ProductSchedule {
-				calls["port"] = func() error { _, _, err := r.client.PortSchedule(cancelled, "NLRTM"); return err }
+				calls["port"] = func() error { _, err := r.do(r.client.PortSchedule(cancelled, "NLRTM")); return err }
 				calls["p2p"] = func() error {
-					_, _, err := r.client.PointToPoint(cancelled, "CNSHA", "NLRTM", extract.P2POptions{})
+					_, err := r.do(r.client.PointToPoint(cancelled, "CNSHA", "NLRTM", extract.P2POptions{}))
 					return err
 				}
-				calls["vessel"] = func() error { _, _, err := r.client.VesselSchedule(cancelled, 9321483); return err }
+				calls["vessel"] = func() error { _, err := r.do(r.client.VesselSchedule(cancelled, 9321483)); return err }
 			} else {
-				calls["shipment"] = func() error { _, _, err := r.client.Shipment(cancelled, ref); return err }
+				calls["shipment"] = func() error { _, err := r.do(r.client.Shipment(cancelled, ref)); return err }
 			}
 			for name, call := range calls {
 				if err := call(); !errors.Is(err, extract.ErrNoURL) {
@@ -545,7 +615,7 @@ func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
 			if !r.client.HasURL(other) {
 				t.Errorf("HasURL(%s) = false", other)
 			}
-			if _, _, err := r.client.CurrentPeriod(context.Background(), other); err != nil {
+			if _, err := r.do(r.client.CurrentPeriod(context.Background(), other)); err != nil {
 				t.Errorf("%s: %v", other, err)
 			}
 		})
@@ -558,7 +628,8 @@ func TestAProductWithoutURLFailsBeforeTheLimiterAndTheBudget(t *testing.T) {
 func TestAnAnswerBrokenForeverCostsAtMostThreeAsks(t *testing.T) {
 	r := newRig(t, simtest.Options{Faults: sim.Faults{TruncateRate: 1}}, "test", nil) // MaxAttempts 6
 	port := simtest.Port(t, r.env.Service.World(), r.env.Service.Clock().Now())
-	_, raw, err := r.client.PortSchedule(context.Background(), port)
+	got, err := r.do(r.client.PortSchedule(context.Background(), port))
+	raw := last(got)
 	if !errors.Is(err, extract.ErrBroken) || !strings.Contains(err.Error(), "gave up after 3 attempts") {
 		t.Fatalf("err = %v, want ErrBroken after 3 attempts", err)
 	}
@@ -608,7 +679,7 @@ func TestTheBrokenAnswersOfAWalkShareTheirBound(t *testing.T) {
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes()[:rec.Body.Len()/2])
 	})
-	_, _, err := r.client.WithLogicalDate(day).PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: day})
+	_, err := r.do(r.client.WithLogicalDate(day).PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: day}))
 	if !errors.Is(err, extract.ErrBroken) {
 		t.Fatalf("err = %v, want ErrBroken on page 2", err)
 	}

@@ -49,13 +49,13 @@ func TestTheClientPagesAsEachVersionOfTheStandardSays(t *testing.T) {
 			env.Server.Config.Handler = rec
 			c := r.client.WithLogicalDate(day)
 			ctx := t.Context()
-			if _, _, err := c.PortSchedule(ctx, port); err != nil {
+			if _, err := r.do(c.PortSchedule(ctx, port)); err != nil {
 				t.Fatalf("port %s: %v", port, err)
 			}
-			if _, _, err := c.VesselSchedule(ctx, vessel); err != nil {
+			if _, err := r.do(c.VesselSchedule(ctx, vessel)); err != nil {
 				t.Fatalf("vessel %d: %v", vessel, err)
 			}
-			if _, _, err := c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: day}); err != nil {
+			if _, err := r.do(c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: day})); err != nil {
 				t.Fatalf("lane: %v", err)
 			}
 			st := env.Service.Stats()

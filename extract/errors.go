@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -37,24 +38,25 @@ var (
 	// ErrQuotaExhausted: the server answered 403 to a paid call of this
 	// product earlier in the run; the request was not sent.
 	ErrQuotaExhausted = errors.New("credit quota exhausted for this run")
-	// ErrDecode is wire.ErrDecode: the body arrived but does not have the
+	// ErrDecode is wire.ErrDecode: a body the client decodes itself (a
+	// current period, for its budget) arrived but does not have the
 	// documented shape. Re-exported so callers of the client need not
 	// import wire.
 	ErrDecode = wire.ErrDecode
-	// ErrTooLarge: the body arrived, larger than Config.MaxDecode, and was
-	// not decoded (Observe saw it whole).
+	// ErrTooLarge: a 2xx body arrived larger than Config.MaxDecode: it was
+	// yielded whole (in its file), and the call went no further.
 	ErrTooLarge = errors.New("response body too large to decode")
 	// ErrTransport: the request failed without an HTTP response (timeout,
 	// connection reset) after every retry.
 	ErrTransport = errors.New("transport failure")
-	// ErrBroken: a 2xx answer did not arrive whole (Raw.Broken) on any
-	// attempt. The last one was observed; it is not an answer.
+	// ErrBroken: a 2xx answer did not arrive whole (Received.Broken) on
+	// any attempt. Every attempt was yielded; the last is not an answer.
 	ErrBroken = errors.New("answer broken in transfer")
 )
 
 // BrokenError is a 2xx answer that did not arrive whole on any attempt
 // (ErrBroken): the request (path and query, never the key) and why the
-// last attempt's body is no answer (Raw.Broken).
+// last attempt's body is no answer (Received.Broken).
 type BrokenError struct {
 	Endpoint wire.Endpoint
 	Request  string
@@ -119,7 +121,7 @@ func statusSentinel(status int) error {
 
 // newAPIError builds the error of a non-2xx response, reading the documented
 // error body when there is one.
-func newAPIError(raw *Raw) *APIError {
+func newAPIError(raw *response.Received) *APIError {
 	e := &APIError{Status: raw.Status, Endpoint: raw.Endpoint, Request: raw.Request}
 	var body wire.ErrorBody
 	if err := json.Unmarshal(raw.Body, &body); err == nil && (body.ErrorCode != 0 || body.Message != "") {

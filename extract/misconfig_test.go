@@ -12,6 +12,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -34,15 +35,17 @@ func (h *wrongHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 const webPage404 = "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"
 
-// askPorts asks n port schedules at once, as a job's workers do.
-func askPorts(c *extract.Client, n int) []error {
+// askPorts asks n port schedules at once, as a job's workers do, keeping
+// every response in raws.
+func askPorts(c *extract.Client, n int, raws *[]*response.Received) []error {
 	var mu sync.Mutex
 	var errs []error
 	p := pool.New().WithMaxGoroutines(n)
 	for i := 0; i < n; i++ {
 		p.Go(func() {
-			_, _, err := c.PortSchedule(context.Background(), "NLRTM")
+			got, err := drain(c.PortSchedule(context.Background(), "NLRTM"))
 			mu.Lock()
+			*raws = append(*raws, got...)
 			errs = append(errs, err)
 			mu.Unlock()
 		})
@@ -60,7 +63,7 @@ func TestAWrongDCSAURLStopsTheScheduleProductAfterOneRequest(t *testing.T) {
 		{status: 404, contentType: "text/plain", body: ""},
 	} {
 		c, raws := pagedClient(t, h, extract.Unlimited, nil)
-		errs := askPorts(c, 10)
+		errs := askPorts(c, 10, raws)
 		if n := h.asked.Load(); n != 1 {
 			t.Errorf("%q: %d requests reached the server, want 1: the first answer stops the product", h.body, n)
 		}
@@ -95,11 +98,11 @@ func TestAWebPageWhereTheServiceAnswersIsAWrongURL(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := pagedClient(t, tc.h, extract.Unlimited, func(cfg *extract.Config) { cfg.ScheduleAPI = wire.ScheduleAPIService; cfg.Paths = wire.Paths{} })
-			_, _, err := c.CurrentPeriod(context.Background(), wire.ProductSchedule)
+			_, err := drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("balance: err = %v, want %v", err, tc.want)
 			}
-			_, _, err = c.PortSchedule(context.Background(), "NLRTM")
+			_, err = drain(c.PortSchedule(context.Background(), "NLRTM"))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("port schedule: err = %v, want %v", err, tc.want)
 			}
@@ -112,7 +115,7 @@ func TestAWebPageWhereTheServiceAnswersIsAWrongURL(t *testing.T) {
 			}
 			// The tracking product has its own URL: it is asked.
 			before := tc.h.asked.Load()
-			_, _, _ = c.CurrentPeriod(context.Background(), wire.ProductTracking)
+			_, _ = drain(c.CurrentPeriod(context.Background(), wire.ProductTracking))
 			if tc.h.asked.Load() != before+1 {
 				t.Errorf("the tracking product was not asked: one product's wrong URL stops only that product")
 			}

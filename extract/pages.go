@@ -73,8 +73,8 @@ func pagedEndpoint(e wire.Endpoint) bool {
 }
 
 // ResumeAt returns a client that shares everything with c and starts its
-// next paged call at request (a page's path and query, as Raw.Next gave
-// it) instead of the first page: how a job stopped after page 3 of 7
+// next paged call at request (a page's path and query, as
+// response.Received.NextPage gave it) instead of the first page: how a job stopped after page 3 of 7
 // asks page 4 and buys none of the first three again.
 func (c *Client) ResumeAt(request string) *Client {
 	cc := *c
@@ -304,14 +304,14 @@ func nextLinkValue(s string) int {
 	return -1
 }
 
-// paged makes a paged call: r, or the page ResumeAt named, and every page
-// after it, each a request of its own under the limiter and, for a paid
-// endpoint, a credit of its own. It returns every page decoded, and the
-// first page's response. An error stops the call where it happened: the
-// pages before it were seen by Observe (landed), so a later call resumes
-// after them. A follow-up page in a DCSA cursor form the provider refuses
-// (400) is asked once in the other form.
-func paged[T any](ctx context.Context, c *Client, r *request, decode func([]byte) (T, error)) ([]T, *Raw, error) {
+// walkPages makes a paged call: r, or the page ResumeAt named, and every
+// page after it, each a request of its own under the limiter and, for a
+// paid endpoint, a credit of its own, each page's responses handed over
+// as they arrive. An error stops the call where it happened: the pages
+// before it were handed over (landed), so a later call resumes after
+// them. A follow-up page in a DCSA cursor form the provider refuses (400)
+// is asked once in the other form.
+func (c *Client) walkPages(ctx context.Context, r *request, give hand) error {
 	w := &walk{first: r.url, asked: map[string]int{}}
 	rr := *r
 	rr.walk = w
@@ -319,7 +319,7 @@ func paged[T any](ctx context.Context, c *Client, r *request, decode func([]byte
 	if c.resume != "" {
 		u, err := r.url.Parse(c.resume)
 		if err != nil || u.Host != r.url.Host {
-			return nil, nil, r.pagingError(PagingBadLink, fmt.Sprintf("cannot resume at %q: not a page of %s", c.resume, r.url.Host))
+			return r.pagingError(PagingBadLink, fmt.Sprintf("cannot resume at %q: not a page of %s", c.resume, r.url.Host))
 		}
 		r.url = u
 		if cursor := u.Query().Get("cursor"); cursor != "" && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA {
@@ -333,14 +333,10 @@ func paged[T any](ctx context.Context, c *Client, r *request, decode func([]byte
 			r.id = "cursor " + cursor
 		}
 	}
-	var (
-		out   []T
-		first *Raw
-	)
 	for {
 		w.pages++
 		w.asked[r.pageID()] = w.pages
-		v, raw, err := get(ctx, c, r, decode)
+		raw, err := c.answer(ctx, r, give)
 		if err != nil && r.alt != nil && errors.Is(err, ErrBadRequest) {
 			// Refused in this form: the standard has said both.
 			var retry request = *r
@@ -349,17 +345,13 @@ func paged[T any](ctx context.Context, c *Client, r *request, decode func([]byte
 				c.pref.Store(int32(formOf(r.alt)))
 			}
 			r = &retry
-			v, raw, err = get(ctx, c, r, decode)
-		}
-		if first == nil {
-			first = raw
+			raw, err = c.answer(ctx, r, give)
 		}
 		if err != nil {
-			return out, first, err
+			return err
 		}
-		out = append(out, v)
 		if raw.next == nil {
-			return out, first, nil
+			return nil
 		}
 		next := *r
 		next.url, next.alt, next.id = raw.next.url, raw.next.alt, raw.next.id

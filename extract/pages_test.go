@@ -16,6 +16,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -105,7 +106,7 @@ func (p *pager) asked() []string {
 
 // pagedClient is the real client against p, in the dcsa-cs-1.0 profile,
 // with a schedule budget of capSchedule credits.
-func pagedClient(t *testing.T, p http.Handler, capSchedule int64, mod func(*extract.Config)) (*extract.Client, *[]*extract.Raw) {
+func pagedClient(t *testing.T, p http.Handler, capSchedule int64, mod func(*extract.Config)) (*extract.Client, *[]*response.Received) {
 	t.Helper()
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
@@ -118,12 +119,11 @@ func pagedClient(t *testing.T, p http.Handler, capSchedule int64, mod func(*extr
 	if err != nil {
 		t.Fatal(err)
 	}
-	var raws []*extract.Raw
+	var raws []*response.Received
 	cfg := extract.Config{
 		ScheduleURL: srv.URL + "/cs", TrackingURL: srv.URL + wire.TrackingBasePath, Key: key,
 		ScheduleAPI: wire.ScheduleAPIDCSA, Clock: clock, Limiter: lim,
 		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
-		Observe:        func(r *extract.Raw) error { raws = append(raws, r); return nil },
 	}
 	if mod != nil {
 		mod(&cfg)
@@ -135,12 +135,29 @@ func pagedClient(t *testing.T, p http.Handler, capSchedule int64, mod func(*extr
 	return c.WithLogicalDate(time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)), &raws
 }
 
+// keep runs a call to its end, keeping every response it yielded in raws.
+func keep(raws *[]*response.Received, responses extract.Responses) error {
+	got, err := drain(responses)
+	*raws = append(*raws, got...)
+	return err
+}
+
+// portPages runs a port schedule call to its end, keeping every response
+// it yielded in raws, and returns its pages' items, decoded as the
+// transform decodes them.
+func portPages(t *testing.T, raws *[]*response.Received, responses extract.Responses) (wire.Schedules[wire.PortSchedule], error) {
+	t.Helper()
+	got, err := drain(responses)
+	*raws = append(*raws, got...)
+	return decoded(t, got, wire.DecodePortSchedules), err
+}
+
 func TestEveryPageIsAskedOnceWhateverTheConvention(t *testing.T) {
 	for _, mode := range []string{"cursor", "link", "body-cursor", "body-link"} {
 		t.Run(mode, func(t *testing.T) {
 			p := &pager{mode: mode, pages: 7}
 			c, raws := pagedClient(t, p, extract.Unlimited, nil)
-			got, _, err := c.PortSchedule(t.Context(), "NLAMS")
+			got, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,8 +194,8 @@ func TestEveryPageIsAskedOnceWhateverTheConvention(t *testing.T) {
 				if i+1 < len(asked) {
 					want = asked[i+1]
 				}
-				if r.Next != want {
-					t.Errorf("page %d lands Next = %q, want the request of the next page %q", i+1, r.Next, want)
+				if r.NextPage != want {
+					t.Errorf("page %d lands Next = %q, want the request of the next page %q", i+1, r.NextPage, want)
 				}
 			}
 		})
@@ -188,7 +205,7 @@ func TestEveryPageIsAskedOnceWhateverTheConvention(t *testing.T) {
 func TestACursorSeenTwiceStopsTheResource(t *testing.T) {
 	p := &pager{mode: "loop", pages: 9}
 	c, raws := pagedClient(t, p, extract.Unlimited, nil)
-	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 	var pe *extract.PagingError
 	if !errors.As(err, &pe) || pe.Reason != extract.PagingLoop || pe.Page != 3 || !strings.Contains(err.Error(), "is page 2 again") {
 		t.Fatalf("err = %v, want a loop at page 3 naming page 2", err)
@@ -206,7 +223,7 @@ func TestAnEmptyPageNamingANextPageStopsTheResource(t *testing.T) {
 	// would be bought page after page.
 	p := &pager{mode: "empty", pages: 1000}
 	c, raws := pagedClient(t, p, extract.Unlimited, nil)
-	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 	var pe *extract.PagingError
 	if !errors.As(err, &pe) || pe.Reason != extract.PagingEmpty || pe.Page != 2 {
 		t.Fatalf("err = %v, want an empty page 2 to stop the walk", err)
@@ -215,15 +232,15 @@ func TestAnEmptyPageNamingANextPageStopsTheResource(t *testing.T) {
 		t.Errorf("asked %d pages, want 2", n)
 	}
 	last := (*raws)[len(*raws)-1]
-	if last.PagingStop == "" || last.Next == "" {
-		t.Errorf("the empty page lands PagingStop %q, Next %q: want both, so that the next job resumes there", last.PagingStop, last.Next)
+	if last.PagingStop == "" || last.NextPage == "" {
+		t.Errorf("the empty page lands PagingStop %q, Next %q: want both, so that the next job resumes there", last.PagingStop, last.NextPage)
 	}
 }
 
 func TestAWalkStopsAtMaxPages(t *testing.T) {
 	p := &pager{mode: "cursor", pages: 50}
 	c, raws := pagedClient(t, p, extract.Unlimited, func(cfg *extract.Config) { cfg.MaxPages = 5 })
-	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 	var pe *extract.PagingError
 	if !errors.As(err, &pe) || pe.Reason != extract.PagingLimit || pe.Page != 5 || !strings.Contains(err.Error(), "--max-pages") {
 		t.Fatalf("err = %v, want the page limit at page 5", err)
@@ -231,35 +248,35 @@ func TestAWalkStopsAtMaxPages(t *testing.T) {
 	if n, s := len(p.asked()), c.Budget(wire.ProductSchedule).State(); n != 5 || s.Spent != 5 {
 		t.Errorf("asked %d pages for %d credits, want 5 and 5", n, s.Spent)
 	}
-	if last := (*raws)[4]; !strings.Contains(last.Next, "cursor=p6") {
-		t.Errorf("page 5 lands Next %q, want page 6: where the next job resumes", last.Next)
+	if last := (*raws)[4]; !strings.Contains(last.NextPage, "cursor=p6") {
+		t.Errorf("page 5 lands Next %q, want page 6: where the next job resumes", last.NextPage)
 	}
 }
 
 func TestANextPageOnAnotherHostIsNotFollowed(t *testing.T) {
 	p := &pager{mode: "offhost", pages: 3}
 	c, raws := pagedClient(t, p, extract.Unlimited, nil)
-	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 	if !errors.Is(err, extract.ErrPagingStopped) || !strings.Contains(err.Error(), "another host") {
 		t.Fatalf("err = %v, want a refusal naming another host", err)
 	}
-	if n := len(p.asked()); n != 1 || len(*raws) != 1 || (*raws)[0].Next != "" {
-		t.Errorf("asked %d, landed %d (Next %q): want the first page only, landed with no next page", n, len(*raws), (*raws)[0].Next)
+	if n := len(p.asked()); n != 1 || len(*raws) != 1 || (*raws)[0].NextPage != "" {
+		t.Errorf("asked %d, landed %d (Next %q): want the first page only, landed with no next page", n, len(*raws), (*raws)[0].NextPage)
 	}
 }
 
 func TestAStoppedResourceResumesAtItsNextPage(t *testing.T) {
 	p := &pager{mode: "cursor", pages: 7}
 	c, raws := pagedClient(t, p, 3, nil)
-	_, _, err := c.PortSchedule(t.Context(), "NLAMS")
+	_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 	if !errors.Is(err, extract.ErrBudgetSpent) {
 		t.Fatalf("err = %v, want the cap of 3 to stop the pages", err)
 	}
-	resume := (*raws)[len(*raws)-1].Next
+	resume := (*raws)[len(*raws)-1].NextPage
 	c2, _ := pagedClient(t, p, extract.Unlimited, nil)
 	// The second client is another server's; point it at page 4 of this one.
 	u, _ := url.Parse(resume)
-	got, _, err := c2.ResumeAt(u.RequestURI()).PortSchedule(t.Context(), "NLAMS")
+	got, err := portPages(t, new([]*response.Received), c2.ResumeAt(u.RequestURI()).PortSchedule(t.Context(), "NLAMS"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,11 +293,11 @@ func TestTheDCSAProfileAsksTheStandardsRequests(t *testing.T) {
 	p := &pager{mode: "cursor", pages: 1}
 	c, raws := pagedClient(t, p, extract.Unlimited, func(cfg *extract.Config) { cfg.PageSize = 2; cfg.ScheduleDays = 14 })
 	ctx := context.Background()
-	if _, _, err := c.PortSchedule(ctx, "nlams"); err != nil {
+	if _, err := portPages(t, raws, c.PortSchedule(ctx, "nlams")); err != nil {
 		t.Fatal(err)
 	}
-	_, _, _ = c.VesselSchedule(ctx, 9321483)
-	_, _, _ = c.PointToPoint(ctx, "NLAMS", "SGSIN", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)})
+	_ = keep(raws, c.VesselSchedule(ctx, 9321483))
+	_ = keep(raws, c.PointToPoint(ctx, "NLAMS", "SGSIN", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}))
 	want := []string{
 		"/cs/v1/port-schedules?UNLocationCode=NLAMS&date=2026-01-05&limit=2",
 		"/cs/v1/vessel-schedules?endDate=2026-01-19&limit=2&startDate=2026-01-05&vesselIMONumber=9321483",
@@ -289,7 +306,7 @@ func TestTheDCSAProfileAsksTheStandardsRequests(t *testing.T) {
 	if got := p.asked(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("asked\n%q\nwant\n%q", got, want)
 	}
-	if _, _, err := c.CurrentPeriod(ctx, wire.ProductSchedule); !errors.Is(err, extract.ErrNoConsumption) {
+	if err := keep(raws, c.CurrentPeriod(ctx, wire.ProductSchedule)); !errors.Is(err, extract.ErrNoConsumption) {
 		t.Errorf("schedule balance: err = %v, want ErrNoConsumption", err)
 	}
 	if n := len(p.asked()); n != 3 || len(*raws) != 3 {
@@ -331,7 +348,7 @@ func TestANextPageIsAskedAsTheProvidersVersionOfTheStandardSays(t *testing.T) {
 		t.Run(tc.version+"/"+tc.strict, func(t *testing.T) {
 			p := &pager{mode: "cursor", pages: 4, version: tc.version, strict: tc.strict}
 			c, raws := pagedClient(t, p, extract.Unlimited, func(cfg *extract.Config) { cfg.PageSize = 1 })
-			got, _, err := c.PortSchedule(t.Context(), "NLAMS")
+			got, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -361,8 +378,8 @@ func TestANextPageIsAskedAsTheProvidersVersionOfTheStandardSays(t *testing.T) {
 			}
 			// What is landed as the next page is what was asked.
 			for i, r := range *raws {
-				if r.Status == http.StatusOK && r.Next != "" && !slices.Contains(asked, r.Next) {
-					t.Errorf("landed %d names Next %q, never asked", i, r.Next)
+				if r.Status == http.StatusOK && r.NextPage != "" && !slices.Contains(asked, r.NextPage) {
+					t.Errorf("landed %d names Next %q, never asked", i, r.NextPage)
 				}
 			}
 		})
@@ -374,7 +391,7 @@ func TestAResumedCursorPageIsAskedInTheFormTheProviderTakes(t *testing.T) {
 	// wants the filters: asked once more with them, free.
 	p := &pager{mode: "cursor", pages: 3, strict: "query"}
 	c, _ := pagedClient(t, p, extract.Unlimited, nil)
-	got, _, err := c.ResumeAt("/cs/v1/port-schedules?cursor=p2").PortSchedule(t.Context(), "NLAMS")
+	got, err := portPages(t, new([]*response.Received), c.ResumeAt("/cs/v1/port-schedules?cursor=p2").PortSchedule(t.Context(), "NLAMS"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -72,13 +73,13 @@ func bodyServer(t *testing.T, body []byte, chunked bool, cut int) *httptest.Serv
 	return srv
 }
 
-func spillClient(t *testing.T, url, dir string, maxDecode int64, observe func(*extract.Raw) error) *extract.Client {
+func spillClient(t *testing.T, url, dir string, maxDecode int64) *extract.Client {
 	t.Helper()
 	k, err := extract.NewKey(spillKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := extract.NewClient(extract.Config{TrackingURL: url, Key: k, MaxDecode: maxDecode, SpillDir: dir, Observe: observe,
+	c, err := extract.NewClient(extract.Config{TrackingURL: url, Key: k, MaxDecode: maxDecode, SpillDir: dir,
 		Retry: extract.RetryPolicy{MaxAttempts: 2, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
@@ -88,11 +89,27 @@ func spillClient(t *testing.T, url, dir string, maxDecode int64, observe func(*e
 
 var spillRef = wire.ShipmentRef{Number: "MSCU1234566", Type: "CT", Sealine: "MSCU"}
 
-// A body larger than MaxDecode, with or without a Content-Length, reaches
-// Observe in a file of the spill directory, never in memory: exactly the
+// each runs a call to its end, handing each response to land as a job
+// lands it: an error of land stops the call, and is returned.
+func each(responses extract.Responses, land func(*response.Received) error) ([]*response.Received, error) {
+	var got []*response.Received
+	for rec, err := range responses {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, rec)
+		if err := land(rec); err != nil {
+			return got, err
+		}
+	}
+	return got, nil
+}
+
+// A body larger than MaxDecode, with or without a Content-Length, is
+// yielded in a file of the spill directory, never in memory: exactly the
 // body redact makes of it whole, with its size and SHA-256, synced; the
-// call fails with ErrTooLarge; and the file is gone when the call returns,
-// unless Observe moved it away, which keeps it.
+// call fails with ErrTooLarge; and the file is gone when the loop goes
+// on, unless its consumer moved it away, which keeps it.
 func TestABodyLargerThanMaxDecodeIsStreamedToAFileRedacted(t *testing.T) {
 	body := echoBody(3 << 20)
 	k, _ := extract.NewKey(spillKey)
@@ -103,38 +120,36 @@ func TestABodyLargerThanMaxDecodeIsStreamedToAFileRedacted(t *testing.T) {
 	for _, chunked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("chunked=%v", chunked), func(t *testing.T) {
 			dir, keep := t.TempDir(), t.TempDir()
-			var seen *extract.Raw
-			c := spillClient(t, bodyServer(t, body, chunked, 0).URL, dir, 1<<20, func(raw *extract.Raw) error {
-				seen = raw
-				if raw.Body != nil || raw.BodyFile == nil {
-					return fmt.Errorf("body of %d bytes in memory, file %v: want it in a file", len(raw.Body), raw.BodyFile)
+			c := spillClient(t, bodyServer(t, body, chunked, 0).URL, dir, 1<<20)
+			seen, err := each(c.Shipment(context.Background(), spillRef), func(raw *response.Received) error {
+				if raw.Body != nil || raw.File == nil {
+					return fmt.Errorf("body of %d bytes in memory, file %v: want it in a file", len(raw.Body), raw.File)
 				}
-				got, err := os.ReadFile(raw.BodyFile.Path)
+				got, err := os.ReadFile(raw.File.Path)
 				if err != nil {
 					return err
 				}
 				sum := sha256.Sum256(got)
-				if !bytes.Equal(got, want) || raw.BodyFile.Size != int64(len(want)) || raw.BodyFile.SHA256 != hex.EncodeToString(sum[:]) {
-					return fmt.Errorf("the file holds %d bytes (size %d, sha %s): want the %d bytes redacted whole", len(got), raw.BodyFile.Size, raw.BodyFile.SHA256, len(want))
+				if !bytes.Equal(got, want) || raw.File.Size != int64(len(want)) || raw.File.SHA256 != hex.EncodeToString(sum[:]) {
+					return fmt.Errorf("the file holds %d bytes (size %d, sha %s): want the %d bytes redacted whole", len(got), raw.File.Size, raw.File.SHA256, len(want))
 				}
 				return nil
 			})
-			_, raw, err := c.Shipment(context.Background(), spillRef)
-			if !errors.Is(err, extract.ErrTooLarge) || seen == nil || raw.Broken != "" {
-				t.Fatalf("Shipment: %v (observed %v, broken %q); want ErrTooLarge, the body observed whole", err, seen != nil, raw.Broken)
+			if !errors.Is(err, extract.ErrTooLarge) || len(seen) != 1 || seen[0].Broken != "" {
+				t.Fatalf("Shipment: %v (yielded %d, broken %q); want ErrTooLarge, the body yielded whole", err, len(seen), last(seen).Broken)
 			}
 			if left, _ := os.ReadDir(dir); len(left) != 0 {
-				t.Errorf("%d files left in the spill directory: want the body's removed once Observe returned", len(left))
+				t.Errorf("%d files left in the spill directory: want the body's removed once the loop went on", len(left))
 			}
 
-			c = spillClient(t, bodyServer(t, body, chunked, 0).URL, dir, 1<<20, func(raw *extract.Raw) error {
-				return os.Rename(raw.BodyFile.Path, filepath.Join(keep, "kept"))
-			})
-			if _, _, err := c.Shipment(context.Background(), spillRef); !errors.Is(err, extract.ErrTooLarge) {
+			c = spillClient(t, bodyServer(t, body, chunked, 0).URL, dir, 1<<20)
+			if _, err := each(c.Shipment(context.Background(), spillRef), func(raw *response.Received) error {
+				return os.Rename(raw.File.Path, filepath.Join(keep, "kept"))
+			}); !errors.Is(err, extract.ErrTooLarge) {
 				t.Fatal(err)
 			}
 			if got, err := os.ReadFile(filepath.Join(keep, "kept")); err != nil || !bytes.Equal(got, want) {
-				t.Errorf("the body Observe moved away: %d bytes, %v; want it kept whole", len(got), err)
+				t.Errorf("the body its consumer moved away: %d bytes, %v; want it kept whole", len(got), err)
 			}
 		})
 	}
@@ -142,7 +157,7 @@ func TestABodyLargerThanMaxDecodeIsStreamedToAFileRedacted(t *testing.T) {
 
 // A body larger than MaxDecode that does not arrive whole — a transfer
 // broken off, or JSON that ends inside a string — is a broken answer like
-// one held in memory: asked again, each attempt observed, and its file
+// one held in memory: asked again, each attempt yielded, and its file
 // removed each time.
 func TestABodyInAFileThatArrivesCutShortIsBroken(t *testing.T) {
 	body := echoBody(3 << 20)
@@ -153,16 +168,16 @@ func TestABodyInAFileThatArrivesCutShortIsBroken(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			var broken []string
-			c := spillClient(t, srv.URL, dir, 1<<20, func(raw *extract.Raw) error {
-				if raw.BodyFile == nil {
+			c := spillClient(t, srv.URL, dir, 1<<20)
+			_, err := each(c.Shipment(context.Background(), spillRef), func(raw *response.Received) error {
+				if raw.File == nil {
 					return errors.New("no body file")
 				}
 				broken = append(broken, raw.Broken)
 				return nil
 			})
-			_, _, err := c.Shipment(context.Background(), spillRef)
 			if !errors.Is(err, extract.ErrBroken) || len(broken) != 2 || broken[0] == "" {
-				t.Fatalf("Shipment: %v, attempts observed broken: %q; want ErrBroken after 2 attempts", err, broken)
+				t.Fatalf("Shipment: %v, attempts yielded broken: %q; want ErrBroken after 2 attempts", err, broken)
 			}
 			if left, _ := os.ReadDir(dir); len(left) != 0 {
 				t.Errorf("%d files left in the spill directory", len(left))
@@ -178,14 +193,14 @@ func TestAChunkedBodyWithinMaxDecodeComesBackIntoMemory(t *testing.T) {
 	body := echoBody(10 << 20)
 	k, _ := extract.NewKey(spillKey)
 	dir := t.TempDir()
-	var seen *extract.Raw
-	c := spillClient(t, bodyServer(t, body, true, 0).URL, dir, 16<<20, func(raw *extract.Raw) error { seen = raw; return nil })
-	_, _, err := c.Shipment(context.Background(), spillRef)
+	c := spillClient(t, bodyServer(t, body, true, 0).URL, dir, 16<<20)
+	got, err := drain(c.Shipment(context.Background(), spillRef))
+	seen := last(got)
 	if errors.Is(err, extract.ErrTooLarge) || seen == nil {
-		t.Fatalf("Shipment: %v; want the body decoded (it is no shipment: a decode error)", err)
+		t.Fatalf("Shipment: %v; want the body handed over to be decoded, not too large", err)
 	}
-	if seen.BodyFile != nil || !bytes.Equal(seen.Body, []byte(k.RedactString(string(body)))) {
-		t.Errorf("observed %d bytes in memory, file %v: want the body redacted, in memory", len(seen.Body), seen.BodyFile)
+	if seen.File != nil || !bytes.Equal(seen.Body, []byte(k.RedactString(string(body)))) {
+		t.Errorf("yielded %d bytes in memory, file %v: want the body redacted, in memory", len(seen.Body), seen.File)
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("%d files left in the spill directory", len(left))
@@ -208,18 +223,14 @@ func TestAChunkedBodyCutShortIsBrokenWhereverItIsHeld(t *testing.T) {
 		{"in its file", 3 << 20, 1 << 20, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var seen []*extract.Raw
-			c2 := spillClient(t, bodyServer(t, body, true, c.cut).URL, t.TempDir(), c.maxDecode, func(raw *extract.Raw) error {
-				seen = append(seen, raw)
-				return nil
-			})
-			_, _, err := c2.Shipment(context.Background(), spillRef)
+			c2 := spillClient(t, bodyServer(t, body, true, c.cut).URL, t.TempDir(), c.maxDecode)
+			seen, err := drain(c2.Shipment(context.Background(), spillRef))
 			if !errors.Is(err, extract.ErrBroken) || len(seen) != 2 {
 				t.Fatalf("Shipment: %v after %d attempts; want ErrBroken after 2", err, len(seen))
 			}
 			last := seen[1]
-			if !strings.Contains(last.Broken, "connection broke") || (last.BodyFile != nil) != c.inFile {
-				t.Errorf("broken %q, body in a file: %v; want a broken connection, in a file: %v", last.Broken, last.BodyFile != nil, c.inFile)
+			if !strings.Contains(last.Broken, "connection broke") || (last.File != nil) != c.inFile {
+				t.Errorf("broken %q, body in a file: %v; want a broken connection, in a file: %v", last.Broken, last.File != nil, c.inFile)
 			}
 		})
 	}
@@ -235,8 +246,8 @@ func TestAWebPageLargerThanMaxDecodeIsMisconfiguration(t *testing.T) {
 		_, _ = w.Write(page)
 	}))
 	t.Cleanup(srv.Close)
-	c := spillClient(t, srv.URL, t.TempDir(), 1<<20, nil)
-	_, _, err := c.Shipment(context.Background(), spillRef)
+	c := spillClient(t, srv.URL, t.TempDir(), 1<<20)
+	_, err := drain(c.Shipment(context.Background(), spillRef))
 	if !errors.Is(err, extract.ErrMisconfigured) || !strings.Contains(err.Error(), "a web page (3000026 bytes of HTML)") {
 		t.Fatalf("Shipment: %v; want ErrMisconfigured naming the page", err)
 	}

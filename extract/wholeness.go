@@ -7,8 +7,8 @@ import "fmt"
 // pair, nothing after the value, and outside strings no byte JSON has
 // none of there (a web page's '<'). It is how a body too large to hold
 // (and to decode: it is landed and dead-lettered undecoded) is told apart
-// from one cut short, which is asked again (Raw.Broken) as a body held
-// whole is by json.Valid. It is not a validator of JSON's grammar: a
+// from one cut short, which is asked again (response.Received.Broken) as
+// a body held whole is by json.Valid. It is not a validator of JSON's grammar: a
 // number, a literal or an escape inside a string are not checked — the
 // body is decoded, and so checked, only by a replay with a larger
 // --max-body. Its memory is constant: nesting deeper than json's own

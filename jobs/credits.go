@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -40,10 +41,13 @@ func Credits(ctx context.Context, c *extract.Client) ([]ProductCredits, error) {
 			continue
 		}
 		asked++
-		cur, _, err := c.CurrentPeriod(ctx, p)
+		err := final(c.CurrentPeriod(ctx, p), nil)
 		if err == nil {
-			pc.Current = cur
-			pc.Periods, _, err = c.Periods(ctx, p)
+			pc.Current = c.Budget(p).Reported()
+			err = final(c.Periods(ctx, p), func(rec *response.Received) (err error) {
+				pc.Periods, err = wire.DecodePeriods(rec.Body)
+				return err
+			})
 		}
 		if err != nil {
 			if errors.Is(err, extract.ErrUnauthorized) || ctx.Err() != nil {
@@ -64,4 +68,24 @@ func Credits(ctx context.Context, c *extract.Client) ([]ProductCredits, error) {
 		return out, fmt.Errorf("no product reported its credits: %s", strings.Join(why, "; "))
 	}
 	return out, nil
+}
+
+// final runs a call to its end, landing nothing (the command shows the
+// balance, the warehouse keeps none of it), and hands its final answer,
+// whole, to show when show is not nil.
+func final(responses extract.Responses, show func(*response.Received) error) error {
+	var last *response.Received
+	for rec, err := range responses {
+		if err != nil {
+			return err
+		}
+		last = rec
+	}
+	if show == nil || last == nil {
+		return nil
+	}
+	if err := show(last); err != nil {
+		return fmt.Errorf("%s %s: %w", last.Endpoint, last.Request, err)
+	}
+	return nil
 }

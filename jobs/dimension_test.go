@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -62,16 +63,15 @@ func TestARichAnswerThenAPoorOneInOneLoadKeepEveryDetail(t *testing.T) {
 		}
 		defer wh.Close()
 		s := newSink(wh, 0, func() time.Time { return at }, slog.New(slog.DiscardHandler))
-		rich, id := landed(t, s, world, ref, at, nil)
-		richID = id
-		poor, pid := landed(t, s, world, ref, at.Add(time.Hour), strip)
-		order := []load.RawResponse{rich, poor}
-		ids := []string{id, pid}
+		rich := landed(t, s, world, ref, at, nil)
+		richID = rich.ID
+		poor := landed(t, s, world, ref, at.Add(time.Hour), strip)
+		order := []*response.Landed{rich, poor}
 		if loads == "one load, the later answer first" {
-			order, ids = []load.RawResponse{poor, rich}, []string{pid, id}
+			order = []*response.Landed{poor, rich}
 		}
-		for i, r := range order {
-			if err := s.derive(ctx, r, ids[i]); err != nil {
+		for _, r := range order {
+			if err := s.derive(ctx, r); err != nil {
 				t.Fatal(err)
 			}
 			if loads == "a load each" {

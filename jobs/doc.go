@@ -2,8 +2,10 @@
 // backfill, import, replay, the demo, the tracked set and the credit
 // balance. It decides what to ask (the worklist, the checkpoint, the
 // caps, and of the tracked set what the refresh policy says is due and
-// the pace affords: refresh*.go), drives extract, syncs every response to the job's journal the
-// moment it arrives and hands it to a single writer that lands it (load),
+// the pace affords: refresh*.go), ranges over the responses of each call
+// of extract (extract.Responses), syncs every response to the job's
+// journal the moment it arrives, before it asks for the next (fetch.go),
+// and hands it to a single writer that lands it (load),
 // derives it (transform) and loads its rows (load), says how a job ended,
 // and publishes the warehouse for readers at its end. What the vendor
 // pushes (a webhook package Delivery) it lands as a tracking response of

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -27,10 +28,10 @@ import (
 // line streamed to the landing directory) for landing.
 func (im *importer) bigBody(ctx context.Context, where, path string, observed time.Time) error {
 	im.stats.Bodies++
-	r := load.RawResponse{RunID: im.run.ID, Status: 200, FetchedAt: im.opt.Now(), ObservedAt: observed.UTC(),
-		Attempt: 1, Source: load.SourceImport, File: &load.BodyFile{Path: path}}
+	r := im.imported(observed)
+	r.File = &response.BodyFile{Path: path}
 	if id := im.fixed; id != nil {
-		r.Product, r.Endpoint, r.Request = string(id.Product), string(id.Endpoint), id.Request
+		r.Product, r.Endpoint, r.Request = id.Product, id.Endpoint, id.Request
 		if res, err := resourceOfRequest(id.Endpoint, id.Request); err == nil {
 			r.Resource = res.String()
 		} else {
@@ -40,7 +41,7 @@ func (im *importer) bigBody(ctx context.Context, where, path string, observed ti
 		im.stats.Unidentified++
 		im.opt.Log.Warn("import: body larger than --max-body: landed undecoded, so unidentified; import it again with a larger --max-body, or name it with --endpoint and --request",
 			"where", where, "max_body", im.sink.maxBody)
-		r.Product, r.Endpoint = string(wire.ProductUnknown), string(wire.EndpointUnidentified)
+		r.Product, r.Endpoint = wire.ProductUnknown, wire.EndpointUnidentified
 		r.Resource, r.Request = "import:"+where, "import:"+where
 	}
 	if err := load.HashBodyFile(r); err != nil {

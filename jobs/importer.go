@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -145,7 +146,7 @@ type importer struct {
 	opt     ImportOptions
 	fixed   *transform.Identity
 	run     *load.Run
-	pending []load.RawResponse
+	pending []*response.Landed
 	spilled []string // files of lines larger than --max-body, removed once landed
 	stats   ImportStats
 }
@@ -190,8 +191,8 @@ func (im *importer) body(ctx context.Context, where string, body []byte, observe
 	if im.stats.Bodies%importProgressEvery == 0 {
 		im.opt.Log.Info("import: progress", "bodies", im.stats.Bodies, "at", where)
 	}
-	r := load.RawResponse{RunID: im.run.ID, Status: 200, FetchedAt: im.opt.Now(), ObservedAt: observed.UTC(),
-		Attempt: 1, Source: load.SourceImport, Body: body}
+	r := im.imported(observed)
+	r.Body = body
 	id := im.fixed
 	if id == nil {
 		got, err := transform.Identify(body)
@@ -201,13 +202,13 @@ func (im *importer) body(ctx context.Context, where string, body []byte, observe
 			// import loses nothing it could read.
 			im.stats.Unidentified++
 			im.opt.Log.Warn("import: body not identified: landed and dead-lettered", "where", where, "error", err)
-			r.Product, r.Endpoint = string(wire.ProductUnknown), string(wire.EndpointUnidentified)
+			r.Product, r.Endpoint = wire.ProductUnknown, wire.EndpointUnidentified
 			r.Resource, r.Request = "import:"+where, "import:"+where
 			return im.queue(ctx, r)
 		}
 		id = &got
 	}
-	r.Product, r.Endpoint, r.Request = string(id.Product), string(id.Endpoint), id.Request
+	r.Product, r.Endpoint, r.Request = id.Product, id.Endpoint, id.Request
 	if res, err := resourceOfRequest(id.Endpoint, id.Request); err == nil {
 		r.Resource = res.String()
 	} else {
@@ -220,8 +221,15 @@ func (im *importer) body(ctx context.Context, where string, body []byte, observe
 	return im.queue(ctx, r)
 }
 
+// imported is a body of the import, observed at observed, as it lands
+// before its identity is known: a 200 of the first attempt.
+func (im *importer) imported(observed time.Time) *response.Landed {
+	return &response.Landed{Received: response.Received{Status: 200, FetchedAt: im.opt.Now(), Attempt: 1},
+		RunID: im.run.ID, Source: response.SourceImport, ObservedAt: observed.UTC()}
+}
+
 // queue queues r for landing, and lands the queue when it is full.
-func (im *importer) queue(ctx context.Context, r load.RawResponse) error {
+func (im *importer) queue(ctx context.Context, r *response.Landed) error {
 	im.pending = append(im.pending, r)
 	if len(im.pending) >= importBatch {
 		return im.flush(ctx)
@@ -240,7 +248,7 @@ func (im *importer) flush(ctx context.Context) error {
 	}
 	im.stats.Landed += n
 	for _, r := range im.pending {
-		if err := im.sink.derive(ctx, r, load.ResponseID(r)); err != nil {
+		if err := im.sink.derive(ctx, r); err != nil {
 			return err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/wire"
 )
@@ -164,10 +165,10 @@ func landInAWarehouseOfItsOwn(t *testing.T) string {
 	}
 	for i, body := range migration3Bodies {
 		day := migration3Day(i)
-		if _, err := wh.Land(context.Background(), load.RawResponse{RunID: fmt.Sprintf("old-%d", i), Product: string(wire.ProductTracking),
-			Endpoint: string(wire.EndpointShipment), Resource: "shipment:CT:EGHU1234569",
-			Request: wire.TrackingBasePath + "/shipment?" + wire.ShipmentQuery("EGHU1234569", "CT", "").Encode(),
-			Status:  200, FetchedAt: day, ObservedAt: day, Attempt: 1, Source: load.SourceFetch, Body: []byte(body)}); err != nil {
+		if _, err := wh.Land(context.Background(), &response.Landed{RunID: fmt.Sprintf("old-%d", i), Resource: "shipment:CT:EGHU1234569",
+			ObservedAt: day, Source: load.SourceFetch, Received: response.Received{Product: wire.ProductTracking, Endpoint: wire.EndpointShipment,
+				Request: wire.TrackingBasePath + "/shipment?" + wire.ShipmentQuery("EGHU1234569", "CT", "").Encode(),
+				Status:  200, FetchedAt: day, Attempt: 1, Body: []byte(body)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

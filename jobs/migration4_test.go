@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/wire"
 )
@@ -88,9 +89,9 @@ func landSchedulesOnTheirOwn(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := wh.Land(context.Background(), load.RawResponse{RunID: "old", Product: string(wire.ProductSchedule),
-		Endpoint: string(wire.EndpointPortSchedule), Resource: "port:NLAMS", Request: wire.ScheduleBasePath + "/schedule/NLAMS",
-		Status: 200, FetchedAt: migration4Night, ObservedAt: migration4Night, Attempt: 1, Source: load.SourceFetch, Body: []byte(migration4Body)}); err != nil {
+	if _, err := wh.Land(context.Background(), &response.Landed{RunID: "old", Resource: "port:NLAMS", ObservedAt: migration4Night, Source: load.SourceFetch,
+		Received: response.Received{Product: wire.ProductSchedule, Endpoint: wire.EndpointPortSchedule, Request: wire.ScheduleBasePath + "/schedule/NLAMS",
+			Status: 200, FetchedAt: migration4Night, Attempt: 1, Body: []byte(migration4Body)}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := wh.Close(); err != nil {

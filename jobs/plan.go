@@ -13,7 +13,9 @@ import (
 type workItem struct {
 	resource Resource
 	product  wire.Product
-	call     func(ctx context.Context, c *extract.Client) error
+	// call asks for it: the responses as they arrive, for the job to
+	// land each one.
+	call func(ctx context.Context, c *extract.Client) extract.Responses
 	// resume is the page to start at, when earlier jobs of the date landed
 	// the pages before it.
 	resume string
@@ -38,27 +40,23 @@ type pageRange struct{ low, high int }
 func items(sel Selection, logical time.Time) []workItem {
 	var out []workItem
 	for _, p := range sel.Ports {
-		out = append(out, workItem{resource: portResource(p), askAs: portResource(p).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
-			_, _, err := c.PortSchedule(ctx, p)
-			return err
+		out = append(out, workItem{resource: portResource(p), askAs: portResource(p).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) extract.Responses {
+			return c.PortSchedule(ctx, p)
 		}})
 	}
 	for _, l := range sel.Lanes {
-		out = append(out, workItem{resource: laneResource(l), askAs: laneResource(l).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
-			_, _, err := c.PointToPoint(ctx, l.POL, l.POD, extract.P2POptions{DepartureStart: logical})
-			return err
+		out = append(out, workItem{resource: laneResource(l), askAs: laneResource(l).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) extract.Responses {
+			return c.PointToPoint(ctx, l.POL, l.POD, extract.P2POptions{DepartureStart: logical})
 		}})
 	}
 	for _, v := range sel.Vessels {
-		out = append(out, workItem{resource: vesselResource(v), askAs: vesselResource(v).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) error {
-			_, _, err := c.VesselSchedule(ctx, v)
-			return err
+		out = append(out, workItem{resource: vesselResource(v), askAs: vesselResource(v).String(), product: wire.ProductSchedule, call: func(ctx context.Context, c *extract.Client) extract.Responses {
+			return c.VesselSchedule(ctx, v)
 		}})
 	}
 	for _, s := range sel.Shipments {
-		out = append(out, workItem{resource: shipmentResource(s), askAs: reaskName(s), product: wire.ProductTracking, call: func(ctx context.Context, c *extract.Client) error {
-			_, _, err := c.Shipment(ctx, s)
-			return err
+		out = append(out, workItem{resource: shipmentResource(s), askAs: reaskName(s), product: wire.ProductTracking, call: func(ctx context.Context, c *extract.Client) extract.Responses {
+			return c.Shipment(ctx, s)
 		}})
 	}
 	return out

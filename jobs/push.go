@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/webhook"
 	"github.com/etalake/etalake/wire"
@@ -107,23 +108,24 @@ func (p *PushLanding) RotateEvery(ctx context.Context, every time.Duration) erro
 	}
 }
 
-// PushedResponse is the raw response a verified delivery lands as, for
+// PushedResponse is the landed response a verified delivery lands as, for
 // the receiver of run id runID.
-func PushedResponse(d webhook.Delivery, runID string) (load.RawResponse, error) {
+func PushedResponse(d webhook.Delivery, runID string) (*response.Landed, error) {
 	id, err := transform.Identify(d.Body)
 	switch {
 	case err != nil:
-		return load.RawResponse{}, fmt.Errorf("%w: %v", webhook.ErrUnprocessable, err)
+		return nil, fmt.Errorf("%w: %v", webhook.ErrUnprocessable, err)
 	case id.Endpoint != wire.EndpointShipment:
-		return load.RawResponse{}, fmt.Errorf("%w: a %s body, not a shipment's tracking (containerDetails)", webhook.ErrUnprocessable, id.Endpoint)
+		return nil, fmt.Errorf("%w: a %s body, not a shipment's tracking (containerDetails)", webhook.ErrUnprocessable, id.Endpoint)
 	}
 	res, err := resourceOfRequest(id.Endpoint, id.Request)
 	if err != nil {
-		return load.RawResponse{}, fmt.Errorf("%w: the shipment it holds names no shipment a job could track: %v", webhook.ErrUnprocessable, err)
+		return nil, fmt.Errorf("%w: the shipment it holds names no shipment a job could track: %v", webhook.ErrUnprocessable, err)
 	}
-	return load.RawResponse{
-		RunID: runID, Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(), Request: id.Request,
-		Status: 200, FetchedAt: d.Received.UTC(), ObservedAt: pushObservedAt(d).UTC(), Attempt: 1, Source: load.SourcePush, Body: d.Body,
+	return &response.Landed{
+		Received: response.Received{Product: id.Product, Endpoint: id.Endpoint, Request: id.Request, Status: 200,
+			FetchedAt: d.Received.UTC(), Attempt: 1, Body: d.Body},
+		RunID: runID, Resource: res.String(), Source: response.SourcePush, ObservedAt: pushObservedAt(d).UTC(),
 	}, nil
 }
 

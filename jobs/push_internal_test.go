@@ -54,8 +54,8 @@ func TestAPushDerivesTheRowsOfAFetchOfTheSameAnswer(t *testing.T) {
 	sf := newSink(fetched, 0, time.Now, log)
 	sp := newSink(pushedWh, 0, time.Now, log)
 	for _, p := range pushes {
-		r, id := landed(t, sf, world, p.Ref, p.At, nil)
-		if err := sf.derive(ctx, r, id); err != nil {
+		r := landed(t, sf, world, p.Ref, p.At, nil)
+		if err := sf.derive(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 		d := webhook.Delivery{Message: webhook.Message{ID: p.ID, Timestamp: time.Now().Truncate(time.Second)}, Received: time.Now(), Body: p.Body}
@@ -69,7 +69,7 @@ func TestAPushDerivesTheRowsOfAFetchOfTheSameAnswer(t *testing.T) {
 		if err := sp.land(ctx, pr); err != nil {
 			t.Fatal(err)
 		}
-		if err := sp.derive(ctx, pr, load.ResponseID(pr)); err != nil {
+		if err := sp.derive(ctx, pr); err != nil {
 			t.Fatal(err)
 		}
 	}

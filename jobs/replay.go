@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -101,12 +102,12 @@ func replay(ctx context.Context, wh *load.Warehouse, s *sink, opt ReplayOptions)
 		}
 	}
 	stats := ReplayStats{}
-	err := wh.Raw(ctx, filter, func(r load.RawResponse, id string) error {
+	err := wh.Raw(ctx, filter, func(r *response.Landed) error {
 		stats.Responses++
 		if stats.Responses%10000 == 0 {
 			opt.Log.Info("replay: progress", "responses", stats.Responses)
 		}
-		return s.derive(ctx, r, id)
+		return s.derive(ctx, r)
 	})
 	if err == nil {
 		err = s.flush(ctx)

@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sourcegraph/conc/pool"
-
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
@@ -153,7 +151,7 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	client = client.WithLogicalDate(logical) // a path template's {date}
 	if !opt.DryRun {
 		// A body larger than --max-body is not decoded, and goes to disk
-		// as it arrives, where the journal takes it in (load.BodyFile).
+		// as it arrives, where the journal takes it in (response.BodyFile).
 		client = client.WithMaxDecode(maxBodyOr(opt.MaxBody)).WithSpillDir(wh.SpillDir())
 	}
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{},
@@ -473,124 +471,6 @@ func (r *runner) products(work []workItem) []wire.Product {
 	return out
 }
 
-// balances reads the current period of each product paid (free calls,
-// landed like any response) into the run's before or after balances (and
-// before, the periods the pace reads). A product whose provider reports
-// no balance stays unknown.
-func (r *runner) balances(ctx context.Context, before bool, paid []wire.Product) {
-	for _, p := range paid {
-		c := r.client
-		if !r.opt.DryRun {
-			c = c.WithObserve(r.observer(periodResource(p)))
-		}
-		period, _, err := c.CurrentPeriod(ctx, p)
-		if errors.Is(err, extract.ErrNoConsumption) {
-			if before {
-				r.log.Info("run: balance unknown: the provider has no consumption endpoint; only the run's cap (--max-credits) bounds the spending",
-					"product", p, "schedule_api", c.ScheduleAPI())
-			}
-			continue
-		}
-		if errors.Is(err, extract.ErrMisconfigured) {
-			r.classify(workItem{resource: periodResource(p), product: p}, err, nil)
-			continue
-		}
-		if err != nil {
-			r.log.Warn("run: balance not reported", "product", p, "error", err)
-			continue
-		}
-		if period.Credits == nil {
-			continue
-		}
-		if before {
-			r.periods[p] = period
-		}
-		n := *period.Credits
-		switch {
-		case p == wire.ProductSchedule && before:
-			r.run.BalanceScheduleBefore = &n
-		case p == wire.ProductSchedule:
-			r.run.BalanceScheduleAfter = &n
-		case before:
-			r.run.BalanceTrackingBefore = &n
-		default:
-			r.run.BalanceTrackingAfter = &n
-		}
-	}
-}
-
-// observer journals and lands every response of a request for resource
-// res, before the client decodes it.
-func (r *runner) observer(res Resource) func(*extract.Raw) error {
-	return func(raw *extract.Raw) error {
-		if raw.Broken != "" && raw.Retried {
-			r.mu.Lock()
-			r.retried[raw.Status]++
-			r.mu.Unlock()
-			r.log.Warn("run: answer broken in transfer: asking again", "resource", res.String(), "attempt", raw.Attempt, "reason", raw.Broken)
-			return nil
-		}
-		return r.writer.land(r.landed(raw, res))
-	}
-}
-
-func (r *runner) landed(raw *extract.Raw, res Resource) load.RawResponse {
-	var date *time.Time
-	if !raw.Date.IsZero() {
-		d := raw.Date
-		date = &d
-	}
-	logical := r.logical
-	return load.RawResponse{
-		RunID: r.run.ID, Product: string(raw.Product), Endpoint: string(raw.Endpoint), Resource: res.String(),
-		Request: raw.Request, Status: raw.Status, FetchedAt: raw.ReceivedAt, ObservedAt: raw.ObservedAt(),
-		DateHeader: date, Attempt: raw.Attempt, Source: load.SourceFetch, LogicalDate: &logical, Body: raw.Body,
-		File: bodyFile(raw.BodyFile), NextPage: raw.Next, Broken: raw.Broken, PagingStop: raw.PagingStop,
-	}
-}
-
-// fetch sends the work through a pool sized to keep the rate limit busy.
-func (r *runner) fetch(ctx context.Context, work []workItem) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	rate := r.client.Limiter().Rate()
-	workers := min(max(rate.N, 2), 32, max(len(work), 1))
-	prog := r.progress(work, rate)
-	defer prog.finish()
-	p := pool.New().WithMaxGoroutines(workers)
-	for _, it := range work {
-		p.Go(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			observe := r.observer(it.resource)
-			c := r.client.WithObserve(func(raw *extract.Raw) error {
-				if raw.Status >= 200 && raw.Status < 300 && raw.Broken == "" {
-					it.landed++ // the call runs in this goroutine
-					if raw.PagingStop == "" && raw.Endpoint.Paid() {
-						r.mu.Lock()
-						r.whole[raw.Product]++
-						r.mu.Unlock()
-					}
-				}
-				return observe(raw)
-			})
-			if it.resume != "" {
-				c = c.ResumeAt(it.resume)
-			}
-			err := it.call(ctx, c)
-			r.classify(it, err, cancel)
-			s, t := r.client.Budget(wire.ProductSchedule).State(), r.client.Budget(wire.ProductTracking).State()
-			prog.ended(it, err, s.Spent+s.Uncertain, t.Spent+t.Uncertain)
-		})
-	}
-	p.Wait()
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return cause
-	}
-	return ctx.Err()
-}
-
 // errUnauthorized stops the run: the key is refused.
 var errUnauthorized = errors.New("the service refused the API key (401): nothing more is asked")
 
@@ -653,10 +533,6 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 	case refused(err):
 		r.res.Refused = append(r.res.Refused, fmt.Sprintf("%s: %v", it.resource, err))
 		r.log.Warn("run: request refused by the provider", "resource", it.resource.String(), "error", err)
-	case errors.Is(err, extract.ErrDecode):
-		// Landed, and dead-lettered by the sink, which counts it: the
-		// run goes on.
-		r.log.Warn("run: response does not decode", "resource", it.resource.String(), "error", err)
 	case errors.Is(err, context.Canceled):
 	default:
 		r.res.Failed = append(r.res.Failed, fmt.Sprintf("%s: %v", it.resource, err))

@@ -21,6 +21,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -228,7 +229,7 @@ func echoedKeyLeavesNoTrace(t *testing.T, auth extract.Auth) {
 		texts = append(texts, tableText(t, wh.DB(), "SELECT * FROM "+tbl.Name)...)
 	}
 	// The raw bodies, decompressed.
-	if err := wh.Raw(ctx, load.RawFilter{}, func(r load.RawResponse, _ string) error {
+	if err := wh.Raw(ctx, load.RawFilter{}, func(r *response.Landed) error {
 		texts = append(texts, string(r.Body), r.Request, r.NextPage)
 		return nil
 	}); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalake/etalake/internal/bytesize"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -80,81 +81,63 @@ func newSink(wh *load.Warehouse, maxBody int64, now func() time.Time, log *slog.
 		maxRows: flushRows, maxBytes: flushBytes, maxBody: maxBody, loaded: map[string]int64{}}
 }
 
-// land stores responses before anything parses them.
-func (s *sink) land(ctx context.Context, rs ...load.RawResponse) error {
+// land stores responses before anything parses them, and sets their ID.
+func (s *sink) land(ctx context.Context, rs ...*response.Landed) error {
 	_, err := s.wh.Land(ctx, rs...)
 	return err
 }
 
 // derive adds a landed response's rows to the batch, and loads the batch
 // when it is due.
-func (s *sink) derive(ctx context.Context, r load.RawResponse, id string) error {
+func (s *sink) derive(ctx context.Context, r *response.Landed) error {
 	r, err := s.hold(r)
 	if err != nil {
 		return err
 	}
-	s.pending.add(s.add(s.batch, r, id))
-	s.derived = append(s.derived, id)
+	s.pending.add(s.add(s.batch, r))
+	s.derived = append(s.derived, r.ID)
 	if s.batch.Rows() >= s.maxRows || s.batch.Bytes() >= s.maxBytes || s.now().Sub(s.lastFlush) >= flushEvery {
 		return s.flush(ctx)
 	}
 	return nil
 }
 
-// hold reads into memory the body of r kept in a file when it is to be
-// derived: a 2xx whole and no larger than maxBody (a replay with a larger
-// --max-body than the job that landed it). Any other stays where it is:
-// a body larger than maxBody is never held whole.
-func (s *sink) hold(r load.RawResponse) (load.RawResponse, error) {
-	if r.File == nil || r.Broken != "" || r.Status < 200 || r.Status > 299 || r.File.Size > s.maxBody {
+// hold is r with the body it kept in a file read into memory, when it is
+// to be derived: a 2xx whole and no larger than maxBody (a replay with a
+// larger --max-body than the job that landed it). Any other stays where
+// it is: a body larger than maxBody is never held whole.
+func (s *sink) hold(r *response.Landed) (*response.Landed, error) {
+	if r.File == nil || r.Broken != "" || !r.OK() || r.File.Size > s.maxBody {
 		return r, nil
 	}
 	body, err := s.wh.ReadBody(r)
 	if err != nil {
 		return r, err
 	}
-	r.Body, r.File = body, nil
-	return r, nil
+	held := *r
+	held.Body, held.File = body, nil
+	return &held, nil
 }
 
 // add derives one response into b, or quarantines it there when its body
 // is larger than maxBody, and says what it added. A body still in its file
 // (see hold) is not read.
-func (s *sink) add(b *transform.Batch, r load.RawResponse, id string) counts {
-	resp := transformResponse(r, id)
+func (s *sink) add(b *transform.Batch, r *response.Landed) counts {
 	if r.Broken != "" {
-		resp.Body = nil
-		res := b.Quarantine(resp, "answer broken in transfer, not derived: "+r.Broken+"; not an answer: the next job asks for it again")
+		res := b.Quarantine(*r, "answer broken in transfer, not derived: "+r.Broken+"; not an answer: the next job asks for it again")
 		return counts{dead: res.DeadLetters, quarantined: 1}
 	}
-	n := int64(len(r.Body))
-	if r.File != nil {
-		n = r.File.Size
-	}
-	if n > s.maxBody && r.Status >= 200 && r.Status <= 299 {
-		s.log.Warn("quarantined: body too large to decode", "response_id", id, "resource", r.Resource, "bytes", n, "max_body", s.maxBody)
-		resp.Body = nil
-		res := b.Quarantine(resp, fmt.Sprintf("body of %d bytes is larger than %s (--max-body): landed, not decoded; replay with a larger --max-body to derive it",
+	if n := r.BodySize(); n > s.maxBody && r.OK() {
+		s.log.Warn("quarantined: body too large to decode", "response_id", r.ID, "resource", r.Resource, "bytes", n, "max_body", s.maxBody)
+		res := b.Quarantine(*r, fmt.Sprintf("body of %d bytes is larger than %s (--max-body): landed, not decoded; replay with a larger --max-body to derive it",
 			n, bytesize.Format(s.maxBody)))
 		return counts{dead: res.DeadLetters, quarantined: 1}
 	}
-	c := counts{dead: b.Add(resp).DeadLetters}
-	if wire.Endpoint(r.Endpoint) == wire.EndpointUnidentified {
+	c := counts{dead: b.Add(*r).DeadLetters}
+	if r.Endpoint == wire.EndpointUnidentified {
 		c.quarantined = 1 // an imported body that is no known answer
 	}
 	return c
-}
-
-func transformResponse(r load.RawResponse, id string) transform.Response {
-	return transform.Response{
-		ResponseID: id,
-		Product:    wire.Product(r.Product),
-		Endpoint:   wire.Endpoint(r.Endpoint),
-		Request:    r.Request,
-		Status:     r.Status,
-		ObservedAt: r.ObservedAt,
-		Body:       r.Body,
-	}
 }
 
 // flush loads what the batch holds, in one transaction with the record of
@@ -184,11 +167,7 @@ func (s *sink) flush(ctx context.Context) error {
 // rows loaded. b is empty afterwards.
 func (s *sink) load(ctx context.Context, b *transform.Batch, ids []string) error {
 	recs := b.Records()
-	batches := make([]load.Batch, len(recs))
-	for i, r := range recs {
-		batches[i] = load.Batch{Table: r.Table, Rec: r.Rec}
-	}
-	stats, err := s.wh.Load(ctx, batches, ids...)
+	stats, err := s.wh.Load(ctx, recs, ids...)
 	for _, r := range recs {
 		r.Rec.Release()
 	}
@@ -214,12 +193,12 @@ func (s *sink) isolate(ctx context.Context, ids []string, cause error) error {
 	for _, part := range [][]string{ids[:half], ids[half:]} {
 		b := transform.NewBatch(nil)
 		var got counts
-		err := s.wh.Raw(ctx, load.RawFilter{IDs: part}, func(r load.RawResponse, id string) error {
+		err := s.wh.Raw(ctx, load.RawFilter{IDs: part}, func(r *response.Landed) error {
 			r, err := s.hold(r)
 			if err != nil {
 				return err
 			}
-			got.add(s.add(b, r, id))
+			got.add(s.add(b, r))
 			return nil
 		})
 		if err == nil {
@@ -246,11 +225,9 @@ func (s *sink) quarantineRefused(ctx context.Context, id string, cause error) er
 	b := transform.NewBatch(nil)
 	defer b.Release()
 	dead := 0
-	err := s.wh.Raw(ctx, load.RawFilter{IDs: []string{id}}, func(r load.RawResponse, _ string) error {
+	err := s.wh.Raw(ctx, load.RawFilter{IDs: []string{id}}, func(r *response.Landed) error {
 		s.log.Warn("quarantined: the warehouse refused its rows", "response_id", id, "resource", r.Resource, "error", cause)
-		resp := transformResponse(r, id)
-		resp.Body = nil
-		dead += b.Quarantine(resp, fmt.Sprintf("the warehouse refused its rows: %s; replay derives it again", firstLine(cause))).DeadLetters
+		dead += b.Quarantine(*r, fmt.Sprintf("the warehouse refused its rows: %s; replay derives it again", firstLine(cause))).DeadLetters
 		return nil
 	})
 	if err == nil {
@@ -273,9 +250,9 @@ func firstLine(err error) string {
 // catchUp derives the responses a crash left landed but not loaded.
 func (s *sink) catchUp(ctx context.Context) (int, error) {
 	n := 0
-	err := s.wh.Raw(ctx, load.RawFilter{Underived: true}, func(r load.RawResponse, id string) error {
+	err := s.wh.Raw(ctx, load.RawFilter{Underived: true}, func(r *response.Landed) error {
 		n++
-		return s.derive(ctx, r, id)
+		return s.derive(ctx, r)
 	})
 	if err != nil {
 		return n, err

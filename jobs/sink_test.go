@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/transform"
@@ -36,8 +37,8 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 		if _, err := world.Shipment(ref, at); err != nil {
 			continue
 		}
-		r, id := landed(t, s, world, ref, at, nil)
-		if err := s.derive(ctx, r, id); err != nil {
+		r := landed(t, s, world, ref, at, nil)
+		if err := s.derive(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 		derived++
@@ -65,8 +66,8 @@ func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 }
 
 // landed lands the tracking answer of ref at at, as a fetched response of
-// logical date at, after change edits it, and returns it with its id.
-func landed(t *testing.T, s *sink, world *sim.World, ref wire.ShipmentRef, at time.Time, change func(*wire.Shipment)) (load.RawResponse, string) {
+// logical date at, after change edits it, and returns it, its id set.
+func landed(t *testing.T, s *sink, world *sim.World, ref wire.ShipmentRef, at time.Time, change func(*wire.Shipment)) *response.Landed {
 	t.Helper()
 	sh, err := world.Shipment(ref, at)
 	if err != nil {
@@ -87,12 +88,15 @@ func landed(t *testing.T, s *sink, world *sim.World, ref wire.ShipmentRef, at ti
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := load.RawResponse{RunID: "sink-test", Product: string(id.Product), Endpoint: string(id.Endpoint), Resource: res.String(),
-		Request: id.Request, Status: 200, FetchedAt: at, ObservedAt: at, LogicalDate: &at, Attempt: 1, Source: load.SourceFetch, Body: body}
+	r := &response.Landed{RunID: "sink-test", Resource: res.String(), ObservedAt: at, LogicalDate: &at, Source: load.SourceFetch,
+		Received: response.Received{Product: id.Product, Endpoint: id.Endpoint, Request: id.Request, Status: 200, FetchedAt: at, Attempt: 1, Body: body}}
 	if err := s.land(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
-	return r, load.ResponseID(r)
+	if r.ID != load.ResponseID(r) {
+		t.Fatalf("landed as %q, its content's id is %q", r.ID, load.ResponseID(r))
+	}
+	return r
 }
 
 // A response whose rows the warehouse refuses (here a 56 MiB place name,
@@ -131,11 +135,11 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 		if i == 2 {
 			change = func(sh *wire.Shipment) { sh.Route.Pod.Location.Name = strings.Repeat("x", 56<<20) }
 		}
-		r, id := landed(t, s, world, ref, at, change)
+		r := landed(t, s, world, ref, at, change)
 		if i == 2 {
-			poison = id
+			poison = r.ID
 		}
-		if err := s.derive(ctx, r, id); err != nil {
+		if err := s.derive(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 )
 
 // landMax bounds how many responses the writer lands in one transaction.
@@ -19,7 +19,7 @@ const landMax = 64
 type writer struct {
 	sink    *sink
 	journal *load.Journal
-	in      chan load.RawResponse
+	in      chan *response.Landed
 
 	mu       sync.Mutex
 	byStatus map[int]int64
@@ -27,7 +27,7 @@ type writer struct {
 }
 
 func newWriter(s *sink, j *load.Journal) *writer {
-	return &writer{sink: s, journal: j, in: make(chan load.RawResponse, landMax), byStatus: map[int]int64{}}
+	return &writer{sink: s, journal: j, in: make(chan *response.Landed, landMax), byStatus: map[int]int64{}}
 }
 
 // land appends a response to the journal — when it returns nil, the
@@ -35,7 +35,7 @@ func newWriter(s *sink, j *load.Journal) *writer {
 // the job must stop spending: the journal or the warehouse failed. A body
 // the client kept in a file (larger than --max-body) goes into the
 // journal's keeping, and from there to the body store, never into memory.
-func (w *writer) land(raw load.RawResponse) error {
+func (w *writer) land(raw *response.Landed) error {
 	// Journaled even after a failure of the writer: it was received (and
 	// maybe paid for), and the next job lands what the journal holds.
 	if err := w.journal.Append(raw); err != nil {
@@ -53,7 +53,7 @@ func (w *writer) land(raw load.RawResponse) error {
 // journal only, for the next job to land.
 func (w *writer) run(ctx context.Context) {
 	for first := range w.in {
-		batch := []load.RawResponse{first}
+		batch := []*response.Landed{first}
 	drain:
 		for len(batch) < landMax {
 			select {
@@ -75,7 +75,7 @@ func (w *writer) run(ctx context.Context) {
 	}
 }
 
-func (w *writer) landBatch(ctx context.Context, batch []load.RawResponse) {
+func (w *writer) landBatch(ctx context.Context, batch []*response.Landed) {
 	w.mu.Lock()
 	for _, r := range batch {
 		w.byStatus[r.Status]++
@@ -89,7 +89,7 @@ func (w *writer) landBatch(ctx context.Context, batch []load.RawResponse) {
 		return
 	}
 	for _, r := range batch {
-		if err := w.sink.derive(ctx, r, load.ResponseID(r)); err != nil {
+		if err := w.sink.derive(ctx, r); err != nil {
 			w.fail(err)
 			return
 		}
@@ -132,13 +132,4 @@ func (w *writer) statuses() map[int]int64 {
 		out[k] = v
 	}
 	return out
-}
-
-// bodyFile is the client's file of a body larger than --max-body, as load
-// takes it; nil for a body in memory.
-func bodyFile(f *extract.BodyFile) *load.BodyFile {
-	if f == nil {
-		return nil
-	}
-	return &load.BodyFile{Path: f.Path, Size: f.Size, SHA256: f.SHA256}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 )
 
 // A response handed to the writer is on disk when land returns, whatever
@@ -26,9 +27,9 @@ func TestLandedResponseIsOnDiskWhileTheWriterIsBusy(t *testing.T) {
 	w := newWriter(newSink(wh, 0, time.Now, slog.New(slog.DiscardHandler)), j)
 	at := time.Date(2026, 1, 5, 2, 0, 0, 0, time.UTC)
 	day := dateOf(at)
-	raw := load.RawResponse{RunID: "run-busy", Product: "tracking", Endpoint: "shipment", Resource: "shipment:MSCU1234566:CT:MSCU",
-		Request: "/container-tracking/api/v2/shipments/MSCU1234566", Status: 200, FetchedAt: at, ObservedAt: at,
-		Attempt: 1, Source: load.SourceFetch, LogicalDate: &day, Body: []byte(`{"metadata":{}}`)}
+	raw := &response.Landed{RunID: "run-busy", Resource: "shipment:MSCU1234566:CT:MSCU", ObservedAt: at, Source: load.SourceFetch, LogicalDate: &day,
+		Received: response.Received{Product: "tracking", Endpoint: "shipment", Request: "/container-tracking/api/v2/shipments/MSCU1234566",
+			Status: 200, FetchedAt: at, Attempt: 1, Body: []byte(`{"metadata":{}}`)}}
 	if err := w.land(raw); err != nil {
 		t.Fatal(err)
 	}

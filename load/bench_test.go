@@ -18,6 +18,7 @@ import (
 
 	"github.com/etalake/etalake/bench/cheap"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -125,7 +126,7 @@ func BenchmarkLoad(b *testing.B) {
 	for _, tbl := range []*schema.Table{schema.ETAObservations, schema.ContainerEvents, schema.Locations} {
 		for _, n := range []int{10_000, 100_000} {
 			rec := synthetic(tbl, 0, n)
-			batch := []load.Batch{{Table: tbl, Rec: rec}}
+			batch := []schema.Rows{{Table: tbl, Rec: rec}}
 			b.Run(fmt.Sprintf("%s/%s/rows=%d/first", tbl.Kind, tbl.Name, n), func(b *testing.B) {
 				w := benchWarehouse(b)
 				for b.Loop() {
@@ -172,7 +173,7 @@ func BenchmarkLoad(b *testing.B) {
 						}
 						later++
 						b.StartTimer()
-						st, err := w.Load(b.Context(), []load.Batch{{Table: tbl, Rec: rec}})
+						st, err := w.Load(b.Context(), []schema.Rows{{Table: tbl, Rec: rec}})
 						rec.Release()
 						if err != nil || st.Rows[tbl.Name] != int64(n) {
 							b.Fatal(st, err)
@@ -198,7 +199,7 @@ func BenchmarkLoadGrowing(b *testing.B) {
 			w := benchWarehouse(b)
 			for off := 0; off < held; off += 100_000 {
 				rec := syntheticDays(tbl, off, 100_000, 0, days)
-				_, err := w.Load(b.Context(), []load.Batch{{Table: tbl, Rec: rec}})
+				_, err := w.Load(b.Context(), []schema.Rows{{Table: tbl, Rec: rec}})
 				rec.Release()
 				if err != nil {
 					b.Fatal(err)
@@ -210,7 +211,7 @@ func BenchmarkLoadGrowing(b *testing.B) {
 				rec := syntheticDays(tbl, off, n, days+off/n, 1)
 				off += n
 				b.StartTimer()
-				_, err := w.Load(b.Context(), []load.Batch{{Table: tbl, Rec: rec}})
+				_, err := w.Load(b.Context(), []schema.Rows{{Table: tbl, Rec: rec}})
 				rec.Release()
 				if err != nil {
 					b.Fatal(err)
@@ -286,7 +287,7 @@ func loadSynthetic(b *testing.B, w *load.Warehouse, n int) {
 	b.Helper()
 	for off := 0; off < n; off += 100_000 {
 		rec := synthetic(schema.ETAObservations, off, min(100_000, n-off))
-		_, err := w.Load(b.Context(), []load.Batch{{Table: schema.ETAObservations, Rec: rec}})
+		_, err := w.Load(b.Context(), []schema.Rows{{Table: schema.ETAObservations, Rec: rec}})
 		rec.Release()
 		if err != nil {
 			b.Fatal(err)
@@ -468,16 +469,16 @@ func BenchmarkLand(b *testing.B) {
 	for _, per := range []int{1, 100} {
 		b.Run(fmt.Sprintf("per-call=%d", per), func(b *testing.B) {
 			w := benchWarehouse(b)
-			rs := make([]load.RawResponse, per)
+			rs := make([]response.Landed, per)
 			i := 0
 			defer cHeapFrom(b)()
 			for b.Loop() {
 				for j := range rs {
-					rs[j] = response(t0.Add(time.Duration(i)*time.Millisecond), "")
+					rs[j] = fetched(t0.Add(time.Duration(i)*time.Millisecond), "")
 					rs[j].Body = body
 					i++
 				}
-				if n, err := w.Land(b.Context(), rs...); err != nil || n != per {
+				if n, err := w.Land(b.Context(), ptrs(rs)...); err != nil || n != per {
 					b.Fatal(n, err)
 				}
 			}
@@ -491,12 +492,12 @@ func BenchmarkRaw(b *testing.B) {
 	const n = 20_000
 	body := []byte(strings.Repeat(`{"carrierServiceCode":"AE7","vesselIMONumber":"9321483","eventDateTime":"2024-03-01T10:00:00Z"},`, 50))
 	w := benchWarehouse(b)
-	rs := make([]load.RawResponse, 0, 1000)
+	rs := make([]response.Landed, 0, 1000)
 	for i := range n {
-		r := response(t0.Add(time.Duration(i)*time.Second), "")
+		r := fetched(t0.Add(time.Duration(i)*time.Second), "")
 		r.Body = append(body, fmt.Sprint(i)...)
 		if rs = append(rs, r); len(rs) == cap(rs) {
-			if _, err := w.Land(b.Context(), rs...); err != nil {
+			if _, err := w.Land(b.Context(), ptrs(rs)...); err != nil {
 				b.Fatal(err)
 			}
 			rs = rs[:0]
@@ -504,7 +505,7 @@ func BenchmarkRaw(b *testing.B) {
 	}
 	for b.Loop() {
 		got := 0
-		err := w.Raw(b.Context(), load.RawFilter{}, func(load.RawResponse, string) error { got++; return nil })
+		err := w.Raw(b.Context(), load.RawFilter{}, func(*response.Landed) error { got++; return nil })
 		if err != nil || got != n {
 			b.Fatal(got, err)
 		}

@@ -13,33 +13,19 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/etalake/etalake/response"
 )
 
 // The body store: a body larger than a job decodes (--max-body) is never
 // held whole in memory on its way to the warehouse. The client streams it
-// to a file (extract.BodyFile), the journal takes that file in beside its
+// to a file (response.BodyFile), the journal takes that file in beside its
 // record (journal.go), and Land streams it, zstd-compressed, to
 // <dir>/bodies/<body_sha256>.zst and records that name in
 // raw_responses.body_file, body NULL. Files are named by their content:
 // the same body landed twice is one file, written once, and a file under
 // its final name is whole (written under a temp name, synced, renamed).
 const bodiesDir = "bodies"
-
-// BodyFile is a body kept in a file instead of in RawResponse.Body.
-type BodyFile struct {
-	// Path names the file: in a journal record, its name in the landing
-	// directory.
-	Path string
-	// Size and SHA256 (hex) are of the body, uncompressed.
-	Size   int64
-	SHA256 string
-	// ID is the response's id (ResponseID), computed from the file by
-	// HashBodyFile: hashing a body of hundreds of megabytes is done once.
-	ID string
-	// Compressed is set on the warehouse's own copy (read by Raw): the
-	// body zstd-compressed under bodies/.
-	Compressed bool
-}
 
 // SpillDir is the directory a job's client writes the bodies it keeps in
 // files to (extract.Config.SpillDir): the landing journal's, on the
@@ -50,7 +36,7 @@ func (w *Warehouse) SpillDir() string { return filepath.Join(w.dir, workDir, jou
 // and SHA-256 when they are set (else sets them), and sets r.File.ID to
 // the response's id: what ResponseID gives a response holding the same
 // bytes in Body.
-func HashBodyFile(r RawResponse) error {
+func HashBodyFile(r *response.Landed) error {
 	if r.File == nil {
 		return invalidf("raw response %s %s: no body file", r.Endpoint, r.Request)
 	}
@@ -89,12 +75,12 @@ func HashBodyFile(r RawResponse) error {
 // response id of r over it (ResponseID, which needs the body's length
 // before its bytes: the file's expected size).
 type bodyHash struct {
-	r       RawResponse
+	r       *response.Landed
 	sum, rh hash.Hash
 	n       int64
 }
 
-func newBodyHash(r RawResponse) *bodyHash {
+func newBodyHash(r *response.Landed) *bodyHash {
 	h := &bodyHash{r: r, sum: sha256.New(), rh: sha256.New()}
 	responseHashHead(h.rh, r)
 	idField(h.rh, nil, r.File.Size) // the length; the bytes follow
@@ -109,7 +95,7 @@ func (h *bodyHash) Write(p []byte) (int, error) {
 }
 
 // id checks what streamed by against f and returns the response's id.
-func (h *bodyHash) id(f *BodyFile) (string, error) {
+func (h *bodyHash) id(f *response.BodyFile) (string, error) {
 	if h.n != f.Size || hex.EncodeToString(h.sum.Sum(nil)) != f.SHA256 {
 		return "", fmt.Errorf("load: body file %s: %d bytes that do not match the %d bytes and SHA-256 recorded for it", f.Path, h.n, f.Size)
 	}
@@ -121,7 +107,7 @@ func (h *bodyHash) id(f *BodyFile) (string, error) {
 // unless a file of its content is there already, checking on the way that
 // it is the body recorded (size, SHA-256, response id); it returns the
 // store's name for it, relative to the warehouse directory.
-func (w *Warehouse) storeBody(r RawResponse) (string, error) {
+func (w *Warehouse) storeBody(r *response.Landed) (string, error) {
 	f := r.File
 	if f.Compressed {
 		return "", invalidf("raw response %s %s: body file %s is a landed copy, not a body to land", r.Endpoint, r.Request, f.Path)
@@ -191,7 +177,7 @@ func (w *Warehouse) storeBody(r RawResponse) (string, error) {
 
 // checkStored checks the body streamed through h against f, its id
 // included.
-func (w *Warehouse) checkStored(h *bodyHash, f *BodyFile) error {
+func (w *Warehouse) checkStored(h *bodyHash, f *response.BodyFile) error {
 	id, err := h.id(f)
 	if err != nil {
 		return err
@@ -205,7 +191,7 @@ func (w *Warehouse) checkStored(h *bodyHash, f *BodyFile) error {
 // ReadBody returns the body of r whole: Body, or the content of the file
 // it is kept in, checked against its size and SHA-256. Call it for a body
 // that may be held (a replay with a --max-body that takes it).
-func (w *Warehouse) ReadBody(r RawResponse) ([]byte, error) {
+func (w *Warehouse) ReadBody(r *response.Landed) ([]byte, error) {
 	if r.File == nil {
 		return r.Body, nil
 	}

@@ -13,12 +13,13 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 )
 
 // spilled is response r with its body moved to a file of the landing
 // directory, as the client leaves a body larger than --max-body; sized
 // and hashed, not yet taken in by a journal.
-func spilled(t *testing.T, w *load.Warehouse, r load.RawResponse) load.RawResponse {
+func spilled(t *testing.T, w *load.Warehouse, r response.Landed) response.Landed {
 	t.Helper()
 	f, err := os.CreateTemp(w.SpillDir(), "spill-*.part")
 	if err != nil {
@@ -31,7 +32,7 @@ func spilled(t *testing.T, w *load.Warehouse, r load.RawResponse) load.RawRespon
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(r.Body)
-	r.File = &load.BodyFile{Path: f.Name(), Size: int64(len(r.Body)), SHA256: hex.EncodeToString(sum[:])}
+	r.File = &response.BodyFile{Path: f.Name(), Size: int64(len(r.Body)), SHA256: hex.EncodeToString(sum[:])}
 	r.Body = nil
 	return r
 }
@@ -49,18 +50,18 @@ func bigBody(n int) string {
 func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	mem := response(t0, bigBody(1<<20))
+	mem := fetched(t0, bigBody(1<<20))
 	r := spilled(t, w, mem)
-	if err := load.HashBodyFile(r); err != nil {
+	if err := load.HashBodyFile(&r); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := load.ResponseID(r), load.ResponseID(mem); got != want {
+	if got, want := load.ResponseID(&r), load.ResponseID(&mem); got != want {
 		t.Fatalf("the id of the body in a file is %s, in memory %s: want one", got, want)
 	}
 	// An imported file: neither size nor SHA-256 known before.
 	unmeasured := spilled(t, w, mem)
 	unmeasured.File.Size, unmeasured.File.SHA256 = 0, ""
-	if err := load.HashBodyFile(unmeasured); err != nil || load.ResponseID(unmeasured) != load.ResponseID(mem) || *unmeasured.File != (load.BodyFile{Path: unmeasured.File.Path, Size: r.File.Size, SHA256: r.File.SHA256, ID: r.File.ID}) {
+	if err := load.HashBodyFile(&unmeasured); err != nil || load.ResponseID(&unmeasured) != load.ResponseID(&mem) || *unmeasured.File != (response.BodyFile{Path: unmeasured.File.Path, Size: r.File.Size, SHA256: r.File.SHA256, ID: r.File.ID}) {
 		t.Fatalf("a file measured by HashBodyFile: %+v, %v; want %+v", unmeasured.File, err, r.File)
 	}
 	if n := land(t, w, r); n != 1 {
@@ -86,15 +87,15 @@ func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
 	}
 
 	got, ids := all(t, w, load.RawFilter{})
-	if len(got) != 1 || got[0].Body != nil || got[0].File == nil || !got[0].File.Compressed || ids[0] != load.ResponseID(mem) {
+	if len(got) != 1 || got[0].Body != nil || got[0].File == nil || !got[0].File.Compressed || ids[0] != load.ResponseID(&mem) {
 		t.Fatalf("Raw: %+v", got)
 	}
-	if b, err := w.ReadBody(got[0]); err != nil || !bytes.Equal(b, mem.Body) {
+	if b, err := w.ReadBody(&got[0]); err != nil || !bytes.Equal(b, mem.Body) {
 		t.Fatalf("ReadBody: %d bytes, %v", len(b), err)
 	}
 
 	again := spilled(t, w, mem)
-	if err := load.HashBodyFile(again); err != nil {
+	if err := load.HashBodyFile(&again); err != nil {
 		t.Fatal(err)
 	}
 	if n := land(t, w, mem, again); n != 0 {
@@ -110,22 +111,22 @@ func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
 // landed.
 func TestABodyFileThatChangedIsRefused(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
-	r := spilled(t, w, response(t0, bigBody(4096)))
-	if err := load.HashBodyFile(r); err != nil {
+	r := spilled(t, w, fetched(t0, bigBody(4096)))
+	if err := load.HashBodyFile(&r); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(r.File.Path, []byte(bigBody(4096)[:4095]+"!"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Land(t.Context(), r); err == nil || !strings.Contains(err.Error(), r.File.Path) {
+	if _, err := w.Land(t.Context(), &r); err == nil || !strings.Contains(err.Error(), r.File.Path) {
 		t.Fatalf("Land of a changed body file: %v; want an error naming it", err)
 	}
 	if n := queryInt(t, w.DB(), "SELECT count(*) FROM raw_responses"); n != 0 {
 		t.Errorf("%d rows landed", n)
 	}
-	bad := spilled(t, w, response(t0, bigBody(4096)))
+	bad := spilled(t, w, fetched(t0, bigBody(4096)))
 	bad.File.SHA256 = strings.Repeat("0", 64)
-	if err := load.HashBodyFile(bad); err == nil {
+	if err := load.HashBodyFile(&bad); err == nil {
 		t.Error("HashBodyFile of a file that is not its recorded SHA-256: no error")
 	}
 }
@@ -139,8 +140,8 @@ func TestABodyFileThatChangedIsRefused(t *testing.T) {
 func TestAJournalsBodyFilesAreLandedAfterADeathAndLeftoversSwept(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	mem := response(t0, bigBody(1<<20))
-	j := journal(t, w, "run-big", response(t0.Add(-time.Hour), `{"a":1}`), spilled(t, w, mem))
+	mem := fetched(t0, bigBody(1<<20))
+	j := journal(t, w, "run-big", fetched(t0.Add(-time.Hour), `{"a":1}`), spilled(t, w, mem))
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +176,10 @@ func TestAJournalsBodyFilesAreLandedAfterADeathAndLeftoversSwept(t *testing.T) {
 		t.Fatalf("recovered %+v, want the 2 responses of the journal landed", got)
 	}
 	got, ids := all(t, w, load.RawFilter{})
-	if len(got) != 2 || got[1].File == nil || ids[1] != load.ResponseID(mem) {
+	if len(got) != 2 || got[1].File == nil || ids[1] != load.ResponseID(&mem) {
 		t.Fatalf("landed %+v", got)
 	}
-	if b, err := w.ReadBody(got[1]); err != nil || !bytes.Equal(b, mem.Body) {
+	if b, err := w.ReadBody(&got[1]); err != nil || !bytes.Equal(b, mem.Body) {
 		t.Fatalf("the body landed from the journal's file: %d bytes, %v", len(b), err)
 	}
 	for _, p := range append(leftovers, kept[0], journalPath(dir, "run-big")) {
@@ -198,8 +199,8 @@ func TestAJournalsBodyFilesAreLandedAfterADeathAndLeftoversSwept(t *testing.T) {
 func TestAJournalRecordWhoseBodyFileIsGoneIsDamage(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	r := spilled(t, w, response(t0, bigBody(4096)))
-	j := journal(t, w, "run-lost", response(t0.Add(-time.Hour), `{"a":1}`), r, response(t0.Add(time.Hour), `{"a":3}`))
+	r := spilled(t, w, fetched(t0, bigBody(4096)))
+	j := journal(t, w, "run-lost", fetched(t0.Add(-time.Hour), `{"a":1}`), r, fetched(t0.Add(time.Hour), `{"a":3}`))
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // Answered lists the resources answered for a logical date by a fetch: a
 // 404 (no data), or a success whose every page has landed — no landed
 // page names a next page that has not landed itself — and whose latest
-// walk did not stop short (RawResponse.PagingStop: a loop, an empty page
+// walk did not stop short (response.Received.PagingStop: a loop, an empty page
 // naming a next one, the page limit). A job asks only for what is
 // missing, so a second job of the same date spends nothing.
 func (w *Warehouse) Answered(ctx context.Context, logical time.Time) (map[string]bool, error) {
@@ -77,8 +77,8 @@ SELECT resource, min(next_page) FROM pending GROUP BY resource`,
 // FailedAsk is how a resource was asked in vain for a logical date.
 type FailedAsk struct {
 	// Jobs counts the jobs (runs) whose answer to it for the date stayed
-	// broken (RawResponse.Broken) or whose walk through its pages stopped
-	// short (RawResponse.PagingStop).
+	// broken (response.Received.Broken) or whose walk through its pages stopped
+	// short (response.Received.PagingStop).
 	Jobs int
 	// Last is when the latest of those answers was fetched; Why says what
 	// was wrong with it (its broken or paging_stop).

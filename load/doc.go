@@ -24,9 +24,10 @@
 // at a time under an flock, rotated (pushjournal.go); the next writer's
 // Open lands those it can lock.
 //
-// It does not parse JSON (raw bodies are opaque bytes), speak HTTP or
-// derive rows from responses: extract and transform do, and load imports
-// neither. Everything it writes is derived from the definitions in package
+// It does not decode answers (raw bodies are opaque bytes), speak HTTP
+// or derive rows from responses: extract and transform do, and load
+// imports neither. A response comes to it, and goes back out of the raw
+// landing, as a response.Landed; rows come as schema.Rows. Everything it writes is derived from the definitions in package
 // schema; no SQL is written per table. DuckDB works within the memory
 // limit of Options, spilling to disk past it.
 package load

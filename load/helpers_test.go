@@ -78,7 +78,7 @@ func load1(t testing.TB, w *load.Warehouse, mem memory.Allocator, tbl *schema.Ta
 	t.Helper()
 	rec := record(t, mem, tbl, rows...)
 	defer rec.Release()
-	st, err := w.Load(t.Context(), []load.Batch{{Table: tbl, Rec: rec}})
+	st, err := w.Load(t.Context(), []schema.Rows{{Table: tbl, Rec: rec}})
 	if err != nil {
 		t.Fatal(err)
 	}

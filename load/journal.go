@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 
 	"github.com/gofrs/flock"
+
+	"github.com/etalake/etalake/response"
 )
 
 // The landing journal: while a job fetches, every response it receives is
@@ -100,16 +102,16 @@ func (w *Warehouse) OpenJournal(name string) (*Journal, error) {
 // and renamed to a name of the journal's (<journal>.<n>.body), which
 // r.File.Path then names; the record names it. It goes with the journal:
 // drained with it, and removed with it.
-func (j *Journal) Append(r RawResponse) error {
+func (j *Journal) Append(r *response.Landed) error {
 	if r.File != nil {
 		if err := j.take(r); err != nil {
 			return err
 		}
 	}
-	if err := r.check(); err != nil {
+	if err := check(r); err != nil {
 		return err
 	}
-	logged := r
+	logged := *r
 	if r.File != nil {
 		f := *r.File
 		f.Path = filepath.Base(f.Path) // the warehouse may move
@@ -143,7 +145,7 @@ func (j *Journal) Append(r RawResponse) error {
 
 // take hashes the body file of r unless it was, and moves it to a name of
 // the journal's, in its directory.
-func (j *Journal) take(r RawResponse) error {
+func (j *Journal) take(r *response.Landed) error {
 	if r.File.Compressed {
 		return invalidf("raw response %s %s: body file %s is a landed copy", r.Endpoint, r.Request, r.File.Path)
 	}
@@ -349,7 +351,7 @@ func (w *Warehouse) drainJournal(ctx context.Context, path string) (n, landed in
 	}
 	left := fi.Size()
 	br := bufio.NewReader(f)
-	var batch []RawResponse
+	var batch []*response.Landed
 	size := 0
 	flush := func() error {
 		k, err := w.Land(ctx, batch...)
@@ -384,15 +386,15 @@ var errJournalRecord = errors.New("journal record does not check")
 // journal in dir: io.EOF at the end, io.ErrUnexpectedEOF for a record cut
 // short, errJournalRecord for one that is whole but wrong, or whose body
 // file is not there whole.
-func readJournalRecord(r io.Reader, left *int64, dir string) (RawResponse, error) {
+func readJournalRecord(r io.Reader, left *int64, dir string) (*response.Landed, error) {
 	var frame [journalFrame]byte
 	if _, err := io.ReadFull(r, frame[:]); err != nil {
-		return RawResponse{}, err
+		return nil, err
 	}
 	*left -= journalFrame
 	size := int64(binary.LittleEndian.Uint32(frame[0:]))
 	if size > *left {
-		return RawResponse{}, io.ErrUnexpectedEOF
+		return nil, io.ErrUnexpectedEOF
 	}
 	*left -= size
 	payload := make([]byte, size)
@@ -400,24 +402,24 @@ func readJournalRecord(r io.Reader, left *int64, dir string) (RawResponse, error
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
-		return RawResponse{}, err
+		return nil, err
 	}
 	if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
-		return RawResponse{}, errJournalRecord
+		return nil, errJournalRecord
 	}
-	var raw RawResponse
-	if err := json.Unmarshal(payload, &raw); err != nil || raw.check() != nil {
-		return RawResponse{}, errJournalRecord
+	raw := new(response.Landed)
+	if err := json.Unmarshal(payload, raw); err != nil || check(raw) != nil {
+		return nil, errJournalRecord
 	}
 	if f := raw.File; f != nil {
 		// Synced and taken in before the record was written: a file
 		// missing or of another size is damage, not a death mid-append.
 		if f.Path != filepath.Base(f.Path) || f.Path == "." || f.Path == ".." || f.Compressed {
-			return RawResponse{}, errJournalRecord
+			return nil, errJournalRecord
 		}
 		f.Path = filepath.Join(dir, f.Path)
 		if st, err := os.Stat(f.Path); err != nil || st.Size() != f.Size {
-			return RawResponse{}, errJournalRecord
+			return nil, errJournalRecord
 		}
 	}
 	return raw, nil

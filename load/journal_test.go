@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 )
 
 // journalPath is where the journal of run lives (journal.go).
@@ -17,14 +18,14 @@ func journalPath(dir, run string) string {
 }
 
 // journal opens the journal name in w and appends rs to it.
-func journal(t *testing.T, w *load.Warehouse, name string, rs ...load.RawResponse) *load.Journal {
+func journal(t *testing.T, w *load.Warehouse, name string, rs ...response.Landed) *load.Journal {
 	t.Helper()
 	j, err := w.OpenJournal(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
-		if err := j.Append(r); err != nil {
+		if err := j.Append(&r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -36,7 +37,7 @@ func journal(t *testing.T, w *load.Warehouse, name string, rs ...load.RawRespons
 func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	rs := []load.RawResponse{response(t0, `{"a":1}`), response(t0.Add(time.Hour), `{"a":2}`), response(t0.Add(2*time.Hour), `{"a":3}`)}
+	rs := []response.Landed{fetched(t0, `{"a":1}`), fetched(t0.Add(time.Hour), `{"a":2}`), fetched(t0.Add(2*time.Hour), `{"a":3}`)}
 	j := journal(t, w, "run-1", rs...)
 	land(t, w, rs[0]) // the writer had landed the first before the job died
 	if err := j.Close(); err != nil {
@@ -71,7 +72,7 @@ func TestJournalTakesConcurrentAppends(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 25 {
-				if err := j.Append(response(t0.Add(time.Duration(g*100+i)*time.Second), fmt.Sprintf(`{"g":%d,"i":%d}`, g, i))); err != nil {
+				if err := j.Append(ptr(fetched(t0.Add(time.Duration(g*100+i)*time.Second), fmt.Sprintf(`{"g":%d,"i":%d}`, g, i)))); err != nil {
 					t.Error(err)
 				}
 			}
@@ -91,7 +92,7 @@ func TestJournalTakesConcurrentAppends(t *testing.T) {
 func TestJournalCutShortLandsWhatPrecedes(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	journal(t, w, "run-2", response(t0, `{"a":1}`)).Close()
+	journal(t, w, "run-2", fetched(t0, `{"a":1}`)).Close()
 	whole, err := os.ReadFile(journalPath(dir, "run-2"))
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestJournalCutShortLandsWhatPrecedes(t *testing.T) {
 func TestDamagedJournalIsSetAside(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	journal(t, w, "run-3", response(t0, `{"a":1}`), response(t0, `{"a":2}`)).Close()
+	journal(t, w, "run-3", fetched(t0, `{"a":1}`), fetched(t0, `{"a":2}`)).Close()
 	path := journalPath(dir, "run-3")
 	data, _ := os.ReadFile(path)
 	data[len(data)-3] ^= 0xff // inside the second record's payload
@@ -134,13 +135,13 @@ func TestDamagedJournalIsSetAside(t *testing.T) {
 func TestRemovedJournalIsGone(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	r := response(t0, `{"a":1}`)
+	r := fetched(t0, `{"a":1}`)
 	j := journal(t, w, "run-4", r)
 	land(t, w, r)
 	if err := j.Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Append(r); err == nil {
+	if err := j.Append(&r); err == nil {
 		t.Error("an append after Remove succeeded")
 	}
 	w.Close()
@@ -192,10 +193,10 @@ func BenchmarkJournalAppend(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	r := response(t0, string(make([]byte, 8<<10)))
+	r := fetched(t0, string(make([]byte, 8<<10)))
 	b.SetBytes(int64(len(r.Body)))
 	for b.Loop() {
-		if err := j.Append(r); err != nil {
+		if err := j.Append(&r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -90,7 +90,7 @@ func helper(mode, dir string) int {
 	case "load-and-die":
 		rec, err := newRecord(memory.DefaultAllocator, schema.ETAObservations, crashRows...)
 		if err == nil {
-			_, err = w.Load(ctx, []load.Batch{{Table: schema.ETAObservations, Rec: rec}})
+			_, err = w.Load(ctx, []schema.Rows{{Table: schema.ETAObservations, Rec: rec}})
 		}
 		if err != nil {
 			fmt.Println(err)

@@ -10,21 +10,14 @@ import (
 	"github.com/etalake/etalake/schema"
 )
 
-// Batch is rows of one table from the transform. Rec's schema is
-// Table.Arrow(); the caller keeps ownership of Rec (Load does not release
-// it).
-type Batch struct {
-	Table *schema.Table
-	Rec   arrow.RecordBatch
-}
-
 // LoadStats counts, per table name, the rows a Load inserted or changed;
 // loading rows already present counts nothing.
 type LoadStats struct {
 	Rows map[string]int64
 }
 
-// Load merges every batch into its table in one transaction: all of them
+// Load merges every batch of rows (each of one table: the transform's, or
+// a ledger's) into its table in one transaction: all of them
 // or none. The merge follows the table's schema.Kind and is idempotent and
 // order-independent (loading the same rows again, or in another order, in
 // one batch or in several, gives the same tables):
@@ -66,7 +59,7 @@ type LoadStats struct {
 // are recorded as derived in the same transaction, so that a response
 // landed but never loaded (a crash in between) is found by
 // RawFilter.Underived, and one loaded is never derived twice by a catch-up.
-func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string) (LoadStats, error) {
+func (w *Warehouse) Load(ctx context.Context, batches []schema.Rows, derived ...string) (LoadStats, error) {
 	for _, b := range batches {
 		if err := checkBatch(b); err != nil {
 			return LoadStats{}, err
@@ -100,7 +93,7 @@ func (w *Warehouse) Load(ctx context.Context, batches []Batch, derived ...string
 }
 
 // checkBatch refuses a batch Load cannot take.
-func checkBatch(b Batch) error {
+func checkBatch(b schema.Rows) error {
 	if b.Table == nil || b.Rec == nil {
 		return invalidf("batch without table or record")
 	}

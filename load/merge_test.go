@@ -257,7 +257,7 @@ var mergeCases = []mergeCase{
 		}
 		rec := record(t, mem, schema.ETLRuns, started, ended)
 		defer rec.Release()
-		if _, err := w.Load(t.Context(), []load.Batch{{Table: schema.ETLRuns, Rec: rec}}); !errors.Is(err, load.ErrInvalid) {
+		if _, err := w.Load(t.Context(), []schema.Rows{{Table: schema.ETLRuns, Rec: rec}}); !errors.Is(err, load.ErrInvalid) {
 			t.Errorf("a batch with a key twice: %v, want ErrInvalid", err)
 		}
 		equal(t, "after the refused batch", st.rows(t, w, schema.ETLRuns), lines(schema.ETLRuns, ended, other))
@@ -270,7 +270,7 @@ var mergeCases = []mergeCase{
 		r := run("run-1", "running", "2024-01-01T02:00:00Z", 0)
 		bad := record(t, mem, schema.ETLRuns, r, r)
 		defer bad.Release()
-		if _, err := w.Load(t.Context(), []load.Batch{{Table: schema.ETAObservations, Rec: good}, {Table: schema.ETLRuns, Rec: bad}}); err == nil {
+		if _, err := w.Load(t.Context(), []schema.Rows{{Table: schema.ETAObservations, Rec: good}, {Table: schema.ETLRuns, Rec: bad}}); err == nil {
 			t.Fatal("Load of a bad batch succeeded")
 		}
 		equal(t, "eta_observations", st.rows(t, w, schema.ETAObservations), nil)
@@ -372,18 +372,18 @@ func TestLoadRefusesForeignRecords(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
 	rec := record(t, mem, schema.Containers, container("C1", "LOADED", "2024-01-02T08:00:00Z", "r2"))
 	defer rec.Release()
-	for _, b := range []load.Batch{
+	for _, b := range []schema.Rows{
 		{Table: schema.ETAObservations, Rec: rec},
 		{Table: schema.RawResponses, Rec: rec},
 		{Table: nil, Rec: rec},
 	} {
-		if _, err := w.Load(t.Context(), []load.Batch{b}); !errors.Is(err, load.ErrInvalid) {
+		if _, err := w.Load(t.Context(), []schema.Rows{b}); !errors.Is(err, load.ErrInvalid) {
 			t.Errorf("%v: %v, want ErrInvalid", b.Table, err)
 		}
 	}
 	var empty arrow.RecordBatch = record(t, memory.NewGoAllocator(), schema.Containers)
 	defer empty.Release()
-	if st, err := w.Load(t.Context(), []load.Batch{{Table: schema.Containers, Rec: empty}}); err != nil || st.Rows["containers"] != 0 {
+	if st, err := w.Load(t.Context(), []schema.Rows{{Table: schema.Containers, Rec: empty}}); err != nil || st.Rows["containers"] != 0 {
 		t.Errorf("empty batch: %v, %v", st, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	views "github.com/etalake/etalake/sql"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -134,10 +135,10 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rs []load.RawResponse
+	var rs []response.Landed
 	for i := range 300 {
 		// Alike bodies, which DuckDB would compress if it were let to.
-		rs = append(rs, response(t0.Add(time.Duration(i)*time.Minute), fmt.Sprintf(`{"port":"NLRTM","n":%d}`, i%3)))
+		rs = append(rs, fetched(t0.Add(time.Duration(i)*time.Minute), fmt.Sprintf(`{"port":"NLRTM","n":%d}`, i%3)))
 	}
 	land(t, w, rs...)
 	wantRows, wantIDs := all(t, w, load.RawFilter{})

@@ -100,7 +100,7 @@ func TestTheNextWriterRebuildsWhatADeadJobLeft(t *testing.T) {
 func TestPublishRefusesLandedResponsesNotDerived(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
-	r := response(t0, `{"a":1}`)
+	r := fetched(t0, `{"a":1}`)
 	land(t, w, r)
 	if n, err := w.Underived(t.Context()); err != nil || n != 1 {
 		t.Fatalf("Underived: %d, %v; want 1", n, err)
@@ -115,7 +115,7 @@ func TestPublishRefusesLandedResponsesNotDerived(t *testing.T) {
 		t.Errorf("readers see %d responses after the refused Publish and Close, want none", n)
 	}
 	w = openWarehouse(t, dir)
-	if _, err := w.Load(t.Context(), nil, load.ResponseID(r)); err != nil { // derived: no rows
+	if _, err := w.Load(t.Context(), nil, load.ResponseID(&r)); err != nil { // derived: no rows
 		t.Fatal(err)
 	}
 	if _, err := w.Publish(t.Context()); err != nil {

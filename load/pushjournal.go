@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/etalake/etalake/response"
 )
 
 // Receiver journals: `etalake webhook serve` lands the bodies the vendor
@@ -99,7 +101,7 @@ func errNotDir(st os.FileInfo) error {
 // and returns once it is synced: when it returns nil, r survives a crash
 // of the process or of the machine. A failed append closes the journal
 // it went to, so that a record cut short by it is that journal's last.
-func (p *PushJournal) Append(r RawResponse) error {
+func (p *PushJournal) Append(r *response.Landed) error {
 	if r.File != nil {
 		return invalidf("raw response %s %s: a receiver's body is held in memory, not in a file", r.Endpoint, r.Request)
 	}

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 )
 
 // pushed is a body a webhook receiver lands: a tracking response of
 // source push.
-func pushed(observed time.Time, body string) load.RawResponse {
-	r := response(observed, body)
+func pushed(observed time.Time, body string) response.Landed {
+	r := fetched(observed, body)
 	r.RunID, r.Source, r.LogicalDate = "webhook-test", load.SourcePush, nil
 	return r
 }
@@ -45,7 +46,7 @@ func TestAReceiverJournalIsLandedOnceRotated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, b := range []string{`{"p":1}`, `{"p":2}`} {
-		if err := p.Append(pushed(t0.Add(time.Duration(i)*time.Hour), b)); err != nil {
+		if err := p.Append(ptr(pushed(t0.Add(time.Duration(i)*time.Hour), b))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,7 +68,7 @@ func TestAReceiverJournalIsLandedOnceRotated(t *testing.T) {
 	if rotated, err := p.Rotate(time.Minute); err != nil || !rotated {
 		t.Fatalf("rotating a journal 1 min old: %v, %v", rotated, err)
 	}
-	if err := p.Append(pushed(t0.Add(3*time.Hour), `{"p":3}`)); err != nil { // opens the next journal
+	if err := p.Append(ptr(pushed(t0.Add(3*time.Hour), `{"p":3}`))); err != nil { // opens the next journal
 		t.Fatal(err)
 	}
 	if n := len(pushJournals(t, dir)); n != 2 {
@@ -103,7 +104,7 @@ func TestAReceiverKilledMidAppendLosesNothingAcknowledged(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range []string{`{"p":1}`, `{"p":2}`} {
-		if err := p.Append(pushed(t0, b)); err != nil {
+		if err := p.Append(ptr(pushed(t0, b))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -133,7 +134,7 @@ func TestAJournalLandedAgainAfterAWriterDiedLandsNothingTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range []string{`{"p":1}`, `{"p":2}`, `{"p":3}`} {
-		if err := p.Append(pushed(t0, b)); err != nil {
+		if err := p.Append(ptr(pushed(t0, b))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -194,7 +195,7 @@ func TestAReceiverJournalTakesConcurrentAppendsWhileRotating(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 20 {
-				if err := p.Append(pushed(t0.Add(time.Duration(g*100+i)*time.Second), fmt.Sprintf(`{"g":%d,"i":%d}`, g, i))); err != nil {
+				if err := p.Append(ptr(pushed(t0.Add(time.Duration(g*100+i)*time.Second), fmt.Sprintf(`{"g":%d,"i":%d}`, g, i)))); err != nil {
 					t.Error(err)
 				}
 			}

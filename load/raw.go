@@ -17,60 +17,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 )
 
-// Sources of a landed response.
+// The sources of a landed response, as load names them in its queries.
 const (
-	SourceFetch  = "fetch"  // fetched by a job from the service
-	SourceImport = "import" // imported from files
-	// SourcePush: pushed by the vendor (a webhook), landed by `etalake
-	// webhook serve` in its journal: no credit, and never an answer for
-	// a logical date (Answered reads fetches only).
-	SourcePush = "push"
+	SourceFetch  = response.SourceFetch
+	SourceImport = response.SourceImport
+	SourcePush   = response.SourcePush
 )
-
-// RawResponse is one HTTP response as it arrived, landed before anything
-// parses it. It holds no header and no credential: Request is the path and
-// query only, and the caller must have removed any key from it.
-type RawResponse struct {
-	RunID    string // the run that landed it
-	Product  string // schedule or tracking
-	Endpoint string // schedule_port, shipment, …
-	Resource string // what it is about, e.g. port:NLRTM: how jobs find what was landed
-	Request  string // path and query; never the key
-	Status   int    // HTTP status
-	// FetchedAt is our clock when the body was read (import: when imported).
-	FetchedAt time.Time
-	// ObservedAt is when the answer was true: DateHeader when there is one,
-	// else FetchedAt. It is stored to the microsecond.
-	ObservedAt time.Time
-	DateHeader *time.Time // the response's HTTP Date header, if any
-	Attempt    int        // 1 for a first attempt, more for a retry
-	Source     string     // SourceFetch, SourceImport or SourcePush
-	// LogicalDate is the date the run is for (its calendar date is kept, in
-	// its own location); nil for imports without one.
-	LogicalDate *time.Time
-	// Body is the body; nil when File holds it: a body larger than a job
-	// decodes (--max-body), which never is held whole in memory on its
-	// way (bodies.go).
-	Body []byte
-	File *BodyFile
-	// NextPage is the path and query of the page after this one when the
-	// answer is a page that names one; "" otherwise. A resource is answered
-	// for a date once a page without one has landed (see Answered).
-	NextPage string
-	// Broken, when set, says why a 2xx did not arrive whole (a body
-	// shorter than its Content-Length, a broken connection, JSON that
-	// does not parse): it is not an answer (see Answered), and derives
-	// nothing but its dead letter.
-	Broken string
-	// PagingStop, when set, says why the walk through a paged answer
-	// stopped at this page before its end (a loop, an empty page naming
-	// a next one, the page limit): the page derives as any, and the
-	// resource is not answered (see Answered).
-	PagingStop string
-}
 
 // ResponseID is the content-derived id of a response: the first 32 hex
 // digits of a SHA-256 over its product, endpoint, request, status,
@@ -84,7 +40,7 @@ type RawResponse struct {
 //
 // A body kept in a file (File) is hashed once, by HashBodyFile, into
 // File.ID, which ResponseID returns: the same id as the same bytes in Body.
-func ResponseID(r RawResponse) string {
+func ResponseID(r *response.Landed) string {
 	if r.File != nil {
 		return r.File.ID
 	}
@@ -105,17 +61,17 @@ func idField(h io.Writer, b []byte, n int64) {
 }
 
 // responseHashHead hashes the fields of ResponseID before the body.
-func responseHashHead(h io.Writer, r RawResponse) {
+func responseHashHead(h io.Writer, r *response.Landed) {
 	str := func(s string) { idField(h, []byte(s), int64(len(s))) }
-	str(r.Product)
-	str(r.Endpoint)
+	str(string(r.Product))
+	str(string(r.Endpoint))
 	str(r.Request)
 	str(strconv.Itoa(r.Status))
 	str(strconv.FormatInt(r.ObservedAt.Truncate(time.Microsecond).UnixNano(), 10))
 }
 
 // responseHashTail hashes the fields of ResponseID after the body.
-func responseHashTail(h io.Writer, r RawResponse) {
+func responseHashTail(h io.Writer, r *response.Landed) {
 	if r.Broken != "" || r.PagingStop != "" {
 		// Two transfers that broke alike, or two walks that stopped
 		// alike, are two failed asks, not one answer landed twice: the
@@ -126,9 +82,9 @@ func responseHashTail(h io.Writer, r RawResponse) {
 }
 
 // check refuses a response that cannot be landed.
-func (r RawResponse) check() error {
+func check(r *response.Landed) error {
 	var missing []string
-	for name, v := range map[string]string{"run id": r.RunID, "product": r.Product, "endpoint": r.Endpoint, "resource": r.Resource, "request": r.Request} {
+	for name, v := range map[string]string{"run id": r.RunID, "product": string(r.Product), "endpoint": string(r.Endpoint), "resource": r.Resource, "request": r.Request} {
 		if v == "" {
 			missing = append(missing, name)
 		}
@@ -152,18 +108,19 @@ func (r RawResponse) check() error {
 }
 
 // Land stores responses in raw_responses in one transaction, each only if
-// its ResponseID is not there yet, and returns how many were new. Bodies
-// are stored zstd-compressed, with their size and SHA-256: in the row, or,
-// for a body kept in a file (File), streamed to the body store (bodies.go)
-// and named by the row's body_file.
-func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, err error) {
+// its ResponseID is not there yet, sets each one's ID, and returns how
+// many were new. Bodies are stored zstd-compressed, with their size and
+// SHA-256: in the row, or, for a body kept in a file (File), streamed to
+// the body store (bodies.go) and named by the row's body_file.
+func (w *Warehouse) Land(ctx context.Context, rs ...*response.Landed) (landed int, err error) {
 	if len(rs) == 0 {
 		return 0, nil
 	}
 	for _, r := range rs {
-		if err := r.check(); err != nil {
+		if err := check(r); err != nil {
 			return 0, err
 		}
+		r.ID = ResponseID(r)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -172,7 +129,7 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 	}
 	// The bodies kept in files go to the body store first: a row never
 	// names a file that is not whole on disk.
-	stored := map[*BodyFile]string{}
+	stored := map[*response.BodyFile]string{}
 	for _, r := range rs {
 		if r.File == nil {
 			continue
@@ -210,13 +167,13 @@ func (w *Warehouse) Land(ctx context.Context, rs ...RawResponse) (landed int, er
 // first response of an id; the others are the same response landed again),
 // and returns the ids in the order of its rows. stored names the body
 // store's file of each body kept in a file.
-func (w *Warehouse) rawRecord(rs []RawResponse, stored map[*BodyFile]string) (arrow.RecordBatch, []string) {
+func (w *Warehouse) rawRecord(rs []*response.Landed, stored map[*response.BodyFile]string) (arrow.RecordBatch, []string) {
 	rb := newRowBuilder(schema.RawResponses)
 	defer rb.b.Release()
 	seen := make(map[string]bool, len(rs))
 	var ids []string
 	for _, r := range rs {
-		id := ResponseID(r)
+		id := r.ID
 		if seen[id] {
 			continue
 		}
@@ -224,8 +181,8 @@ func (w *Warehouse) rawRecord(rs []RawResponse, stored map[*BodyFile]string) (ar
 		ids = append(ids, id)
 		rb.str("response_id", id)
 		rb.str("run_id", r.RunID)
-		rb.str("product", r.Product)
-		rb.str("endpoint", r.Endpoint)
+		rb.str("product", string(r.Product))
+		rb.str("endpoint", string(r.Endpoint))
 		rb.str("resource", r.Resource)
 		rb.str("request", r.Request)
 		rb.i32("status", r.Status)
@@ -386,13 +343,14 @@ func (f RawFilter) where() ([]string, []any) {
 // response_id); DuckDB prunes the row groups before it by their min/max.
 const rawPage = 1024
 
-// Raw calls fn with every landed response the filter selects, oldest
-// observed_at first (ties by response id), bodies decompressed and checked
-// against their SHA-256 — but a body kept in the body store, which comes
-// with File set (Compressed) and Body nil: ReadBody reads it. It reads a
-// page at a time and holds no query open while fn runs, so fn may Load or
-// Land. An error of fn stops the iteration and is returned.
-func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse, id string) error) error {
+// Raw calls fn with every landed response the filter selects, its ID set,
+// oldest observed_at first (ties by response id), bodies decompressed and
+// checked against their SHA-256 — but a body kept in the body store,
+// which comes with File set (Compressed) and Body nil: ReadBody reads it.
+// It reads a page at a time and holds no query open while fn runs, so fn
+// may Load or Land. fn may keep r only until it returns. An error of fn
+// stops the iteration and is returned.
+func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r *response.Landed) error) error {
 	if w.db == nil {
 		return errClosed
 	}
@@ -402,7 +360,7 @@ func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse,
 		c, a := conds, args
 		if after != nil {
 			c = append(c[:len(c):len(c)], "(observed_at > ? OR (observed_at = ? AND response_id > ?))")
-			a = append(a[:len(a):len(a)], after.r.ObservedAt, after.r.ObservedAt, after.id)
+			a = append(a[:len(a):len(a)], after.r.ObservedAt, after.r.ObservedAt, after.r.ID)
 		}
 		page, err := w.rawPage(ctx, c, a)
 		if err != nil {
@@ -413,11 +371,11 @@ func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r RawResponse,
 			if p.file.Valid {
 				// Left in its file: the caller reads it (ReadBody) if it
 				// may hold it.
-				p.r.File = &BodyFile{Path: filepath.Join(w.dir, filepath.FromSlash(p.file.String)), Size: p.size, SHA256: p.sum, ID: p.id, Compressed: true}
+				p.r.File = &response.BodyFile{Path: filepath.Join(w.dir, filepath.FromSlash(p.file.String)), Size: p.size, SHA256: p.sum, ID: p.r.ID, Compressed: true}
 			} else if p.r.Body, err = w.decompress(p); err != nil {
 				return err
 			}
-			if err := fn(p.r, p.id); err != nil {
+			if err := fn(&p.r); err != nil {
 				return err
 			}
 			p.r.Body, p.blob = nil, nil
@@ -465,8 +423,7 @@ func queryStrings(ctx context.Context, db *sql.DB, q string, args ...any) ([]str
 
 // rawRow is a landed response as read, body still compressed.
 type rawRow struct {
-	r    RawResponse
-	id   string
+	r    response.Landed
 	sum  string
 	size int64
 	blob []byte
@@ -491,7 +448,7 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var dateHeader, logical sql.NullTime
 		var status, attempt int32
 		var next, broken, stop sql.NullString
-		if err := rows.Scan(&p.id, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
+		if err := rows.Scan(&p.r.ID, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
 			&p.size, &p.sum, &p.blob, &next, &broken, &stop, &p.file); err != nil {
 			return nil, err
@@ -519,11 +476,11 @@ func (w *Warehouse) decompress(p *rawRow) ([]byte, error) {
 	}
 	body, err := w.dec.DecodeAll(p.blob, make([]byte, 0, p.size))
 	if err != nil {
-		return nil, fmt.Errorf("load: raw %s: body: %w", p.id, err)
+		return nil, fmt.Errorf("load: raw %s: body: %w", p.r.ID, err)
 	}
 	sum := sha256.Sum256(body)
 	if int64(len(body)) != p.size || hex.EncodeToString(sum[:]) != p.sum {
-		return nil, fmt.Errorf("load: raw %s: body does not match its stored size and SHA-256", p.id)
+		return nil, fmt.Errorf("load: raw %s: body does not match its stored size and SHA-256", p.r.ID)
 	}
 	return body, nil
 }

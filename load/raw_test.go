@@ -13,23 +13,36 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 )
 
-func response(observed time.Time, body string) load.RawResponse {
+func fetched(observed time.Time, body string) response.Landed {
 	date := observed
 	logical := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
-	return load.RawResponse{
-		RunID: "run-1", Product: "schedule", Endpoint: "schedule_port", Resource: "port:NLRTM", Request: "/schedule/api/v1/schedule/NLRTM",
-		Status: 200, FetchedAt: observed.Add(time.Second), ObservedAt: observed, DateHeader: &date,
-		Attempt: 1, Source: load.SourceFetch, LogicalDate: &logical, Body: []byte(body),
+	return response.Landed{
+		Received: response.Received{Product: "schedule", Endpoint: "schedule_port", Request: "/schedule/api/v1/schedule/NLRTM",
+			Status: 200, FetchedAt: observed.Add(time.Second), DateHeader: &date, Attempt: 1, Body: []byte(body)},
+		RunID: "run-1", Resource: "port:NLRTM", ObservedAt: observed, Source: load.SourceFetch, LogicalDate: &logical,
 	}
 }
 
 var t0 = time.Date(2024, 3, 1, 10, 0, 0, 0, time.UTC)
 
-func land(t testing.TB, w *load.Warehouse, rs ...load.RawResponse) int {
+// ptr is a pointer to a copy of r.
+func ptr(r response.Landed) *response.Landed { return &r }
+
+// ptrs are pointers to copies of rs.
+func ptrs(rs []response.Landed) []*response.Landed {
+	out := make([]*response.Landed, len(rs))
+	for i := range rs {
+		out[i] = ptr(rs[i])
+	}
+	return out
+}
+
+func land(t testing.TB, w *load.Warehouse, rs ...response.Landed) int {
 	t.Helper()
-	n, err := w.Land(t.Context(), rs...)
+	n, err := w.Land(t.Context(), ptrs(rs)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,13 +50,13 @@ func land(t testing.TB, w *load.Warehouse, rs ...load.RawResponse) int {
 }
 
 // all reads every landed response through Raw.
-func all(t testing.TB, w *load.Warehouse, f load.RawFilter) ([]load.RawResponse, []string) {
+func all(t testing.TB, w *load.Warehouse, f load.RawFilter) ([]response.Landed, []string) {
 	t.Helper()
-	var rs []load.RawResponse
+	var rs []response.Landed
 	var ids []string
-	err := w.Raw(t.Context(), f, func(r load.RawResponse, id string) error {
-		rs = append(rs, r)
-		ids = append(ids, id)
+	err := w.Raw(t.Context(), f, func(r *response.Landed) error {
+		rs = append(rs, *r)
+		ids = append(ids, r.ID)
 		return nil
 	})
 	if err != nil {
@@ -54,7 +67,7 @@ func all(t testing.TB, w *load.Warehouse, f load.RawFilter) ([]load.RawResponse,
 
 func TestLandIsIdempotent(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
-	r := response(t0, `{"a":1}`)
+	r := fetched(t0, `{"a":1}`)
 	if n := land(t, w, r); n != 1 {
 		t.Errorf("first landing: %d new, want 1", n)
 	}
@@ -64,7 +77,7 @@ func TestLandIsIdempotent(t *testing.T) {
 	// Another run, attempt, fetch time or source: the same response.
 	again := r
 	again.RunID, again.Attempt, again.FetchedAt, again.Source = "run-2", 3, t0.Add(time.Hour), load.SourceImport
-	if load.ResponseID(again) != load.ResponseID(r) {
+	if load.ResponseID(&again) != load.ResponseID(&r) {
 		t.Error("run, attempt, fetch time and source changed the response id")
 	}
 	if n := land(t, w, again, r); n != 0 {
@@ -74,7 +87,7 @@ func TestLandIsIdempotent(t *testing.T) {
 		t.Errorf("run_id: %v, want the first run's", got)
 	}
 	// Observed at another time: another response.
-	later := response(t0.Add(time.Minute), `{"a":1}`)
+	later := fetched(t0.Add(time.Minute), `{"a":1}`)
 	if n := land(t, w, later); n != 1 {
 		t.Errorf("different observed_at: %d new, want 1", n)
 	}
@@ -82,12 +95,12 @@ func TestLandIsIdempotent(t *testing.T) {
 		t.Errorf("%d rows, want 2", n)
 	}
 	// Twice in one call.
-	third := response(t0.Add(2*time.Minute), `{"a":1}`)
+	third := fetched(t0.Add(2*time.Minute), `{"a":1}`)
 	if n := land(t, w, third, third); n != 1 {
 		t.Errorf("twice in one call: %d new, want 1", n)
 	}
 	// Landed and new responses of one day in one call: only the new lands.
-	fourth := response(t0.Add(3*time.Minute), `{"a":1}`)
+	fourth := fetched(t0.Add(3*time.Minute), `{"a":1}`)
 	if n := land(t, w, r, fourth, later); n != 1 {
 		t.Errorf("landed and new in one call: %d new, want 1", n)
 	}
@@ -102,10 +115,10 @@ func TestRawRoundTripsBodies(t *testing.T) {
 	for i := range binary {
 		binary[i] = byte(i * 7)
 	}
-	in := []load.RawResponse{
-		response(t0, `{"schedules":[]}`),
-		response(t0.Add(time.Second), ""),
-		response(t0.Add(2*time.Second), string(binary)),
+	in := []response.Landed{
+		fetched(t0, `{"schedules":[]}`),
+		fetched(t0.Add(time.Second), ""),
+		fetched(t0.Add(2*time.Second), string(binary)),
 	}
 	in[1].DateHeader, in[1].LogicalDate, in[1].Status = nil, nil, 404
 	land(t, w, in...)
@@ -121,14 +134,14 @@ func TestRawRoundTripsBodies(t *testing.T) {
 		if got != want {
 			t.Errorf("%d:\n got %s\nwant %s", i, got, want)
 		}
-		if load.ResponseID(out[i]) != ids[i] {
+		if load.ResponseID(&out[i]) != ids[i] {
 			t.Errorf("%d: the id of the response read back is not its id", i)
 		}
 	}
 }
 
 // withoutBody renders the response's fields with pointers dereferenced.
-func withoutBody(r load.RawResponse) string {
+func withoutBody(r response.Landed) string {
 	deref := func(t *time.Time) string {
 		if t == nil {
 			return "nil"
@@ -149,7 +162,7 @@ func shorten(b []byte) string {
 func TestBodiesAreStoredCompressed(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
 	body := strings.Repeat(`{"vessel":"MAERSK ESSEN","eta":"2024-03-01T10:00:00Z"},`, 2000)
-	land(t, w, response(t0, body))
+	land(t, w, fetched(t0, body))
 	var size, stored int64
 	var sum string
 	if err := w.DB().QueryRowContext(t.Context(), "SELECT body_bytes, octet_length(body), body_sha256 FROM raw_responses").Scan(&size, &stored, &sum); err != nil {
@@ -175,12 +188,12 @@ func TestLandStoresOnlyTheGivenFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("X-Api-Key", key)
-	r := response(t0, `{"ok":true}`)
+	r := fetched(t0, `{"ok":true}`)
 	r.Request = req.URL.RequestURI()
 	land(t, w, r)
 	got := query(t, w.DB(), `SELECT concat_ws('|', response_id, run_id, product, endpoint, request, status, fetched_at,
 		observed_at, date_header, attempt, source, logical_date, body_bytes, body_sha256, observed_date) FROM raw_responses`)
-	want := strings.Join([]string{load.ResponseID(r), "run-1", "schedule", "schedule_port", "/schedule/api/v1/schedule/NLRTM?carrier=MAEU",
+	want := strings.Join([]string{load.ResponseID(&r), "run-1", "schedule", "schedule_port", "/schedule/api/v1/schedule/NLRTM?carrier=MAEU",
 		"200", "2024-03-01 10:00:01+00", "2024-03-01 10:00:00+00", "2024-03-01 10:00:00+00", "1", "fetch", "2024-03-01",
 		"11", fmt.Sprintf("%x", sha256.Sum256(r.Body)), "2024-03-01"}, "|")
 	equal(t, "raw_responses", got, []string{want})
@@ -210,10 +223,10 @@ func TestLandStoresOnlyTheGivenFields(t *testing.T) {
 
 func TestRawFiltersAndPages(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
-	var rs []load.RawResponse
+	var rs []response.Landed
 	for i := range 600 {
 		// Observed out of order, with ties: Raw must sort.
-		r := response(t0.Add(time.Duration((i*37)%300)*time.Second), fmt.Sprint(i))
+		r := fetched(t0.Add(time.Duration((i*37)%300)*time.Second), fmt.Sprint(i))
 		if i%3 == 0 {
 			r.Status, r.Endpoint = 404, "shipment"
 		}
@@ -252,7 +265,7 @@ func TestRawFiltersAndPages(t *testing.T) {
 	// fn may write to the warehouse, and its error stops the iteration.
 	stop := errors.New("stop")
 	n := 0
-	err := w.Raw(t.Context(), load.RawFilter{}, func(r load.RawResponse, id string) error {
+	err := w.Raw(t.Context(), load.RawFilter{}, func(r *response.Landed) error {
 		if _, err := w.Land(t.Context(), r); err != nil {
 			return err
 		}
@@ -268,14 +281,14 @@ func TestRawFiltersAndPages(t *testing.T) {
 
 func TestLandRefusesIncompleteResponses(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
-	for name, edit := range map[string]func(*load.RawResponse){
-		"no run":      func(r *load.RawResponse) { r.RunID = "" },
-		"no observed": func(r *load.RawResponse) { r.ObservedAt = time.Time{} },
-		"bad source":  func(r *load.RawResponse) { r.Source = "guess" },
+	for name, edit := range map[string]func(*response.Landed){
+		"no run":      func(r *response.Landed) { r.RunID = "" },
+		"no observed": func(r *response.Landed) { r.ObservedAt = time.Time{} },
+		"bad source":  func(r *response.Landed) { r.Source = "guess" },
 	} {
-		r := response(t0, "{}")
+		r := fetched(t0, "{}")
 		edit(&r)
-		if _, err := w.Land(t.Context(), r); !errors.Is(err, load.ErrInvalid) {
+		if _, err := w.Land(t.Context(), &r); !errors.Is(err, load.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
 	}
@@ -286,12 +299,12 @@ func TestLandRefusesIncompleteResponses(t *testing.T) {
 func TestUnderivedFindsWhatACrashLeftBehind(t *testing.T) {
 	w := openWarehouse(t, t.TempDir())
 	ctx := t.Context()
-	a, b := response(t0, `{"a":1}`), response(t0.Add(time.Hour), `{"b":2}`)
+	a, b := fetched(t0, `{"a":1}`), fetched(t0.Add(time.Hour), `{"b":2}`)
 	land(t, w, a, b)
 	underived := func() []string {
 		var ids []string
-		if err := w.Raw(ctx, load.RawFilter{Underived: true}, func(_ load.RawResponse, id string) error {
-			ids = append(ids, id)
+		if err := w.Raw(ctx, load.RawFilter{Underived: true}, func(r *response.Landed) error {
+			ids = append(ids, r.ID)
 			return nil
 		}); err != nil {
 			t.Fatal(err)
@@ -301,13 +314,13 @@ func TestUnderivedFindsWhatACrashLeftBehind(t *testing.T) {
 	if got := underived(); len(got) != 2 {
 		t.Fatalf("underived = %v, want both", got)
 	}
-	if _, err := w.Load(ctx, nil, load.ResponseID(a)); err != nil {
+	if _, err := w.Load(ctx, nil, load.ResponseID(&a)); err != nil {
 		t.Fatal(err)
 	}
-	if got := underived(); len(got) != 1 || got[0] != load.ResponseID(b) {
+	if got := underived(); len(got) != 1 || got[0] != load.ResponseID(&b) {
 		t.Fatalf("underived = %v, want only the second", got)
 	}
-	if _, err := w.Load(ctx, nil, load.ResponseID(a)); err != nil {
+	if _, err := w.Load(ctx, nil, load.ResponseID(&a)); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.ForgetDerived(ctx); err != nil {

@@ -94,7 +94,7 @@ func (w *Warehouse) SaveRun(ctx context.Context, r *Run) error {
 		return fmt.Errorf("recording run %s: %w", r.ID, err)
 	}
 	defer rec.Release()
-	if _, err := w.Load(ctx, []Batch{{Table: schema.ETLRuns, Rec: rec}}); err != nil {
+	if _, err := w.Load(ctx, []schema.Rows{{Table: schema.ETLRuns, Rec: rec}}); err != nil {
 		return fmt.Errorf("recording run %s: %w", r.ID, err)
 	}
 	return nil

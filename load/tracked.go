@@ -73,7 +73,7 @@ func (w *Warehouse) SaveTracked(ctx context.Context, ts []TrackedShipment) error
 		return fmt.Errorf("saving the tracked set: %w", err)
 	}
 	defer rec.Release()
-	if _, err := w.Load(ctx, []Batch{{Table: schema.TrackedShipments, Rec: rec}}); err != nil {
+	if _, err := w.Load(ctx, []schema.Rows{{Table: schema.TrackedShipments, Rec: rec}}); err != nil {
 		return fmt.Errorf("saving the tracked set: %w", err)
 	}
 	return nil

@@ -3,5 +3,6 @@
 // kind, partition), and both its Arrow schema and its DuckDB DDL are derived
 // from that definition. The forward-only migrations in migrations/*.sql are
 // generated from the definitions and checked against them by a test, so
-// there is no hand-kept twin. It depends on no other package of etalake.
+// there is no hand-kept twin. Rows of a table go from the transform to
+// the loader as Rows. It depends on no other package of etalake.
 package schema

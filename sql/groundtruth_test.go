@@ -11,6 +11,7 @@ import (
 
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/transform"
@@ -37,10 +38,10 @@ func observe(t *testing.T, w *sim.World, wh *load.Warehouse) {
 	defer batch.Release()
 	keep := map[string]bool{schema.Shipments.Name: true, schema.ETAObservations.Name: true, schema.PortCalls.Name: true}
 	flush := func() {
-		var bs []load.Batch
+		var bs []schema.Rows
 		for _, r := range batch.Records() {
 			if keep[r.Table.Name] {
-				bs = append(bs, load.Batch{Table: r.Table, Rec: r.Rec})
+				bs = append(bs, schema.Rows{Table: r.Table, Rec: r.Rec})
 			}
 			defer r.Rec.Release()
 		}
@@ -55,7 +56,7 @@ func observe(t *testing.T, w *sim.World, wh *load.Warehouse) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		batch.Add(transform.Response{ResponseID: responseID(id), Product: p, Endpoint: e, Status: 200, ObservedAt: at, Body: b})
+		batch.Add(response.Landed{ID: responseID(id), ObservedAt: at, Received: response.Received{Product: p, Endpoint: e, Status: 200, Body: b}})
 		if batch.Rows() > 200_000 {
 			flush()
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -71,14 +72,13 @@ func withdrawnWarehouse(t *testing.T, shipments map[string][]answer) *sql.DB {
 			AddedAt: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), AddedBy: "test"})
 		for _, a := range answers {
 			batch := transform.NewBatch(memory.DefaultAllocator)
-			res := batch.Add(transform.Response{ResponseID: fmt.Sprintf("%s-n%02d", number, a.night), Product: wire.ProductTracking,
-				Endpoint: wire.EndpointShipment, Status: 200, ObservedAt: a.at(), Body: a.body(number)})
+			res := batch.Add(response.Landed{ID: fmt.Sprintf("%s-n%02d", number, a.night), ObservedAt: a.at(),
+				Received: response.Received{Product: wire.ProductTracking, Endpoint: wire.EndpointShipment, Status: 200, Body: a.body(number)}})
 			if res.DeadLetters > 0 {
 				t.Fatalf("%s night %d: %d dead letters", number, a.night, res.DeadLetters)
 			}
-			var bs []load.Batch
-			for _, r := range batch.Records() {
-				bs = append(bs, load.Batch{Table: r.Table, Rec: r.Rec})
+			bs := batch.Records()
+			for _, r := range bs {
 				defer r.Rec.Release()
 			}
 			if _, err := wh.Load(ctx, bs); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/wire"
 )
@@ -85,7 +86,7 @@ func NewBatch(mem memory.Allocator) *Batch {
 
 // add is the state of one Add: the response and what it produced.
 type add struct {
-	r    *Response
+	r    *response.Landed
 	seq  uint64
 	obs  int64 // ObservedAt in microseconds
 	rows []int // by buffer, the rows new to the response
@@ -106,14 +107,14 @@ type add struct {
 // keep is the keeper of a's strings.
 func (b *Batch) keep(a *add) keeper { return keeper{in: b.strs, owned: a.owned} }
 
-// Add derives the rows of one response. It never fails: a non-2xx response
+// Add derives the rows of one landed response. It never fails: a non-2xx response
 // is skipped; a body that does not have its endpoint's shape becomes one
 // dead_letters row and nothing else; a record inside a good body that does
 // not fit (an event without a code, a vessel schedule without a vessel)
 // becomes a dead_letters row and the rest of the body loads. ObservedAt is
 // kept in UTC, truncated to microseconds. The batch keeps no reference to
 // the body.
-func (b *Batch) Add(r Response) Result {
+func (b *Batch) Add(r response.Landed) Result {
 	if r.Status < 200 || r.Status > 299 {
 		return Result{Skipped: true}
 	}
@@ -150,7 +151,7 @@ func (b *Batch) Add(r Response) Result {
 // of the whole body, with reason, and derives nothing from its body (which
 // Quarantine does not read). Like Add's, the row does not depend on the
 // order of the responses.
-func (b *Batch) Quarantine(r Response, reason string) Result {
+func (b *Batch) Quarantine(r response.Landed, reason string) Result {
 	b.adds++
 	clear(b.counts)
 	a := &add{r: &r, seq: b.adds, obs: r.ObservedAt.UnixMicro(), rows: b.counts}
@@ -190,16 +191,17 @@ func (b *Batch) Bytes() int {
 	return n
 }
 
-// Records returns one record per table that has rows, in schema.Tables
-// order; every record's schema is its table's Arrow(). The batch is empty
-// afterwards and can be reused. The caller releases the records.
-func (b *Batch) Records() []Record {
-	var out []Record
+// Records returns the rows of each table that has some, in schema.Tables
+// order, as one record per table whose schema is its table's Arrow(). The
+// batch is empty afterwards and can be reused. The caller releases the
+// records.
+func (b *Batch) Records() []schema.Rows {
+	var out []schema.Rows
 	for _, buf := range b.buffers {
 		if buf.len() == 0 {
 			continue
 		}
-		out = append(out, Record{Table: buf.table(), Rec: buf.record(b.mem)})
+		out = append(out, schema.Rows{Table: buf.table(), Rec: buf.record(b.mem)})
 	}
 	b.reset()
 	return out

@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
 
 // run adds the responses to one batch and renders its records.
-func run(t *testing.T, rs ...transform.Response) map[string]*table {
+func run(t *testing.T, rs ...response.Landed) map[string]*table {
 	t.Helper()
 	b := transform.NewBatch(checked(t))
 	defer b.Release()
@@ -32,16 +33,14 @@ var t0 = time.Date(2026, 2, 1, 12, 0, 0, 0, time.UTC)
 
 // shipmentResponse is a one-container tracking response of MSCU1234566
 // whose pod ETA, event date and location name vary.
-func shipmentResponse(rid string, at time.Time, eta, placeName string) transform.Response {
+func shipmentResponse(rid string, at time.Time, eta, placeName string) response.Landed {
 	body := fmt.Sprintf(`{"metadata":{"shipmentNumber":"MSCU1234566","shipmentType":"CT","sealine":"MSCU"},
  "route":{"pod":{"location":{"name":%q,"locode":"DEBRV"},"date":%q,"actual":false,"predictiveEta":null}},
  "containers":[{"number":"MSCU1234566","isoCode":"45G1","status":"IN_TRANSIT","events":[
   {"location":{"name":%q,"locode":"DEBRV"},"eventType":"TRANSPORT","eventCode":"ARRI","status":"VAD",
    "date":%q,"isActual":false,"vessel":{"name":"MSC ÉLOISE","imo":9321483},"voyage":"FL512W"}]}]}`,
 		placeName, eta, placeName, eta)
-	return transform.Response{ResponseID: rid, Product: wire.ProductTracking, Endpoint: wire.EndpointShipment,
-		Request: "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MSCU1234566&shipmentType=CT",
-		Status:  200, ObservedAt: at, Body: []byte(body)}
+	return response.Landed{ID: rid, ObservedAt: at, Received: response.Received{Product: wire.ProductTracking, Endpoint: wire.EndpointShipment, Request: "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MSCU1234566&shipmentType=CT", Status: 200, Body: []byte(body)}}
 }
 
 func TestBufferColumnsFollowSchema(t *testing.T) {
@@ -63,7 +62,7 @@ func TestBufferColumnsFollowSchema(t *testing.T) {
 func TestLatestAndDimensionRowsKeepTheNewestObservation(t *testing.T) {
 	early := shipmentResponse("rid-b", t0, "2026-03-05T14:00:00Z", "Bremerhaven")
 	late := shipmentResponse("rid-a", t0.Add(24*time.Hour), "2026-03-06T08:00:00Z", "Bremerhaven (Bremen)")
-	for _, order := range [][]transform.Response{{early, late}, {late, early}, {early, late, early, late}} {
+	for _, order := range [][]response.Landed{{early, late}, {late, early}, {early, late, early, late}} {
 		tables := run(t, order...)
 		wantRows(t, tables, map[string]int{"shipments": 1, "containers": 1, "container_events": 1, "locations": 1,
 			"eta_observations": 2, "event_observations": 2})
@@ -78,7 +77,7 @@ func TestLatestAndDimensionRowsKeepTheNewestObservation(t *testing.T) {
 func TestTiesBetweenResponses(t *testing.T) {
 	a := shipmentResponse("rid-a", t0, "2026-03-05T14:00:00Z", "A")
 	b := shipmentResponse("rid-b", t0, "2026-03-06T14:00:00Z", "B")
-	for _, order := range [][]transform.Response{{a, b}, {b, a}} {
+	for _, order := range [][]response.Landed{{a, b}, {b, a}} {
 		tables := run(t, order...)
 		// Latest and dimension: the greater response_id.
 		mustContain(t, tables, "shipments", `"pod_date":"2026-03-06T14:00:00Z"`)
@@ -93,7 +92,7 @@ func TestTiesBetweenResponses(t *testing.T) {
 // The result of a batch does not depend on the order of its responses, and
 // a response added twice changes nothing.
 func TestBatchIsOrderIndependent(t *testing.T) {
-	var rs []transform.Response
+	var rs []response.Landed
 	for _, c := range loadCases(t) {
 		rs = append(rs, c.resp)
 	}
@@ -104,7 +103,7 @@ func TestBatchIsOrderIndependent(t *testing.T) {
 	want := dump(run(t, rs...))
 	rng := rand.New(rand.NewSource(1))
 	for i := 0; i < 5; i++ {
-		shuffled := append([]transform.Response(nil), rs...)
+		shuffled := append([]response.Landed(nil), rs...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 		shuffled = append(shuffled, shuffled[:len(shuffled)/2]...)
 		// Rows appear in first-put order; compare them as sets.
@@ -197,12 +196,11 @@ type event struct {
 	actual                                                   bool
 }
 
-func (e event) response() transform.Response {
+func (e event) response() response.Landed {
 	body := fmt.Sprintf(`{"containers":[{"number":%q,"events":[{"location":{"locode":%q},"eventType":%q,"eventCode":%q,
  "status":%q,"date":%q,"isActual":%v,"description":%q,"vessel":{"imo":%d},"voyage":%q}]}]}`,
 		e.container, e.locode, e.typ, e.code, e.status, e.date, e.actual, e.desc, e.imo, e.voyage)
-	return transform.Response{ResponseID: "r", Endpoint: wire.EndpointShipment, Product: wire.ProductTracking,
-		Request: "/container-tracking/api/v2/shipment?shipmentNumber=X", Status: 200, ObservedAt: t0, Body: []byte(body)}
+	return response.Landed{ID: "r", ObservedAt: t0, Received: response.Received{Endpoint: wire.EndpointShipment, Product: wire.ProductTracking, Request: "/container-tracking/api/v2/shipment?shipmentNumber=X", Status: 200, Body: []byte(body)}}
 }
 
 // TestEventKeyIsTheIdentity pins the event key: it is stored in the
@@ -285,8 +283,7 @@ func TestFacilityKey(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			body := fmt.Sprintf(`{"location":{"locode":"NLRTM"},"vesselSchedules":[{"carrierCode":"MAEU","vessel":{"imo":9321483},
  "facility":%s,"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-02-03T06:00:00Z"}]}]}`, c.facility)
-			tables := run(t, transform.Response{ResponseID: "r", Endpoint: wire.EndpointPortSchedule, Product: wire.ProductSchedule,
-				Request: "/schedule/api/v1/schedule/NLRTM", Status: 200, ObservedAt: t0, Body: []byte(body)})
+			tables := run(t, response.Landed{ID: "r", ObservedAt: t0, Received: response.Received{Endpoint: wire.EndpointPortSchedule, Product: wire.ProductSchedule, Request: "/schedule/api/v1/schedule/NLRTM", Status: 200, Body: []byte(body)}})
 			want := `"facility_key":` + jsonString(c.want)
 			if c.want == "null" {
 				want = `"facility_key":null`
@@ -350,18 +347,15 @@ func TestBytesThatAreNotUTF8(t *testing.T) {
 	r.Body = []byte(`{"containers":[]}`)
 	r.Request = "/container-tracking/api/v2/shipment?shipmentNumber=AB%FFC&sealine=%C3"
 	mustContain(t, run(t, r), "shipments", `"shipment_number":"AB`+"\uFFFD"+`C","shipment_type":"CT","sealine":"`+"\uFFFD"+`"`)
-	p := transform.Response{ResponseID: "r", Product: wire.ProductSchedule, Endpoint: wire.EndpointCurrentPeriod,
-		Status: 200, ObservedAt: t0, Body: []byte("{\"credits\":1,\"periodStart\":\"\xa9\"}")}
+	p := response.Landed{ID: "r", ObservedAt: t0, Received: response.Received{Product: wire.ProductSchedule, Endpoint: wire.EndpointCurrentPeriod, Status: 200, Body: []byte("{\"credits\":1,\"periodStart\":\"\xa9\"}")}}
 	mustContain(t, run(t, p), "dead_letters", "\uFFFD")
-	port := transform.Response{ResponseID: "r", Product: wire.ProductSchedule, Endpoint: wire.EndpointPortSchedule,
-		Request: "/schedule/api/v1/schedule/NL%FFM", Status: 200, ObservedAt: t0,
-		Body: []byte(`{"location":null,"vesselSchedules":[{"carrierCode":"MAEU","vessel":{"imo":9321483},"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-02-03T06:00:00Z"}]}]}`)}
+	port := response.Landed{ID: "r", ObservedAt: t0, Received: response.Received{Product: wire.ProductSchedule, Endpoint: wire.EndpointPortSchedule, Request: "/schedule/api/v1/schedule/NL%FFM", Status: 200, Body: []byte(`{"location":null,"vesselSchedules":[{"carrierCode":"MAEU","vessel":{"imo":9321483},"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-02-03T06:00:00Z"}]}]}`)}}
 	mustContain(t, run(t, port), "port_calls", `"port_locode":"NL`+"\uFFFD"+`M"`)
 }
 
 // placeResponse is a tracking response of MSCU1234566 observed at at whose
 // pod is named by route (the route's location) and event (the event's).
-func placeResponse(rid string, at time.Time, route, event string) transform.Response {
+func placeResponse(rid string, at time.Time, route, event string) response.Landed {
 	r := shipmentResponse(rid, at, "2026-03-05T14:00:00Z", "X")
 	body := strings.Replace(string(r.Body), `{"name":"X","locode":"DEBRV"}`, route, 1)
 	r.Body = []byte(strings.Replace(body, `{"name":"X","locode":"DEBRV"}`, event, 1))
@@ -381,10 +375,10 @@ func TestADimensionKeepsWhatALaterObservationLeavesOut(t *testing.T) {
 	poorer := placeResponse("rid-b", t0.Add(time.Hour), `{"name":"Bremerhaven","locode":"DEBRV"}`, `{"locode":"DEBRV","state":"Bremen"}`)
 	renamed := placeResponse("rid-a", t0.Add(2*time.Hour), `{"name":"Bremerhaven (Bremen)","locode":"DEBRV"}`,
 		`{"name":"Bremerhaven (Bremen)","locode":"DEBRV"}`)
-	rs := []transform.Response{rich, poorer, renamed}
+	rs := []response.Landed{rich, poorer, renamed}
 	var want string
 	for _, p := range [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}, {2, 1, 0, 1, 2, 0}} {
-		var order []transform.Response
+		var order []response.Landed
 		for _, i := range p {
 			order = append(order, rs[i])
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
@@ -15,7 +16,7 @@ import (
 // simShipments are the tracking responses of every shipment of the default
 // world at several times, as the simulator serves them, with the number of
 // container events they hold.
-func simShipments(tb testing.TB) (rs []transform.Response, events int) {
+func simShipments(tb testing.TB) (rs []response.Landed, events int) {
 	tb.Helper()
 	w := sim.NewWorld(sim.WorldConfig{Seed: 1})
 	for day := 0; day < 30; day += 6 {
@@ -32,16 +33,8 @@ func simShipments(tb testing.TB) (rs []transform.Response, events int) {
 			for _, c := range s.Containers {
 				events += len(c.Events)
 			}
-			rs = append(rs, transform.Response{
-				ResponseID: ref.String() + "@" + at.Format(time.RFC3339),
-				Product:    wire.ProductTracking,
-				Endpoint:   wire.EndpointShipment,
-				Request: wire.TrackingBasePath + "/shipment?" +
-					wire.ShipmentQuery(ref.Number, string(ref.Type), ref.Sealine).Encode(),
-				Status:     200,
-				ObservedAt: at,
-				Body:       body,
-			})
+			rs = append(rs, response.Landed{ID: ref.String() + "@" + at.Format(time.RFC3339), ObservedAt: at, Received: response.Received{Product: wire.ProductTracking, Endpoint: wire.EndpointShipment, Request: wire.TrackingBasePath + "/shipment?" +
+				wire.ShipmentQuery(ref.Number, string(ref.Type), ref.Sealine).Encode(), Status: 200, Body: body}})
 		}
 	}
 	return rs, events

@@ -9,13 +9,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
 
 // trackingResponse is a tracking response of shipment n with containers
 // containers of events events each, all its own.
-func trackingResponse(n, containers, events int, at time.Time) transform.Response {
+func trackingResponse(n, containers, events int, at time.Time) response.Landed {
 	var cs []string
 	for c := 0; c < containers; c++ {
 		var es []string
@@ -30,9 +31,7 @@ func trackingResponse(n, containers, events int, at time.Time) transform.Respons
  "route":{"pol":{"location":{"name":"Ningbo","locode":"CNNGB"},"date":"2026-02-01T00:00:00Z","actual":true},
  "pod":{"location":{"name":"Bremerhaven","locode":"DEBRV"},"date":"2026-03-05T14:00:00Z","actual":false,"predictiveEta":"2026-03-06T02:00:00Z"}},
  "containers":[%s]}`, n, strings.Join(cs, ","))
-	return transform.Response{ResponseID: fmt.Sprintf("r%07d", n), Product: wire.ProductTracking, Endpoint: wire.EndpointShipment,
-		Request: fmt.Sprintf("/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=SHIP%07d&shipmentType=BL", n),
-		Status:  200, ObservedAt: at, Body: []byte(body)}
+	return response.Landed{ID: fmt.Sprintf("r%07d", n), ObservedAt: at, Received: response.Received{Product: wire.ProductTracking, Endpoint: wire.EndpointShipment, Request: fmt.Sprintf("/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=SHIP%07d&shipmentType=BL", n), Status: 200, Body: []byte(body)}}
 }
 
 // liveHeap is the Go heap in use after a collection.

@@ -45,7 +45,7 @@ func (b *Batch) period(a *add, record string, p *wire.ConsumptionPeriod) {
 		return
 	}
 	row := periodRow{
-		observed:       observed{rid: a.r.ResponseID},
+		observed:       observed{rid: a.r.ID},
 		product:        b.strs.of(string(a.r.Product)),
 		start:          start,
 		end:            timeOf(p.PeriodEnd),

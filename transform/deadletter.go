@@ -11,7 +11,7 @@ import (
 // U+FFFD, as VARCHAR requires.
 func (b *Batch) deadLetter(a *add, record, reason string) {
 	row := deadLetterRow{
-		observed: observed{rid: a.r.ResponseID},
+		observed: observed{rid: a.r.ID},
 		record:   record,
 		reason:   validUTF8(reason),
 		endpoint: b.strs.of(validUTF8(string(a.r.Endpoint))),

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -30,8 +31,7 @@ func FuzzShipmentFastPath(f *testing.F) {
 		}
 		probe.Release()
 		for _, req := range fuzzRequests[:2] {
-			r := transform.Response{ResponseID: "r", Product: req.product, Endpoint: req.endpoint,
-				Request: req.request, Status: 200, ObservedAt: t0, Body: body}
+			r := response.Landed{ID: "r", ObservedAt: t0, Received: response.Received{Product: req.product, Endpoint: req.endpoint, Request: req.request, Status: 200, Body: body}}
 			want := batchRows(t, transform.WithoutFastPath(transform.NewBatch(mem)), r)
 			got := batchRows(t, transform.NewBatch(mem), r)
 			if got != want {
@@ -43,12 +43,12 @@ func FuzzShipmentFastPath(f *testing.F) {
 
 // batchRows adds r twice (the second time from memos) to b, overwrites its
 // body, and renders the records.
-func batchRows(t *testing.T, b *transform.Batch, r transform.Response) string {
+func batchRows(t *testing.T, b *transform.Batch, r response.Landed) string {
 	t.Helper()
 	defer b.Release()
 	r.Body = append([]byte(nil), r.Body...)
 	b.Add(r)
-	r.ResponseID = "r2"
+	r.ID = "r2"
 	b.Add(r)
 	for i := range r.Body {
 		r.Body[i] = 'X'
@@ -66,7 +66,7 @@ func TestFastPathTakesTheSimulatorBodies(t *testing.T) {
 	defer b.Release()
 	for _, r := range rs[:300] {
 		if _, ok := transform.DecodeShipmentFast(b, r.Body); !ok {
-			t.Fatalf("fast path gives up on %s", r.ResponseID)
+			t.Fatalf("fast path gives up on %s", r.ID)
 		}
 	}
 	for _, c := range loadCases(t) {

@@ -25,7 +25,7 @@ func (b *Batch) location(a *add, l *wire.Location) string {
 		return ""
 	}
 	row := locationRow{
-		seen:        seenAt(a.obs, a.r.ResponseID),
+		seen:        seenAt(a.obs, a.r.ID),
 		locode:      s.code(l.Locode, locode),
 		name:        s.of(l.Name),
 		state:       s.of(deref(l.State)),
@@ -53,7 +53,7 @@ func (b *Batch) facility(a *add, f *wire.Facility) string {
 	}
 	s := b.keep(a)
 	row := facilityRow{
-		seen:        seenAt(a.obs, a.r.ResponseID),
+		seen:        seenAt(a.obs, a.r.ID),
 		key:         s.of(key),
 		name:        s.of(f.Name),
 		countryCode: s.code(f.CountryCode, upperCode(f.CountryCode)),
@@ -126,7 +126,7 @@ func (b *Batch) vessel(a *add, v *wire.Vessel) int64 {
 	}
 	s := b.keep(a)
 	row := vesselRow{
-		seen:     seenAt(a.obs, a.r.ResponseID),
+		seen:     seenAt(a.obs, a.r.ID),
 		imo:      imo,
 		name:     s.of(v.Name),
 		callSign: s.of(deref(v.CallSign)),

@@ -141,7 +141,7 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 			continue
 		}
 		row := eventRow{
-			seen:          seenAt(a.obs, a.r.ResponseID),
+			seen:          seenAt(a.obs, a.r.ID),
 			number:        ship.number,
 			container:     container,
 			key:           key,
@@ -167,7 +167,7 @@ func (b *Batch) addEvents(a *add, ship shipmentKey, container string, ci int, ev
 		}
 		put(a, b.events, eventKey{ship.number, container, key}, row)
 		obs := eventObsRow{
-			observed:  observed{rid: a.r.ResponseID},
+			observed:  observed{rid: a.r.ID},
 			key:       key,
 			obs:       a.obs,
 			number:    ship.number,

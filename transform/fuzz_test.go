@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
@@ -67,8 +68,7 @@ func FuzzTransform(f *testing.F) {
 		mem := checked(t)
 		for _, req := range fuzzRequests {
 			b := transform.NewBatch(mem)
-			res := b.Add(transform.Response{ResponseID: "r", Product: req.product, Endpoint: req.endpoint,
-				Request: req.request, Status: 200, ObservedAt: at, Body: body})
+			res := b.Add(response.Landed{ID: "r", ObservedAt: at, Received: response.Received{Product: req.product, Endpoint: req.endpoint, Request: req.request, Status: 200, Body: body}})
 			recs := b.Records()
 			defer release(recs)
 			defer b.Release()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
@@ -33,7 +34,7 @@ type meta struct {
 type testCase struct {
 	name string
 	dir  string
-	resp transform.Response
+	resp response.Landed
 }
 
 // loadCases reads every case: meta.json and body.json (or body.txt, for a
@@ -52,7 +53,7 @@ func loadCases(t testing.TB) []testCase {
 	return out
 }
 
-func loadResponse(t testing.TB, dir string) transform.Response {
+func loadResponse(t testing.TB, dir string) response.Landed {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 	if err != nil {
@@ -69,13 +70,12 @@ func loadResponse(t testing.TB, dir string) transform.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return transform.Response{ResponseID: m.ResponseID, Product: m.Product, Endpoint: m.Endpoint,
-		Request: m.Request, Status: m.Status, ObservedAt: m.ObservedAt, Body: body}
+	return response.Landed{ID: m.ResponseID, ObservedAt: m.ObservedAt, Received: response.Received{Product: m.Product, Endpoint: m.Endpoint, Request: m.Request, Status: m.Status, Body: body}}
 }
 
 // transformOne runs one response through a fresh batch and renders what
 // it yields.
-func transformOne(t testing.TB, r transform.Response) (transform.Result, map[string]*table) {
+func transformOne(t testing.TB, r response.Landed) (transform.Result, map[string]*table) {
 	t.Helper()
 	mem := checked(t)
 	b := transform.NewBatch(mem)

@@ -17,7 +17,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/schema"
-	"github.com/etalake/etalake/transform"
 )
 
 // checked returns a checked allocator that must hold nothing when the test
@@ -30,7 +29,7 @@ func checked(t testing.TB) *memory.CheckedAllocator {
 }
 
 // release releases every record.
-func release(recs []transform.Record) {
+func release(recs []schema.Rows) {
 	for _, r := range recs {
 		r.Rec.Release()
 	}
@@ -44,7 +43,7 @@ type table struct {
 }
 
 // render renders records by table name, checking them first.
-func render(t testing.TB, recs []transform.Record) map[string]*table {
+func render(t testing.TB, recs []schema.Rows) map[string]*table {
 	t.Helper()
 	checkRecords(t, recs)
 	out := map[string]*table{}
@@ -63,7 +62,7 @@ func render(t testing.TB, recs []transform.Record) map[string]*table {
 // order, schemas equal to the contract's, valid arrays with valid UTF-8,
 // no null in a non-null column, keys unique (a dimension's, per response), partition dates derived from
 // their timestamps, first ≤ last.
-func checkRecords(t testing.TB, recs []transform.Record) {
+func checkRecords(t testing.TB, recs []schema.Rows) {
 	t.Helper()
 	pos := map[*schema.Table]int{}
 	for i, tbl := range schema.Tables {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/transform"
@@ -146,11 +147,6 @@ func TestIdentify(t *testing.T) {
 func TestIdentifyMatchesTheClient(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{})
 	cfg := env.Config(t, "test")
-	var raws []*extract.Raw
-	cfg.Observe = func(r *extract.Raw) error {
-		raws = append(raws, r)
-		return nil
-	}
 	c, err := extract.NewClient(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -167,18 +163,22 @@ func TestIdentifyMatchesTheClient(t *testing.T) {
 	}
 	ct := simtest.Shipment(t, w, at)
 	lane := w.Lanes()[0]
-	calls := []func() error{
-		func() error { _, _, err := c.Shipment(ctx, bl); return err },
-		func() error { _, _, err := c.Shipment(ctx, ct); return err },
-		func() error { _, _, err := c.PortSchedule(ctx, simtest.Port(t, w, at)); return err },
-		func() error { _, _, err := c.PointToPoint(ctx, lane.POL, lane.POD, extract.P2POptions{}); return err },
-		func() error { _, _, err := c.VesselSchedule(ctx, simtest.Vessel(t, w, at)); return err },
-		func() error { _, _, err := c.CurrentPeriod(ctx, wire.ProductSchedule); return err },
-		func() error { _, _, err := c.Periods(ctx, wire.ProductSchedule); return err },
+	calls := []extract.Responses{
+		c.Shipment(ctx, bl),
+		c.Shipment(ctx, ct),
+		c.PortSchedule(ctx, simtest.Port(t, w, at)),
+		c.PointToPoint(ctx, lane.POL, lane.POD, extract.P2POptions{}),
+		c.VesselSchedule(ctx, simtest.Vessel(t, w, at)),
+		c.CurrentPeriod(ctx, wire.ProductSchedule),
+		c.Periods(ctx, wire.ProductSchedule),
 	}
+	var raws []*response.Received
 	for i, call := range calls {
-		if err := call(); err != nil {
-			t.Fatalf("call %d: %v", i, err)
+		for raw, err := range call {
+			if err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+			raws = append(raws, raw)
 		}
 	}
 	if len(raws) != len(calls) {

@@ -7,17 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
 // observation is a tracking answer of container EGHU1234569 at t0 plus
 // day days, with the events given (JSON objects without their braces).
-func observation(day int, events ...string) transform.Response {
+func observation(day int, events ...string) response.Landed {
 	body := `{"containers":[{"number":"EGHU1234569","events":[{` + strings.Join(events, `},{`) + `}]}]}`
-	return transform.Response{ResponseID: fmt.Sprintf("r%d", day), Endpoint: wire.EndpointShipment, Product: wire.ProductTracking,
-		Request: "/container-tracking/api/v2/shipment?shipmentNumber=EGHU1234569&shipmentType=CT", Status: 200,
-		ObservedAt: t0.Add(time.Duration(day) * 24 * time.Hour), Body: []byte(body)}
+	return response.Landed{ID: fmt.Sprintf("r%d", day), ObservedAt: t0.Add(time.Duration(day) * 24 * time.Hour), Received: response.Received{Endpoint: wire.EndpointShipment, Product: wire.ProductTracking, Request: "/container-tracking/api/v2/shipment?shipmentNumber=EGHU1234569&shipmentType=CT", Status: 200, Body: []byte(body)}}
 }
 
 // load is an event of code LOAD at place with the given status, date,
@@ -53,13 +51,13 @@ func columnValues(tb *table, col string) []string {
 func TestEventIdentitySurvivesDetailsFilledInLater(t *testing.T) {
 	cases := []struct {
 		name                 string
-		answers              []transform.Response
+		answers              []response.Landed
 		events, observations int
 		want                 map[string][]string // container_events column → its values, in any order
 	}{
 		{
 			name: "an estimate without a vessel, then the actual with one",
-			answers: []transform.Response{
+			answers: []response.Landed{
 				observation(0, load("SGSIN", "CLT", "2026-02-10T00:00:00Z", false, noVessel)),
 				observation(9, load("SGSIN", "CLT", "2026-02-09T18:30:00Z", true, withAnna)),
 			},
@@ -69,7 +67,7 @@ func TestEventIdentitySurvivesDetailsFilledInLater(t *testing.T) {
 		},
 		{
 			name: "a voyage number corrected",
-			answers: []transform.Response{
+			answers: []response.Landed{
 				observation(0, load("SGSIN", "CLT", "2026-02-10T00:00:00Z", false, withAnna)),
 				observation(1, load("SGSIN", "CLT", "2026-02-10T00:00:00Z", false, otherTrip)),
 			},
@@ -78,7 +76,7 @@ func TestEventIdentitySurvivesDetailsFilledInLater(t *testing.T) {
 		},
 		{
 			name: "the status of the same load changed (CLL, then CLT)",
-			answers: []transform.Response{
+			answers: []response.Landed{
 				observation(0, load("SGSIN", "CLL", "2026-02-10T00:00:00Z", false, noVessel)),
 				observation(1, load("SGSIN", "CLT", "2026-02-10T00:00:00Z", false, noVessel)),
 			},
@@ -87,7 +85,7 @@ func TestEventIdentitySurvivesDetailsFilledInLater(t *testing.T) {
 		},
 		{
 			name: "the code sent only once the event happened",
-			answers: []transform.Response{
+			answers: []response.Landed{
 				observation(0, `"location":{"locode":"SGSIN"},"status":"CLT","date":"2026-02-10T00:00:00Z","isActual":false`),
 				observation(1, load("SGSIN", "CLT", "2026-02-10T02:00:00Z", true, withAnna)),
 			},
@@ -95,7 +93,7 @@ func TestEventIdentitySurvivesDetailsFilledInLater(t *testing.T) {
 		},
 		{
 			name: "a transhipment: the second LOAD is at another place",
-			answers: []transform.Response{
+			answers: []response.Landed{
 				observation(0, load("CNSHA", "CLL", "2026-02-01T00:00:00Z", true, withAnna), load("SGSIN", "CLT", "2026-02-10T00:00:00Z", false, noVessel)),
 				observation(1, load("CNSHA", "CLL", "2026-02-01T00:00:00Z", true, withAnna), load("SGSIN", "CLT", "2026-02-11T00:00:00Z", false, otherTrip)),
 			},
@@ -103,7 +101,7 @@ func TestEventIdentitySurvivesDetailsFilledInLater(t *testing.T) {
 		},
 		{
 			name: "two LOADs at one place (rolled over): occurrences 0 and 1, observed twice",
-			answers: []transform.Response{
+			answers: []response.Landed{
 				observation(0, load("SGSIN", "CLT", "2026-02-10T00:00:00Z", true, withAnna), load("SGSIN", "CLT", "2026-02-17T00:00:00Z", false, noVessel)),
 				observation(1, load("SGSIN", "CLT", "2026-02-10T00:00:00Z", true, withAnna), load("SGSIN", "CLT", "2026-02-16T00:00:00Z", false, otherTrip)),
 			},

@@ -3,34 +3,10 @@ package transform
 import (
 	"net/url"
 	"strings"
-	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/etalake/etalake/schema"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
-
-// Response is one landed response, as the transform needs it.
-type Response struct {
-	// ResponseID is the content-derived id the landing gave the response.
-	ResponseID string
-	Product    wire.Product
-	Endpoint   wire.Endpoint
-	// Request is the path and query as sent, e.g.
-	// "/container-tracking/api/v2/shipment?ais=false&route=true&shipmentNumber=MSCU1234566&shipmentType=CT".
-	Request string
-	Status  int
-	// ObservedAt is when the answer was true (docs/design.md "observed_at").
-	ObservedAt time.Time
-	Body       []byte
-}
-
-// Record is one table's rows. The caller releases Rec.
-type Record struct {
-	Table *schema.Table
-	Rec   arrow.RecordBatch
-}
 
 // Result is what one Add produced.
 type Result struct {
@@ -44,11 +20,11 @@ type Result struct {
 	Skipped bool
 }
 
-// query returns the query parameters of the request, unescaped, with
-// bytes that are not UTF-8 replaced by U+FFFD; a request that does not
-// parse has none.
-func (r *Response) query() url.Values {
-	_, raw, ok := strings.Cut(r.Request, "?")
+// query returns the query parameters of a request (path and query),
+// unescaped, with bytes that are not UTF-8 replaced by U+FFFD; a request
+// that does not parse has none.
+func query(request string) url.Values {
+	_, raw, ok := strings.Cut(request, "?")
 	if !ok {
 		return nil
 	}
@@ -61,18 +37,18 @@ func (r *Response) query() url.Values {
 	return q
 }
 
-// pathVars matches the request's path against the default template of its
-// endpoint (after the product's base path) and returns the placeholders'
-// values, unescaped; nil when the path does not fit.
-func (r *Response) pathVars() map[string]string {
-	path, _, _ := strings.Cut(r.Request, "?")
+// pathVars matches the path of a request to endpoint e against e's
+// default template (after the product's base path) and returns the
+// placeholders' values, unescaped; nil when the path does not fit.
+func pathVars(e wire.Endpoint, request string) map[string]string {
+	path, _, _ := strings.Cut(request, "?")
 	for _, base := range []string{wire.ScheduleBasePath, wire.TrackingBasePath} {
 		if rest, ok := strings.CutPrefix(path, base); ok {
 			path = rest
 			break
 		}
 	}
-	tmpl := strings.Split(wire.DefaultPaths().Template(r.Endpoint), "/")
+	tmpl := strings.Split(wire.DefaultPaths().Template(e), "/")
 	segs := strings.Split(path, "/")
 	if len(tmpl) != len(segs) || len(tmpl) < 2 {
 		return nil
@@ -103,15 +79,15 @@ var dcsaQueryNames = map[string]string{
 	"pod":  "placeOfDelivery",
 }
 
-// requestVar is a value the request names: a placeholder of the default
-// path template, else the DCSA query parameter that carries it; "" when
-// neither does.
-func (r *Response) requestVar(name string) string {
-	if v := r.pathVars()[name]; v != "" {
+// requestVar is a value the request of r names: a placeholder of the
+// default path template, else the DCSA query parameter that carries it;
+// "" when neither does.
+func requestVar(r *response.Landed, name string) string {
+	if v := pathVars(r.Endpoint, r.Request)[name]; v != "" {
 		return v
 	}
 	if q, ok := dcsaQueryNames[name]; ok {
-		return r.query().Get(q)
+		return query(r.Request).Get(q)
 	}
 	return ""
 }

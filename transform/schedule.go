@@ -104,7 +104,7 @@ func isClassifier(cls string) bool { return cls == "PLN" || cls == "EST" || cls 
 func (b *Batch) portCall(a *add, c *call, typ, cls, voyage string, at int64, zone string) {
 	s := b.keep(a)
 	row := portCallRow{
-		observed: observed{rid: a.r.ResponseID},
+		observed: observed{rid: a.r.ID},
 		portCallKey: portCallKey{
 			query:  c.query,
 			port:   c.port,
@@ -135,7 +135,7 @@ func (b *Batch) derivePortSchedule(a *add, ps *wire.PortSchedule) {
 		port = upperCode(ps.Location.Locode)
 	}
 	if port == "" {
-		port = a.r.requestVar("port")
+		port = requestVar(a.r, "port")
 	}
 	if port == "" {
 		b.deadLetter(a, ps.Source, "port schedule without a location's UN/LOCODE, and the request names no port")
@@ -250,7 +250,7 @@ func (b *Batch) legCall(a *add, c call, record, end, typ string, lc *wire.LegCal
 func (b *Batch) deriveVesselSchedule(a *add, vs *wire.VesselSchedule, askedVessel bool) {
 	imo := vesselIMO(vs.Vessel)
 	if imo == 0 && askedVessel {
-		if n, err := strconv.ParseInt(a.r.requestVar("imo"), 10, 64); err == nil && n > 0 {
+		if n, err := strconv.ParseInt(requestVar(a.r, "imo"), 10, 64); err == nil && n > 0 {
 			imo = n
 		}
 	}

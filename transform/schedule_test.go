@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalake/etalake/transform"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -40,8 +40,7 @@ func TestLowerCaseScheduleCodesLoadUpperCase(t *testing.T) {
 				`"port_locode":"NLRTM","vessel_imo":9839179,"voyage":"0FAL5W1MA","event_type_code":"ARRI","classifier":"EST"`, `"carrier":"CMDU"`},
 			nil},
 	} {
-		res, tables := transformOne(t, transform.Response{ResponseID: "r", Product: wire.ProductSchedule, Endpoint: tc.endpoint,
-			Request: tc.request, Status: 200, ObservedAt: t0, Body: []byte(tc.body)})
+		res, tables := transformOne(t, response.Landed{ID: "r", ObservedAt: t0, Received: response.Received{Product: wire.ProductSchedule, Endpoint: tc.endpoint, Request: tc.request, Status: 200, Body: []byte(tc.body)}})
 		if res.DeadLetters != len(tc.letter) {
 			t.Errorf("%s: %d dead letters, want %d: %s", tc.endpoint, res.DeadLetters, len(tc.letter), dump(tables))
 		}

@@ -28,13 +28,13 @@ func (b *Batch) addShipment(a *add) {
 	b.deriveShipment(a, s)
 }
 
-// shipmentID is the shipment's number and type: from the request's
-// shipmentNumber and shipmentType (CT when not sent), else from the
+// shipmentID is the shipment's number and type: from the request's (a
+// path and query) shipmentNumber and shipmentType (CT when not sent), else from the
 // metadata (CT when empty); ok is false when neither names a number. The
 // number, type and sealine (a SCAC) are as the warehouse keeps them
 // (codes.go): EMCU-8593893 is EMCU8593893, maeu is MAEU.
-func shipmentID(r *Response, md *wire.ShipmentMetadata) (number, typ, sealine string, ok bool) {
-	q := r.query()
+func shipmentID(request string, md *wire.ShipmentMetadata) (number, typ, sealine string, ok bool) {
+	q := query(request)
 	if md != nil {
 		sealine = upperCode(deref(md.Sealine))
 	}
@@ -56,7 +56,7 @@ func shipmentID(r *Response, md *wire.ShipmentMetadata) (number, typ, sealine st
 
 // deriveShipment buffers the rows of a decoded tracking response.
 func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
-	number, typ, sealine, ok := shipmentID(a.r, s.Metadata)
+	number, typ, sealine, ok := shipmentID(a.r.Request, s.Metadata)
 	if !ok {
 		b.deadLetter(a, "", "shipment without a number: neither the request's shipmentNumber nor metadata.shipmentNumber is set")
 		return
@@ -67,7 +67,7 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 	str := b.keep(a)
 	ship := shipmentKey{b.strs.of(number), b.strs.of(typ)}
 	row := shipmentRow{
-		seen:       seenAt(a.obs, a.r.ResponseID),
+		seen:       seenAt(a.obs, a.r.ID),
 		number:     ship.number,
 		typ:        ship.typ,
 		sealine:    b.strs.of(sealine),
@@ -102,7 +102,7 @@ func (b *Batch) deriveShipment(a *add, s *wire.Shipment) {
 			continue
 		}
 		cr := containerRow{
-			seen:      seenAt(a.obs, a.r.ResponseID),
+			seen:      seenAt(a.obs, a.r.ID),
 			number:    ship.number,
 			container: str.code(c.Number, number),
 			typ:       ship.typ,
@@ -131,7 +131,7 @@ func (b *Batch) routePoint(a *add, ship shipmentKey, target string, p *wire.Rout
 // in, "" when it carried its offset.
 func (b *Batch) eta(a *add, ship shipmentKey, target, source, locode string, eta int64, actual bool, zone string) {
 	row := etaRow{
-		observed: observed{rid: a.r.ResponseID},
+		observed: observed{rid: a.r.ID},
 		number:   ship.number,
 		typ:      ship.typ,
 		target:   target,

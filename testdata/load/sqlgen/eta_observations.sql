@@ -1,0 +1,139 @@
+-- The SQL the loader emits for eta_observations (kind append), generated from its
+-- definition in package schema by load/sqlgen.go. Golden file of
+-- TestSQLGenGolden: go test -tags duckdb_arrow ./load -run TestSQLGenGolden -update
+-- Laid out for reading: a line per clause and per item of a SELECT or SET
+-- list, where the SQL sent has one space; nothing else differs.
+
+-- dupSQL: the keys a batch holds more than once (skipped when its keys are known distinct)
+SELECT count(*)
+FROM (SELECT 1
+  FROM "__load_in"
+  GROUP BY "shipment_number",
+    "shipment_type",
+    "target",
+    "source",
+    "observed_at" HAVING count(*) > 1);
+
+-- changedSQL: the rows a merge inserts or changes, a batch of distinct keys
+CREATE TEMP TABLE "__load_changed" AS
+SELECT s."shipment_number" AS "shipment_number",
+  s."shipment_type" AS "shipment_type",
+  s."target" AS "target",
+  s."source" AS "source",
+  s."observed_at" AS "observed_at",
+  s."locode" AS "locode",
+  s."eta" AS "eta",
+  s."is_actual" AS "is_actual",
+  s."response_id" AS "response_id",
+  s."observed_date" AS "observed_date",
+  s."eta_zone_assumed" AS "eta_zone_assumed",
+  t."observed_date" AS "__load_old"
+FROM (SELECT "shipment_number",
+    "shipment_type",
+    "target",
+    "source",
+    "observed_at",
+    "locode",
+    "eta",
+    "is_actual",
+    "response_id",
+    "observed_date",
+    "eta_zone_assumed"
+  FROM "__load_in") AS s
+LEFT JOIN (SELECT *,
+    true AS "__load_hit"
+  FROM "eta_observations") AS t ON t."shipment_number" = s."shipment_number" AND t."shipment_type" = s."shipment_type" AND t."target" = s."target" AND t."source" = s."source" AND t."observed_at" = s."observed_at" AND t."observed_date" IN (DATE '2026-01-05', DATE '2026-01-06')
+WHERE t."__load_hit" IS NULL OR s."response_id" < t."response_id";
+
+-- changedSQL: the same, a batch that holds a key more than once (deduplicated first)
+CREATE TEMP TABLE "__load_changed" AS
+SELECT s."shipment_number" AS "shipment_number",
+  s."shipment_type" AS "shipment_type",
+  s."target" AS "target",
+  s."source" AS "source",
+  s."observed_at" AS "observed_at",
+  s."locode" AS "locode",
+  s."eta" AS "eta",
+  s."is_actual" AS "is_actual",
+  s."response_id" AS "response_id",
+  s."observed_date" AS "observed_date",
+  s."eta_zone_assumed" AS "eta_zone_assumed",
+  t."observed_date" AS "__load_old"
+FROM (SELECT "shipment_number",
+    "shipment_type",
+    "target",
+    "source",
+    "observed_at",
+    "locode",
+    "eta",
+    "is_actual",
+    "response_id",
+    "observed_date",
+    "eta_zone_assumed"
+  FROM "__load_in"
+  QUALIFY row_number() OVER (PARTITION BY "shipment_number", "shipment_type", "target", "source", "observed_at" ORDER BY "response_id") = 1) AS s
+LEFT JOIN (SELECT *,
+    true AS "__load_hit"
+  FROM "eta_observations") AS t ON t."shipment_number" = s."shipment_number" AND t."shipment_type" = s."shipment_type" AND t."target" = s."target" AND t."source" = s."source" AND t."observed_at" = s."observed_at" AND t."observed_date" IN (DATE '2026-01-05', DATE '2026-01-06')
+WHERE t."__load_hit" IS NULL OR s."response_id" < t."response_id";
+
+-- countsSQL: all changed rows, those replaced, the touches, the touches that change Kept columns
+SELECT count(*),
+  count("__load_old") FILTER (WHERE true),
+  0::BIGINT,
+  0::BIGINT
+FROM "__load_changed";
+
+-- deleteSQL: the rows the changed rows replace
+DELETE
+FROM "eta_observations" AS t USING "__load_changed" AS n
+WHERE t."shipment_number" = n."shipment_number" AND t."shipment_type" = n."shipment_type" AND t."target" = n."target" AND t."source" = n."source" AND t."observed_at" = n."observed_at" AND n."__load_old" IS NOT NULL AND true AND t."observed_date" IN (DATE '2026-01-05', DATE '2026-01-06');
+
+-- insertSQL: the changed rows that are not touches
+INSERT INTO "eta_observations" ("shipment_number", "shipment_type", "target", "source", "observed_at", "locode", "eta", "is_actual", "response_id", "observed_date", "eta_zone_assumed")
+SELECT "shipment_number",
+  "shipment_type",
+  "target",
+  "source",
+  "observed_at",
+  "locode",
+  "eta",
+  "is_actual",
+  "response_id",
+  "observed_date",
+  "eta_zone_assumed"
+FROM "__load_changed" AS n
+WHERE true;
+
+-- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
+INSERT INTO parquet_pending (table_name, partition_date)
+SELECT DISTINCT 'eta_observations',
+  x.d
+FROM (SELECT "observed_date"
+  FROM "__load_changed"
+  UNION
+  SELECT "__load_old"
+  FROM "__load_changed"
+  WHERE "__load_old" IS NOT NULL AND "__load_old" <> "observed_date") AS x(d)
+WHERE x.d NOT IN (SELECT partition_date
+  FROM parquet_pending
+  WHERE table_name = 'eta_observations');
+
+-- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
+COPY (SELECT "shipment_number",
+    "shipment_type",
+    "target",
+    "source",
+    "observed_at",
+    "locode",
+    "eta",
+    "is_actual",
+    "response_id",
+    "eta_zone_assumed"
+  FROM "eta_observations"
+  WHERE "observed_date" = DATE '2026-01-05'
+  ORDER BY "shipment_number",
+    "shipment_type",
+    "target",
+    "source",
+    "observed_at") TO 'part.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880);

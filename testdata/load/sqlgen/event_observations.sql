@@ -1,0 +1,121 @@
+-- The SQL the loader emits for event_observations (kind append), generated from its
+-- definition in package schema by load/sqlgen.go. Golden file of
+-- TestSQLGenGolden: go test -tags duckdb_arrow ./load -run TestSQLGenGolden -update
+-- Laid out for reading: a line per clause and per item of a SELECT or SET
+-- list, where the SQL sent has one space; nothing else differs.
+
+-- dupSQL: the keys a batch holds more than once (skipped when its keys are known distinct)
+SELECT count(*)
+FROM (SELECT 1
+  FROM "__load_in"
+  GROUP BY "event_key",
+    "observed_at" HAVING count(*) > 1);
+
+-- changedSQL: the rows a merge inserts or changes, a batch of distinct keys
+CREATE TEMP TABLE "__load_changed" AS
+SELECT s."event_key" AS "event_key",
+  s."observed_at" AS "observed_at",
+  s."shipment_number" AS "shipment_number",
+  s."container_number" AS "container_number",
+  s."event_at" AS "event_at",
+  s."is_actual" AS "is_actual",
+  s."response_id" AS "response_id",
+  s."observed_date" AS "observed_date",
+  s."event_at_zone_assumed" AS "event_at_zone_assumed",
+  t."observed_date" AS "__load_old"
+FROM (SELECT "event_key",
+    "observed_at",
+    "shipment_number",
+    "container_number",
+    "event_at",
+    "is_actual",
+    "response_id",
+    "observed_date",
+    "event_at_zone_assumed"
+  FROM "__load_in") AS s
+LEFT JOIN (SELECT *,
+    true AS "__load_hit"
+  FROM "event_observations") AS t ON t."event_key" = s."event_key" AND t."observed_at" = s."observed_at" AND t."observed_date" IN (DATE '2026-01-05', DATE '2026-01-06')
+WHERE t."__load_hit" IS NULL OR s."response_id" < t."response_id";
+
+-- changedSQL: the same, a batch that holds a key more than once (deduplicated first)
+CREATE TEMP TABLE "__load_changed" AS
+SELECT s."event_key" AS "event_key",
+  s."observed_at" AS "observed_at",
+  s."shipment_number" AS "shipment_number",
+  s."container_number" AS "container_number",
+  s."event_at" AS "event_at",
+  s."is_actual" AS "is_actual",
+  s."response_id" AS "response_id",
+  s."observed_date" AS "observed_date",
+  s."event_at_zone_assumed" AS "event_at_zone_assumed",
+  t."observed_date" AS "__load_old"
+FROM (SELECT "event_key",
+    "observed_at",
+    "shipment_number",
+    "container_number",
+    "event_at",
+    "is_actual",
+    "response_id",
+    "observed_date",
+    "event_at_zone_assumed"
+  FROM "__load_in"
+  QUALIFY row_number() OVER (PARTITION BY "event_key", "observed_at" ORDER BY "response_id") = 1) AS s
+LEFT JOIN (SELECT *,
+    true AS "__load_hit"
+  FROM "event_observations") AS t ON t."event_key" = s."event_key" AND t."observed_at" = s."observed_at" AND t."observed_date" IN (DATE '2026-01-05', DATE '2026-01-06')
+WHERE t."__load_hit" IS NULL OR s."response_id" < t."response_id";
+
+-- countsSQL: all changed rows, those replaced, the touches, the touches that change Kept columns
+SELECT count(*),
+  count("__load_old") FILTER (WHERE true),
+  0::BIGINT,
+  0::BIGINT
+FROM "__load_changed";
+
+-- deleteSQL: the rows the changed rows replace
+DELETE
+FROM "event_observations" AS t USING "__load_changed" AS n
+WHERE t."event_key" = n."event_key" AND t."observed_at" = n."observed_at" AND n."__load_old" IS NOT NULL AND true AND t."observed_date" IN (DATE '2026-01-05', DATE '2026-01-06');
+
+-- insertSQL: the changed rows that are not touches
+INSERT INTO "event_observations" ("event_key", "observed_at", "shipment_number", "container_number", "event_at", "is_actual", "response_id", "observed_date", "event_at_zone_assumed")
+SELECT "event_key",
+  "observed_at",
+  "shipment_number",
+  "container_number",
+  "event_at",
+  "is_actual",
+  "response_id",
+  "observed_date",
+  "event_at_zone_assumed"
+FROM "__load_changed" AS n
+WHERE true;
+
+-- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
+INSERT INTO parquet_pending (table_name, partition_date)
+SELECT DISTINCT 'event_observations',
+  x.d
+FROM (SELECT "observed_date"
+  FROM "__load_changed"
+  UNION
+  SELECT "__load_old"
+  FROM "__load_changed"
+  WHERE "__load_old" IS NOT NULL AND "__load_old" <> "observed_date") AS x(d)
+WHERE x.d NOT IN (SELECT partition_date
+  FROM parquet_pending
+  WHERE table_name = 'event_observations');
+
+-- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
+COPY (SELECT "event_key",
+    "observed_at",
+    "shipment_number",
+    "container_number",
+    "event_at",
+    "is_actual",
+    "response_id",
+    "event_at_zone_assumed"
+  FROM "event_observations"
+  WHERE "observed_date" = DATE '2026-01-05'
+  ORDER BY "event_key",
+    "observed_at") TO 'part.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880);
