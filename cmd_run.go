@@ -301,33 +301,43 @@ func isTerminal(f *os.File) bool {
 }
 
 // runJob runs the nightly job or a backfill and maps its end to an exit
-// code.
+// code: its settings read and validated before anything is asked or
+// opened, the client built, the warehouse opened, the job run, its end
+// said.
 func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool) error {
-	sel, bad, err := selection(c)
+	status, log, err := runLogger(c)
 	if err != nil {
 		return err
 	}
-	reask, err := reaskFlag(c)
+	opt, err := runOptions(c, job, track, log)
 	if err != nil {
 		return err
 	}
-	maxReasks, err := settingMaxReasks.read(c)
+	opt.Confirm, opt.Progress = confirm, progressOf(status)
+	client, err := newClient(c, log, opt.CapSchedule, opt.CapTracking, opt.MaxBody)
 	if err != nil {
 		return err
 	}
-	grace, err := settingGrace.read(c)
+	if err := selectionURLs(client, opt.Selection.With(opt.Reask)); err != nil {
+		return err
+	}
+	wh, err := openForRun(c, opt)
 	if err != nil {
 		return err
 	}
-	if grace == 0 && c.IsSet(flagGrace) {
-		grace = jobs.NoGrace // an explicit 0, not the mode's default
+	defer wh.Close()
+	res, err := jobs.RunJob(c.Context, client, wh, opt)
+	err = urlError(authHint(err, client.Auth()))
+	if cerr := wh.Close(); err == nil {
+		err = cerr
 	}
-	refresh, err := readRefresh(c)
-	if err != nil {
-		return err
-	}
-	// On a terminal, the progress line and the log share stderr through
-	// one writer, which keeps them apart.
+	return sayRunEnd(c, job, res, misconfigHint(err))
+}
+
+// runLogger is the log of a run and, on a terminal, its status line: the
+// progress line and the log share stderr through one writer, which keeps
+// them apart.
+func runLogger(c *cli.Context) (*termline.Line, *slog.Logger, error) {
 	var status *termline.Line
 	errw := c.App.ErrWriter
 	if f, ok := errw.(*os.File); ok && isTerminal(f) && !jsonLog(c) {
@@ -335,75 +345,87 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		errw = status
 	}
 	log, err := newLoggerTo(c, errw, slog.LevelInfo)
+	return status, log, err
+}
+
+// runOptions reads what a run asks and how (the selection, --reask, the
+// bad input rows, the logical date, the caps, the limits, the refresh
+// policy) into its options, and validates them (jobs.RunOptions.Validate):
+// a setting out of range is refused before anything is asked or opened.
+func runOptions(c *cli.Context, job string, track bool, log *slog.Logger) (jobs.RunOptions, error) {
+	opt := jobs.RunOptions{Job: job, Track: track, DryRun: c.Bool("dry-run"), MaxReasks: c.Int(flagMaxReasks),
+		ProgressEvery: c.Duration(flagProgressInterval), ReaskCommand: reaskCommand(c), Version: version, Log: log}
+	sel, bad, err := selection(c)
 	if err != nil {
-		return err
+		return opt, err
 	}
-	skipped, err := skipBadRows(c, log, bad)
-	if err != nil {
-		return err
+	if opt.Reask, err = reaskFlag(c); err != nil {
+		return opt, err
 	}
-	if !track && sel.Empty() && reask.Empty() {
+	if opt.Skipped, err = skipBadRows(c, log, bad); err != nil {
+		return opt, err
+	}
+	if !track && sel.Empty() && opt.Reask.Empty() {
 		if len(bad) > 0 {
-			return usageErr{fmt.Errorf("backfill: every row of the selection is bad, nothing to ask:\n  %s", strings.Join(skipped, "\n  "))}
+			return opt, usageErr{fmt.Errorf("backfill: every row of the selection is bad, nothing to ask:\n  %s", strings.Join(opt.Skipped, "\n  "))}
 		}
-		return configError("backfill wants a selection: --ports, --lanes, --vessels, --shipments or --reask")
+		return opt, configError("backfill wants a selection: --ports, --lanes, --vessels, --shipments or --reask")
 	}
-	warnings := checkDigitWarnings(log, sel.Shipments)
-	logical, err := logicalDate(c)
+	opt.Selection, opt.Warnings = sel, checkDigitWarnings(log, sel.Shipments)
+	if opt.LogicalDate, err = logicalDate(c); err != nil {
+		return opt, err
+	}
+	if opt.CapSchedule, opt.CapTracking, err = caps(c); err != nil {
+		return opt, err
+	}
+	if opt.MaxBody, err = maxBody(c); err != nil {
+		return opt, err
+	}
+	opt.Grace = c.Duration(flagGrace)
+	if opt.Grace == 0 && c.IsSet(flagGrace) {
+		opt.Grace = jobs.NoGrace // an explicit 0, not the mode's default
+	}
+	refresh, err := readRefresh(c)
 	if err != nil {
-		return err
+		return opt, err
 	}
-	capS, capT, err := caps(c)
-	if err != nil {
-		return err
+	opt.Refresh = &refresh
+	exit := statusExit
+	if opt.DryRun {
+		// A dry run exits 0 whatever the run it plans would end with
+		// (the plan says that); its log line says so.
+		exit = func(_ string, err error) int { return exitCode(err) }
 	}
-	limit, err := maxBody(c)
-	if err != nil {
-		return err
-	}
-	every, err := progressEvery(c)
-	if err != nil {
-		return err
-	}
-	client, err := newClient(c, log, capS, capT, limit)
-	if err != nil {
-		return err
-	}
-	if err := selectionURLs(client, sel.With(reask)); err != nil {
-		return err
-	}
+	opt.ExitCode = exit
+	return opt, settingError(c, opt.Validate())
+}
+
+// openForRun opens the warehouse of a run: for a dry run as it was last
+// published, writing nothing; else for writing. A nightly run given no
+// selection when no shipment is tracked either is refused.
+func openForRun(c *cli.Context, opt jobs.RunOptions) (*load.Warehouse, error) {
 	var wh *load.Warehouse
-	if c.Bool("dry-run") {
+	var err error
+	if opt.DryRun {
 		wh, err = openPlanning(c)
 	} else {
 		wh, err = openWarehouse(c)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer wh.Close()
-	if track && sel.Empty() && reask.Empty() && len(bad) == 0 {
+	if opt.Track && opt.Selection.Empty() && opt.Reask.Empty() && len(opt.Skipped) == 0 {
 		if err := somethingTracked(c, wh); err != nil {
-			return err
+			wh.Close()
+			return nil, err
 		}
 	}
-	exit := statusExit
-	if c.Bool("dry-run") {
-		// A dry run exits 0 whatever the run it plans would end with
-		// (the plan says that); its log line says so.
-		exit = func(_ string, err error) int { return exitCode(err) }
-	}
-	res, err := jobs.RunJob(c.Context, client, wh, jobs.RunOptions{
-		Job: job, LogicalDate: logical, Selection: sel, Track: track,
-		CapSchedule: capS, CapTracking: capT, DryRun: c.Bool("dry-run"), Grace: grace, Refresh: &refresh,
-		MaxBody: limit, MaxReasks: maxReasks, Reask: reask, ReaskCommand: reaskCommand(c), Skipped: skipped, Warnings: warnings, Confirm: confirm, ExitCode: exit, Version: version, Log: log,
-		Progress: progressOf(status), ProgressEvery: every,
-	})
-	err = urlError(authHint(err, client.Auth()))
-	if cerr := wh.Close(); err == nil {
-		err = cerr
-	}
-	err = misconfigHint(err)
+	return wh, nil
+}
+
+// sayRunEnd says how a run ended — a dry run its plan, a run its summary
+// — and maps the end to an exit code.
+func sayRunEnd(c *cli.Context, job string, res jobs.RunResult, err error) error {
 	if c.Bool("dry-run") {
 		switch {
 		case err != nil:

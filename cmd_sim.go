@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,29 +20,27 @@ import (
 	"github.com/etalake/etalake/sim"
 )
 
-// defaultSimStart is the simulator's default virtual start: fixed, so that a
-// seed names one world whatever the day it is run.
-const defaultSimStart = "2026-01-05T00:00:00Z"
-
 func worldFlags() []cli.Flag {
+	def := sim.DefaultWorldConfig()
 	return []cli.Flag{
 		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the world and of the faults: the same seed gives the same answers"},
-		&cli.StringFlag{Name: "start", Value: defaultSimStart, Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
-		&cli.IntFlag{Name: "shipments", Value: 400, Usage: "number of shipments in the world"},
-		&cli.IntFlag{Name: "days", Value: 60, Usage: "days after --start the world keeps answering consistently"},
+		// The default start is fixed, so that a seed names one world
+		// whatever the day it is run.
+		&cli.StringFlag{Name: "start", Value: def.Start.Format(time.RFC3339), Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
+		&cli.IntFlag{Name: "shipments", Value: def.Shipments, Usage: "number of shipments in the world"},
+		&cli.IntFlag{Name: "days", Value: def.Days, Usage: "days after --start the world keeps answering consistently"},
 		&cli.StringFlag{Name: "jumps", Value: "on", Usage: "on: carriers' ETAs also jump — boxes rolled to a later sailing, port calls omitted, voyages sailed by a substitute ship, at each carrier's rates (--list truth lists them); off: ETAs only drift, the world as it was before jumps"},
 	}
 }
 
+// worldConfig reads the world's flags and validates them
+// (sim.WorldConfig.Validate).
 func worldConfig(c *cli.Context) (sim.WorldConfig, error) {
 	start, err := parseTime("start", c.String("start"))
 	if err != nil {
 		return sim.WorldConfig{}, err
 	}
 	cfg := sim.WorldConfig{Seed: c.Int64("seed"), Start: start, Shipments: c.Int("shipments"), Days: c.Int("days")}
-	if cfg.Shipments < 1 || cfg.Days < 1 {
-		return sim.WorldConfig{}, configError("--shipments and --days: want at least 1")
-	}
 	switch j := c.String("jumps"); j {
 	case "on":
 	case "off":
@@ -51,7 +48,7 @@ func worldConfig(c *cli.Context) (sim.WorldConfig, error) {
 	default:
 		return sim.WorldConfig{}, configError("--jumps %q: want on or off", j)
 	}
-	return cfg, nil
+	return cfg, settingError(c, cfg.Validate())
 }
 
 // jumpsWord says whether a world's ETAs jump, for the lines that describe it.
@@ -139,85 +136,27 @@ func simServeCommand() *cli.Command {
 	}
 }
 
+// simServe serves the simulated service on --addr until the command is
+// stopped: its settings read and validated, the world built, the export
+// line said, the pushes sent as the virtual clock passes them.
 func simServe(c *cli.Context) error {
 	wcfg, err := worldConfig(c)
 	if err != nil {
 		return err
 	}
-	rate, err := readRate(c)
+	cfg, err := simConfig(c, wcfg.Seed)
 	if err != nil {
 		return err
 	}
-	var keys []sim.KeySpec
-	specs := c.StringSlice("key")
-	if len(specs) == 0 {
-		specs = []string{"demo:1000:1000"}
+	speed := c.Float64("speed")
+	if speed < 0 {
+		return configError("--speed %v: want 0 or more", speed)
 	}
-	for _, s := range specs {
-		k, err := sim.ParseKeySpec(s)
-		if err != nil {
-			return configError("--key: %v", err)
-		}
-		keys = append(keys, k)
-	}
-	api := c.String("schedule-api")
-	if api == "" {
-		api = sim.ScheduleAPIService // an empty ETALAKE_SCHEDULE_API
-	}
-	if !slices.Contains(sim.ScheduleAPIs, api) {
-		return configError("--schedule-api %q: want %s", api, strings.Join(sim.ScheduleAPIs, " or "))
-	}
-	pageSize, err := settingPageSize.read(c)
+	cfg.World = sim.NewWorld(wcfg)
+	cfg.Clock = sim.NewClock(wcfg.Start, speed, nil)
+	svc, err := sim.New(cfg)
 	if err != nil {
-		return err
-	}
-	switch {
-	case pageSize > 0 && api != sim.ScheduleAPIDCSA:
-		return configError("--page-size: only the %s profile pages its answers; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
-	}
-	if c.IsSet("dcsa-version") && api != sim.ScheduleAPIDCSA {
-		return configError("--dcsa-version: only the %s profile has one; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
-	}
-	if v := c.String("dcsa-version"); !slices.Contains(sim.DCSAVersions, v) {
-		return configError("--dcsa-version %q: want one of %s", v, strings.Join(sim.DCSAVersions, ", "))
-	}
-	// The simulator reads --auth with its own code, not the client's: a
-	// client and a simulator must not share one wrong reading.
-	auth, err := sim.ParseAuth(c.String(flagAuth))
-	if err != nil {
-		return configError("ETALAKE_AUTH (--auth): %v", err)
-	}
-	if c.Float64("speed") < 0 {
-		return configError("--speed %v: want 0 or more", c.Float64("speed"))
-	}
-	faults := sim.Faults{
-		LatencyMedian: c.Duration("latency-median"),
-		LatencyP99:    c.Duration("latency-p99"),
-		ErrorRate:     c.Float64("error-rate"),
-		TruncateRate:  c.Float64("truncate-rate"),
-		BurstRate:     c.Float64("burst-rate"),
-		BurstLength:   c.Int("burst-length"),
-		RetryAfter:    c.Bool("retry-after"),
-		Seed:          wcfg.Seed,
-	}
-	if err := faults.Validate(); err != nil {
-		return configError("%v", err)
-	}
-	world := sim.NewWorld(wcfg)
-	svc, err := sim.New(sim.Config{
-		World:  world,
-		Keys:   keys,
-		Rate:   sim.Rate{N: rate.N, Window: rate.Window},
-		Clock:  sim.NewClock(wcfg.Start, c.Float64("speed"), nil),
-		Faults: faults,
-
-		ScheduleAPI: api,
-		PageSize:    pageSize,
-		DCSAVersion: c.String("dcsa-version"),
-		Auth:        auth,
-	})
-	if err != nil {
-		return configError("%v", err)
+		return settingError(c, err)
 	}
 	pusher, err := simPusher(c, svc)
 	if err != nil {
@@ -227,34 +166,11 @@ func simServe(c *cli.Context) error {
 	if err != nil {
 		return configError("--addr %s: %v", c.String("addr"), err)
 	}
-	base := "http://" + ln.Addr().String()
-	exports := fmt.Sprintf("export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s", base, svc.ScheduleBasePath(), base, sim.TrackingPrefix)
-	if api != sim.ScheduleAPIService {
-		exports += " ETALAKE_SCHEDULE_API=" + api
+	if err := saySimServing(c, svc, cfg, wcfg, "http://"+ln.Addr().String()); err != nil {
+		ln.Close()
+		return err
 	}
-	if auth != (sim.Auth{}) {
-		exports += " ETALAKE_AUTH=" + shellWord(auth.String())
-	}
-	if jsonLog(c) {
-		// The URLs as fields, and the line for a shell as one more.
-		events(c).LogAttrs(c.Context, slog.LevelInfo, "sim: serving", slog.String("schedule_url", base+svc.ScheduleBasePath()),
-			slog.String("tracking_url", base+sim.TrackingPrefix), slog.String("schedule_api", api), slog.String("auth", auth.String()),
-			slog.String("controls", base+sim.AdminPrefix), slog.String("export", exports))
-		log, err := newLogger(c)
-		if err != nil {
-			return err
-		}
-		log.Info("simulator", "seed", wcfg.Seed, "shipments", len(world.Shipments()), "jumps", jumpsWord(wcfg), "ports", len(world.Ports()), "keys", len(keys),
-			"rate", rate.String(), "virtual_clock", svc.Clock().Now().Format(time.RFC3339), "speed", c.Float64("speed"))
-	} else {
-		fmt.Fprintln(c.App.Writer, exports)
-		fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, jumps %s, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
-			wcfg.Seed, len(world.Shipments()), jumpsWord(wcfg), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
-	}
-
 	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
 	pushed := make(chan struct{})
 	pushCtx, stopPushing := context.WithCancel(c.Context)
 	defer func() { stopPushing(); <-pushed }()
@@ -264,10 +180,50 @@ func simServe(c *cli.Context) error {
 			servePushes(pushCtx, c, pusher)
 		}
 	}()
+	return serveUntilDone(c.Context, srv, ln)
+}
+
+// saySimServing says where the simulator serves: the export line for a
+// shell on stdout (the URLs, the profile and the authentication a client
+// needs), what it simulates on stderr; with --log-format json, both as
+// events.
+func saySimServing(c *cli.Context, svc *sim.Service, cfg sim.Config, wcfg sim.WorldConfig, base string) error {
+	exports := fmt.Sprintf("export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s", base, svc.ScheduleBasePath(), base, sim.TrackingPrefix)
+	if cfg.ScheduleAPI != sim.ScheduleAPIService {
+		exports += " ETALAKE_SCHEDULE_API=" + cfg.ScheduleAPI
+	}
+	if cfg.Auth != (sim.Auth{}) {
+		exports += " ETALAKE_AUTH=" + shellWord(cfg.Auth.String())
+	}
+	world, speed, clock := cfg.World, c.Float64("speed"), svc.Clock().Now().Format(time.RFC3339)
+	if !jsonLog(c) {
+		fmt.Fprintln(c.App.Writer, exports)
+		fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, jumps %s, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
+			wcfg.Seed, len(world.Shipments()), jumpsWord(wcfg), len(world.Ports()), len(cfg.Keys), cfg.Rate, clock, speed, base, sim.AdminPrefix)
+		return nil
+	}
+	// The URLs as fields, and the line for a shell as one more.
+	events(c).LogAttrs(c.Context, slog.LevelInfo, "sim: serving", slog.String("schedule_url", base+svc.ScheduleBasePath()),
+		slog.String("tracking_url", base+sim.TrackingPrefix), slog.String("schedule_api", cfg.ScheduleAPI), slog.String("auth", cfg.Auth.String()),
+		slog.String("controls", base+sim.AdminPrefix), slog.String("export", exports))
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	log.Info("simulator", "seed", wcfg.Seed, "shipments", len(world.Shipments()), "jumps", jumpsWord(wcfg), "ports", len(world.Ports()), "keys", len(cfg.Keys),
+		"rate", cfg.Rate.String(), "virtual_clock", clock, "speed", speed)
+	return nil
+}
+
+// serveUntilDone serves srv on ln until it fails or ctx ends, then shuts
+// it down, giving the requests in flight 5 s.
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener) error {
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
 		return err
-	case <-c.Context.Done():
+	case <-ctx.Done():
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := srv.Shutdown(shutdown); err != nil {
@@ -278,6 +234,54 @@ func simServe(c *cli.Context) error {
 		}
 		return nil
 	}
+}
+
+// simConfig reads the simulated service's flags — keys, rate, profile,
+// authentication, faults — and validates them (sim.Config.Validate); its
+// faults are seeded with seed, the world's.
+func simConfig(c *cli.Context, seed int64) (sim.Config, error) {
+	rate, err := readRate(c)
+	if err != nil {
+		return sim.Config{}, err
+	}
+	cfg := sim.Config{
+		Rate:        sim.Rate{N: rate.N, Window: rate.Window},
+		ScheduleAPI: c.String(flagScheduleAPI),
+		PageSize:    c.Int(flagPageSize),
+		Faults: sim.Faults{
+			LatencyMedian: c.Duration("latency-median"),
+			LatencyP99:    c.Duration("latency-p99"),
+			ErrorRate:     c.Float64("error-rate"),
+			TruncateRate:  c.Float64("truncate-rate"),
+			BurstRate:     c.Float64("burst-rate"),
+			BurstLength:   c.Int("burst-length"),
+			RetryAfter:    c.Bool("retry-after"),
+			Seed:          seed,
+		},
+	}
+	if cfg.ScheduleAPI == "" {
+		cfg.ScheduleAPI = sim.ScheduleAPIService // an empty ETALAKE_SCHEDULE_API
+	}
+	if c.IsSet("dcsa-version") || cfg.ScheduleAPI == sim.ScheduleAPIDCSA {
+		cfg.DCSAVersion = c.String("dcsa-version")
+	}
+	specs := c.StringSlice("key")
+	if len(specs) == 0 {
+		specs = []string{"demo:1000:1000"}
+	}
+	for _, s := range specs {
+		k, err := sim.ParseKeySpec(s)
+		if err != nil {
+			return cfg, configError("--key: %v", err)
+		}
+		cfg.Keys = append(cfg.Keys, k)
+	}
+	// The simulator reads --auth with its own code, not the client's: a
+	// client and a simulator must not share one wrong reading.
+	if cfg.Auth, err = sim.ParseAuth(c.String(flagAuth)); err != nil {
+		return cfg, configError("ETALAKE_AUTH (--auth): %v", err)
+	}
+	return cfg, settingError(c, cfg.Validate())
 }
 
 // simPusher builds the sender of --webhook-url, or nil without it.

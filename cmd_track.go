@@ -32,9 +32,9 @@ func trackCommand() *cli.Command {
 				),
 				OnUsageError: usageError,
 				Action: func(c *cli.Context) error {
-					grace, err := settingGrace.read(c)
-					if err != nil {
-						return err
+					grace := c.Duration(flagGrace)
+					if err := jobs.ValidateGrace(grace); err != nil {
+						return settingError(c, err)
 					}
 					db, err := openReader(c, false)
 					if err != nil {

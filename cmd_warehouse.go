@@ -188,11 +188,11 @@ func replayCommand() *cli.Command {
 					return err
 				}
 			}
-			if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
-				return configError("--to %s must be after --from %s", c.String("to"), c.String("from"))
-			}
 			if opt.MaxBody, err = maxBody(c); err != nil {
 				return err
+			}
+			if err := opt.Validate(); err != nil {
+				return settingError(c, err)
 			}
 			wh, err := openWarehouse(c)
 			if err != nil {
@@ -253,14 +253,6 @@ func importCommand() *cli.Command {
 			if c.NArg() == 0 {
 				return configError("import wants files or directories of JSON responses")
 			}
-			if err := jobs.CheckImportIdentity(opt.Endpoint, opt.Request); err != nil {
-				return configError("%v", err)
-			}
-			// Before the warehouse is opened (or created): a path that
-			// names nothing to import is the user's to fix.
-			if err := jobs.CheckImportPaths(c.Args().Slice()); err != nil {
-				return configError("import: %v", err)
-			}
 			if s := c.String("observed-at"); s != "" {
 				if opt.ObservedAt, err = parseTime("observed-at", s); err != nil {
 					return err
@@ -268,6 +260,14 @@ func importCommand() *cli.Command {
 			}
 			if opt.MaxBody, err = maxBody(c); err != nil {
 				return err
+			}
+			if err := opt.Validate(); err != nil {
+				return settingError(c, err)
+			}
+			// Before the warehouse is opened (or created): a path that
+			// names nothing to import is the user's to fix.
+			if err := jobs.CheckImportPaths(c.Args().Slice()); err != nil {
+				return configError("import: %v", err)
 			}
 			wh, err := openWarehouse(c)
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/internal/setting"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/webhook"
 )
@@ -26,14 +27,9 @@ const (
 	flagWebhookMaxLen = "max-body"
 )
 
-var (
-	// settingTolerance: under a second no real clock pair agrees; past an
-	// hour a captured message could be replayed for that long.
-	settingTolerance = durationSetting{flag: flagTolerance, min: time.Second, max: time.Hour, want: "1s to 1h, such as 5m"}
-	// settingRotateEvery: how long a body may wait in the receiver's
-	// open journal before a writer can land it.
-	settingRotateEvery = durationSetting{flag: flagRotateEvery, min: time.Second, max: time.Hour, want: "1s to 1h, such as 1m"}
-)
+// maxRotateEvery bounds --rotate-every: how long a body may wait in the
+// receiver's open journal before a writer can land it.
+const maxRotateEvery = time.Hour
 
 // webhookShutdown bounds how long a stopping receiver waits for the
 // deliveries it is landing.
@@ -96,18 +92,17 @@ func webhookServe(c *cli.Context) error {
 	if cfg.Secret, err = webhook.ReadSecretFile(path); err != nil {
 		return configError("ETALAKE_WEBHOOK_SECRET_FILE (--secret-file): %v", err)
 	}
-	if cfg.Tolerance, err = settingTolerance.read(c); err != nil {
-		return err
+	cfg.Tolerance = c.Duration(flagTolerance)
+	if cfg.MaxBody, err = bytesize.Parse(c.String(flagWebhookMaxLen)); err != nil {
+		return configError("%s %v", settingName(c, flagWebhookMaxLen), err)
 	}
-	rotate, err := settingRotateEvery.read(c)
-	if err != nil {
-		return err
+	if err := cfg.Validate(); err != nil {
+		return settingError(c, err)
 	}
-	n, err := bytesize.Parse(c.String(flagWebhookMaxLen))
-	if err != nil || n < 1<<10 || n > 64<<20 {
-		return configError("%s %q: want a size of 1KiB to 64MiB, such as 1MiB", settingName(c, flagWebhookMaxLen), c.String(flagWebhookMaxLen))
+	rotate := c.Duration(flagRotateEvery)
+	if err := setting.Duration("RotateEvery", rotate, time.Second, maxRotateEvery, "1s to 1h, such as 1m"); err != nil {
+		return settingError(c, err)
 	}
-	cfg.MaxBody = n
 	dir := c.String(flagWarehouse)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return configError("ETALAKE_WAREHOUSE (--warehouse) %s: not a directory; the receiver lands into the warehouse the jobs write (create it first, as a job does)", dir)

@@ -148,32 +148,19 @@ func readKey(c *cli.Context) (extract.Key, error) {
 // newClient builds the service client from the shared flags: URLs, key,
 // rate limiter shared across processes, paths and timeout; the caps bound
 // its budgets (extract.Unlimited for none), and a body larger than
-// maxDecode (0: any) is not decoded.
+// maxDecode (0: any) is not decoded. A setting out of range is refused
+// before anything is asked (extract.Config.Validate).
 func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDecode int64) (*extract.Client, error) {
-	cfg := extract.Config{
-		MaxDecode:   maxDecode,
-		ScheduleURL: c.String(flagScheduleURL),
-		TrackingURL: c.String(flagTrackingURL),
-		UserAgent:   "etalake/" + version,
-
-		ScheduleBudget: extract.NewBudget(wire.ProductSchedule, capSchedule),
-		TrackingBudget: extract.NewBudget(wire.ProductTracking, capTracking),
-	}
+	cfg := extract.DefaultConfig()
+	cfg.ScheduleURL, cfg.TrackingURL = c.String(flagScheduleURL), c.String(flagTrackingURL)
+	cfg.PageSize, cfg.MaxPages, cfg.ScheduleDays = c.Int(flagPageSize), c.Int(flagMaxPages), c.Int(flagDays)
+	cfg.Timeout = c.Duration(flagTimeout)
+	cfg.MaxDecode, cfg.UserAgent = maxDecode, "etalake/"+version
+	cfg.ScheduleBudget = extract.NewBudget(wire.ProductSchedule, capSchedule)
+	cfg.TrackingBudget = extract.NewBudget(wire.ProductTracking, capTracking)
 	if strings.TrimSpace(cfg.ScheduleURL) == "" && strings.TrimSpace(cfg.TrackingURL) == "" {
-		return nil, configError("neither ETALAKE_SCHEDULE_URL (--schedule-url) nor ETALAKE_TRACKING_URL (--tracking-url) is set: want the base URL of the product you use, or both; try `etalake sim serve` for a local simulator")
-	}
-	var err error
-	if cfg.Timeout, err = settingTimeout.read(c); err != nil {
-		return nil, err
-	}
-	if cfg.PageSize, err = settingPageSize.read(c); err != nil {
-		return nil, err
-	}
-	if cfg.MaxPages, err = settingMaxPages.read(c); err != nil {
-		return nil, err
-	}
-	if cfg.ScheduleDays, err = settingScheduleDays.read(c); err != nil {
-		return nil, err
+		// Before the key: a setup with no product set has nothing to send it to.
+		return nil, usageErr{fmt.Errorf("%w; try `etalake sim serve` for a local simulator", settingError(c, cfg.Validate()))}
 	}
 	rate, err := readRate(c)
 	if err != nil {
@@ -194,6 +181,9 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 			return nil, configError("--path: %v", err)
 		}
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, settingError(c, err)
+	}
 	dir := c.String(flagStateDir)
 	if dir == "" {
 		if dir, err = extract.DefaultStateDir(); err != nil {
@@ -205,7 +195,7 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	}
 	client, err := extract.NewClient(cfg)
 	if err != nil {
-		return nil, usageErr{err}
+		return nil, settingError(c, err)
 	}
 	log.Debug("client ready", "key", cfg.Key.Fingerprint(), "auth", cfg.Auth.String(), "rate", rate.String(), "state_dir", dir)
 	return client, nil
@@ -287,31 +277,21 @@ func maxBodyFlag() cli.Flag {
 }
 
 // warehouseOptions reads --memory-limit and --lock-timeout into the
-// warehouse's options.
+// warehouse's options, and validates them (load.Options.Validate).
 func warehouseOptions(c *cli.Context) (load.Options, error) {
 	opt := load.DefaultOptions()
 	// Readers have no --lock-timeout: they never wait (zero).
-	var err error
-	if opt.LockTimeout, err = settingLockTimeout.read(c); err != nil {
-		return opt, err
+	opt.LockTimeout = c.Duration(flagLockTimeout)
+	opt.MemoryLimit = defaultMemory()
+	if s := c.String(flagMemoryLimit); strings.TrimSpace(s) != "" {
+		n, err := parseMemoryLimit(s)
+		if err != nil {
+			return opt, configError("ETALAKE_MEMORY_LIMIT (--memory-limit) %q: %v", s, err)
+		}
+		opt.MemoryLimit = n
 	}
-	s := c.String(flagMemoryLimit)
-	if strings.TrimSpace(s) == "" {
-		opt.MemoryLimit = defaultMemory()
-		return opt, nil
-	}
-	n, err := parseMemoryLimit(s)
-	if err != nil {
-		return opt, configError("ETALAKE_MEMORY_LIMIT (--memory-limit) %q: %v", s, err)
-	}
-	opt.MemoryLimit = n
-	return opt, nil
+	return opt, settingError(c, opt.Validate())
 }
-
-// minMemoryLimit is the least --memory-limit: a load's batch holds up to
-// 40 MiB of rows, and below this DuckDB would refuse most of them for want
-// of memory, leaving every load to be isolated a response at a time.
-const minMemoryLimit = 64 << 20
 
 // parseMemoryLimit reads a memory limit: a size, or a percentage of the
 // memory this process may use (the container's limit when there is one,
@@ -335,9 +315,6 @@ func parseMemoryLimit(s string) (int64, error) {
 			return 0, fmt.Errorf("want %s, or a percentage such as 40%%", bytesize.Form)
 		}
 	}
-	if n < minMemoryLimit {
-		return 0, fmt.Errorf("%s is less than the least DuckDB can load in, %s", bytesize.Format(n), bytesize.Format(minMemoryLimit))
-	}
 	return n, nil
 }
 
@@ -346,7 +323,7 @@ func parseMemoryLimit(s string) (int64, error) {
 // rest of the process and the system.
 func defaultMemory() int64 {
 	if total, err := availableMemory(); err == nil && total > 0 {
-		return max(min(defaultMemoryLimit, int64(total/2)), minMemoryLimit)
+		return max(min(defaultMemoryLimit, int64(total/2)), load.MinMemoryLimit)
 	}
 	return defaultMemoryLimit
 }
@@ -360,12 +337,12 @@ func availableMemory() (uint64, error) {
 	return memlimit.FromSystem()
 }
 
-// maxBody reads --max-body.
+// maxBody reads --max-body; the jobs' options say the least it may be.
 func maxBody(c *cli.Context) (int64, error) {
 	s := c.String(flagMaxBody)
 	n, err := bytesize.Parse(s)
-	if err != nil || n < 1 {
-		return 0, configError("ETALAKE_MAX_BODY (--max-body) %q: want %s, at least 1 byte", s, bytesize.Form)
+	if err != nil {
+		return 0, configError("%s %q: want %s, at least 1 byte", settingName(c, flagMaxBody), s, bytesize.Form)
 	}
 	return n, nil
 }

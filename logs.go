@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,15 +46,6 @@ func logFlags() []cli.Flag {
 func progressIntervalFlag() cli.Flag {
 	return &cli.DurationFlag{Name: flagProgressInterval, EnvVars: []string{"ETALAKE_PROGRESS_INTERVAL"}, Value: jobs.DefaultProgressEvery,
 		Usage: "off a terminal (or with --log-format json), log a \"run: progress\" event this often while the job fetches: requests done of those the caps and balances let it send, credits spent, pace and time left; 0: none"}
-}
-
-// progressEvery reads --progress-interval.
-func progressEvery(c *cli.Context) (time.Duration, error) {
-	d := c.Duration(flagProgressInterval)
-	if d < 0 {
-		return 0, configError("ETALAKE_PROGRESS_INTERVAL (--progress-interval) %s: want a duration such as 60s, or 0 for no progress events", d)
-	}
-	return d, nil
 }
 
 // jsonLog reports whether the command logs JSON.

@@ -83,7 +83,7 @@ func TestCLICredits(t *testing.T) {
 		{"missing key file", good, []string{"credits", "--api-key-file", "/nonexistent/key"}, 2, "--api-key-file"},
 		{"no schedule URL", with("ETALAKE_SCHEDULE_URL", ""), []string{"credits"}, 0, "not configured: ETALAKE_SCHEDULE_URL (--schedule-url) is not set"},
 		{"no tracking URL, json", with("ETALAKE_TRACKING_URL", ""), []string{"credits", "--format", "json"}, 0, `"not_configured": true`},
-		{"malformed URL", with("ETALAKE_TRACKING_URL", "localhost:1"), []string{"credits"}, 2, "tracking URL"},
+		{"malformed URL", with("ETALAKE_TRACKING_URL", "localhost:1"), []string{"credits"}, 2, `ETALAKE_TRACKING_URL (--tracking-url) "localhost:1": want an absolute http(s) URL`},
 		{"malformed rate", with("ETALAKE_RATE", "ten per second"), []string{"credits"}, 2, "ETALAKE_RATE"},
 		{"unknown flag", good, []string{"credits", "--bogus"}, 2, "bogus"},
 	}

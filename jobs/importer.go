@@ -75,6 +75,12 @@ const importProgressEvery = 10_000
 // undecoded (importbig.go). An import that stops keeps every load it
 // committed; importing again lands only what is new.
 func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
+	if opt.MaxBody == 0 {
+		opt.MaxBody = DefaultMaxBody
+	}
+	if err := opt.Validate(); err != nil {
+		return ImportStats{}, fmt.Errorf("import: %w", err)
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -119,15 +125,9 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 	return *st, err
 }
 
-// CheckImportIdentity checks --endpoint and --request as Import would:
-// both or neither, an endpoint etalake knows, a request naming a resource.
-func CheckImportIdentity(e wire.Endpoint, request string) error {
-	_, err := ImportOptions{Endpoint: e, Request: request}.identity()
-	return err
-}
-
 // identity is the identity the options name for every body, or nil when
-// each body's is inferred.
+// each body's is inferred: Endpoint and Request both or neither, an
+// endpoint etalake knows, a request naming a resource.
 func (opt ImportOptions) identity() (*transform.Identity, error) {
 	if opt.Endpoint == "" && opt.Request == "" {
 		return nil, nil

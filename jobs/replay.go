@@ -55,8 +55,11 @@ type ReplayStats struct {
 // derived again are left to the next job of any kind (or a replay), which
 // derives them and publishes.
 func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
-	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
-		return ReplayStats{}, fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
+	if opt.MaxBody == 0 {
+		opt.MaxBody = DefaultMaxBody
+	}
+	if err := opt.Validate(); err != nil {
+		return ReplayStats{}, fmt.Errorf("replay: %w", err)
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now

@@ -146,15 +146,15 @@ type RunResult struct {
 // run with an error matching extract.ErrUnauthorized.
 func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt RunOptions) (RunResult, error) {
 	opt = withRunDefaults(opt)
-	if err := opt.Refresh.Validate(); err != nil {
-		return RunResult{}, fmt.Errorf("refresh policy: %w", err)
+	if err := opt.Validate(); err != nil {
+		return RunResult{}, err
 	}
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
 	if !opt.DryRun {
 		// A body larger than --max-body is not decoded, and goes to disk
 		// as it arrives, where the journal takes it in (load.BodyFile).
-		client = client.WithMaxDecode(maxBodyOr(opt.MaxBody)).WithSpillDir(wh.SpillDir())
+		client = client.WithMaxDecode(opt.MaxBody).WithSpillDir(wh.SpillDir())
 	}
 	r := &runner{client: client, wh: wh, opt: opt, logical: logical, retried: map[int]int64{},
 		policy: *opt.Refresh, grace: opt.Refresh.grace(opt.Grace), periods: map[wire.Product]*wire.ConsumptionPeriod{},
@@ -184,6 +184,9 @@ func withRunDefaults(o RunOptions) RunOptions {
 	}
 	if o.MaxReasks == 0 {
 		o.MaxReasks = DefaultMaxReasks
+	}
+	if o.MaxBody == 0 {
+		o.MaxBody = DefaultMaxBody
 	}
 	return o
 }
