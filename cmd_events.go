@@ -39,6 +39,7 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 		slog.String("run", r.ID),
 		slog.Any("logical_date", dateOrNil(r.LogicalDate)),
 		slog.String("status", r.Status),
+		slog.String("verdict", string(res.Verdict)),
 		slog.Any("exit_code", intOrNil(r.ExitCode)),
 		slog.Time("started_at", r.StartedAt),
 		slog.Any("ended_at", timeOrNil(r.EndedAt)),
@@ -148,14 +149,14 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 }
 
 // outcomeAttrs are the attributes of the "summary" event of a job that
-// derives responses (import, replay): how it ended, with what exit code,
-// and what it loaded.
-func outcomeAttrs(job string, o jobs.Outcome, exit int) []slog.Attr {
+// derives responses (import, replay) and ended with err: how it ended,
+// with what exit code, and what it loaded.
+func outcomeAttrs(job string, o jobs.Outcome, err error) []slog.Attr {
 	return []slog.Attr{
 		slog.String("job", job),
 		slog.String("run", o.Run),
 		slog.String("status", o.Status),
-		slog.Int("exit_code", exit),
+		slog.Int("exit_code", jobExit(o.Verdict, err)),
 		slog.Any("rows", orEmpty(o.Rows)),
 		slog.Int("dead_letters", o.DeadLetters),
 		slog.Int("quarantined", o.Quarantined),

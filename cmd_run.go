@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -389,14 +388,7 @@ func runOptions(c *cli.Context, job string, track bool, log *slog.Logger) (jobs.
 	if err != nil {
 		return opt, err
 	}
-	opt.Refresh = &refresh
-	exit := statusExit
-	if opt.DryRun {
-		// A dry run exits 0 whatever the run it plans would end with
-		// (the plan says that); its log line says so.
-		exit = func(_ string, err error) int { return exitCode(err) }
-	}
-	opt.ExitCode = exit
+	opt.Refresh, opt.ExitCodes = &refresh, exitCodes
 	return opt, settingError(c, opt.Validate())
 }
 
@@ -441,15 +433,10 @@ func sayRunEnd(c *cli.Context, job string, res jobs.RunResult, err error) error 
 	} else {
 		writeSummary(c.App.Writer, res)
 	}
-	switch {
-	case errors.Is(err, jobs.ErrDeclined):
-		return cli.Exit(err.Error(), exitFailure)
-	case err != nil:
-		return err
-	case res.Run.Status == load.StatusPartial:
-		return cli.Exit(fmt.Sprintf("%s ended partial: %s", job, res.Run.StopReason), exitPartial)
+	if err == nil && res.Verdict != jobs.VerdictOK {
+		return ended{res.Verdict, fmt.Sprintf("%s ended %s: %s", job, res.Run.Status, res.Run.StopReason)}
 	}
-	return nil
+	return err
 }
 
 // selectionURLs refuses, before the warehouse is opened, a selection

@@ -24,7 +24,11 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if r.LogicalDate != nil {
 		date = " for " + r.LogicalDate.Format(time.DateOnly)
 	}
-	fmt.Fprintf(w, "%s %s%s: %s%s\n", r.Job, r.ID, date, r.Status, dur)
+	verdict := ""
+	if res.Verdict != "" && string(res.Verdict) != r.Status {
+		verdict = " (" + string(res.Verdict) + ")" // failed, refused: a setting or the key to fix
+	}
+	fmt.Fprintf(w, "%s %s%s: %s%s%s\n", r.Job, r.ID, date, r.Status, verdict, dur)
 	var statuses []string
 	keys := make([]int, 0, len(r.ByStatus))
 	for s := range r.ByStatus {

@@ -101,11 +101,11 @@ func trackChange(name, usage, argsUsage string, remove bool, summary string) *cl
 				return err
 			}
 			defer wh.Close()
-			res, err := jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCode: statusExit, Version: version, Log: log})
+			res, err := jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCodes: exitCodes, Version: version, Log: log})
 			if cerr := wh.Close(); err == nil {
 				err = cerr
 			}
-			exit := statusExit(res.Run.Status, err)
+			exit := jobExit(res.Verdict, err)
 			if err == nil || res.Changed > 0 { // the change is made, whatever the publish did
 				if jsonLog(c) {
 					level := slog.LevelInfo
@@ -125,13 +125,10 @@ func trackChange(name, usage, argsUsage string, remove bool, summary string) *cl
 					}
 				}
 			}
-			switch {
-			case err != nil:
-				return err
-			case res.Run.Status == load.StatusPartial:
-				return cli.Exit(fmt.Sprintf("track %s ended partial: %s", name, res.Run.StopReason), exitPartial)
+			if err == nil && res.Verdict != jobs.VerdictOK {
+				return ended{res.Verdict, fmt.Sprintf("track %s ended %s: %s", name, res.Run.Status, res.Run.StopReason)}
 			}
-			return nil
+			return err
 		},
 	}
 }

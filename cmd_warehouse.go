@@ -177,7 +177,7 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := jobs.ReplayOptions{Version: version, Log: log, ExitCode: statusExit}
+			opt := jobs.ReplayOptions{Version: version, Log: log, ExitCodes: exitCodes}
 			if s := c.String("from"); s != "" {
 				if opt.From, err = parseTime("from", s); err != nil {
 					return err
@@ -205,12 +205,12 @@ func replayCommand() *cli.Command {
 			}
 			if jsonLog(c) {
 				events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(st.Status), "summary",
-					append(outcomeAttrs("replay", st.Outcome, statusExit(st.Status, err)), slog.Int("responses", st.Responses))...)
+					append(outcomeAttrs("replay", st.Outcome, err), slog.Int("responses", st.Responses))...)
 			} else {
 				fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
 			}
-			if err == nil && st.Status == load.StatusPartial {
-				return cli.Exit("replay ended partial: responses were dead-lettered (see dead_letters)", exitPartial)
+			if err == nil && st.Verdict != jobs.VerdictOK {
+				return ended{st.Verdict, "replay ended " + st.Status + ": responses were dead-lettered (see dead_letters)"}
 			}
 			return err
 		},
@@ -249,7 +249,7 @@ func importCommand() *cli.Command {
 				return err
 			}
 			opt := jobs.ImportOptions{Endpoint: wire.Endpoint(c.String("endpoint")), Request: c.String("request"),
-				Version: version, Log: log, ExitCode: statusExit}
+				Version: version, Log: log, ExitCodes: exitCodes}
 			if c.NArg() == 0 {
 				return configError("import wants files or directories of JSON responses")
 			}
@@ -284,14 +284,14 @@ func importCommand() *cli.Command {
 			switch {
 			case st.Run == "":
 			case jsonLog(c):
-				events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(st.Status), "summary", append(outcomeAttrs("import", st.Outcome, statusExit(st.Status, err)),
+				events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(st.Status), "summary", append(outcomeAttrs("import", st.Outcome, err),
 					slog.Int("files", st.Files), slog.Int("bodies", st.Bodies), slog.Int("landed", st.Landed),
 					slog.Int("already_there", st.AlreadyThere), slog.Int("unidentified", st.Unidentified))...)
 			default:
 				writeImportSummary(c.App.Writer, st)
 			}
-			if err == nil && st.Status == load.StatusPartial {
-				return cli.Exit("import ended partial: bodies or records in them were dead-lettered (see dead_letters)", exitPartial)
+			if err == nil && st.Verdict != jobs.VerdictOK {
+				return ended{st.Verdict, "import ended " + st.Status + ": bodies or records in them were dead-lettered (see dead_letters)"}
 			}
 			return err
 		},

@@ -31,12 +31,12 @@ type ImportOptions struct {
 	// MaxBody is the largest body derived; a larger one is landed and
 	// dead-lettered (0: DefaultMaxBody).
 	MaxBody int64
-	// ExitCode, when set, names the exit code an import that ends with
-	// status and err exits with, for etl_runs.exit_code.
-	ExitCode func(status string, err error) int
-	Version  string
-	Log      *slog.Logger
-	Now      func() time.Time
+	// ExitCodes are the caller's exit codes of each verdict, recorded in
+	// etl_runs.exit_code (nil: none).
+	ExitCodes ExitCodes
+	Version   string
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // ImportStats says what an import did. Bodies = Landed + AlreadyThere +
@@ -121,7 +121,7 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 	}
 	st := &im.stats
 	st.AlreadyThere = st.Bodies - st.Landed
-	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, nil, opt.ExitCode)
+	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, nil, opt.ExitCodes)
 	return *st, err
 }
 
