@@ -16,7 +16,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/sim"
 )
 
@@ -121,12 +120,12 @@ func simServeCommand() *cli.Command {
 			&cli.Float64Flag{Name: "burst-rate", Usage: "chance per request of a burst of 429s"},
 			&cli.IntFlag{Name: "burst-length", Value: 3, Usage: "429s per burst"},
 			&cli.BoolFlag{Name: "retry-after", Usage: "send Retry-After with every 429"},
-			&cli.StringFlag{Name: "schedule-api", EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: sim.ScheduleAPIService,
+			&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{envScheduleAPI}, Value: sim.ScheduleAPIService,
 				Usage: "schedule API profile to serve: service (under /schedule/api/v1) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0 under /cs, paged)"},
 			&cli.StringFlag{Name: "dcsa-version", Value: sim.DefaultDCSAVersion,
 				Usage: "dcsa-cs-1.0: the version followed (" + strings.Join(sim.DCSAVersions, ", ") + "): 1.0.0 and 1.0.1 want a next page asked with the cursor alone, 1.0.2 and 1.0.3 with the first request's filters"},
 			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
-			&cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
+			&cli.StringFlag{Name: flagAuth, EnvVars: []string{envAuth}, Value: sim.Auth{}.String(),
 				Usage: "where the simulator wants the key: api-key (the API_KEY header, as the service), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME); a request without it there is refused 401, saying how it is wanted"},
 			&cli.StringFlag{Name: "webhook-url", Usage: "push the vendor's webhooks there (etalake webhook serve's URL): for every shipment asked, a container discharged at the POD and a POD date moved by more than 24 h, as the virtual clock passes them"},
 			&cli.StringFlag{Name: "webhook-secret-file", Usage: "with --webhook-url: the file of the signing secret (whsec_…), the one the receiver's --secret-file holds"},
@@ -188,12 +187,12 @@ func simServe(c *cli.Context) error {
 // needs), what it simulates on stderr; with --log-format json, both as
 // events.
 func saySimServing(c *cli.Context, svc *sim.Service, cfg sim.Config, wcfg sim.WorldConfig, base string) error {
-	exports := fmt.Sprintf("export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s", base, svc.ScheduleBasePath(), base, sim.TrackingPrefix)
+	exports := fmt.Sprintf("export %s=%s%s %s=%s%s", envScheduleURL, base, svc.ScheduleBasePath(), envTrackingURL, base, sim.TrackingPrefix)
 	if cfg.ScheduleAPI != sim.ScheduleAPIService {
-		exports += " ETALAKE_SCHEDULE_API=" + cfg.ScheduleAPI
+		exports += " " + envScheduleAPI + "=" + cfg.ScheduleAPI
 	}
 	if cfg.Auth != (sim.Auth{}) {
-		exports += " ETALAKE_AUTH=" + shellWord(cfg.Auth.String())
+		exports += " " + envAuth + "=" + shellQuote(cfg.Auth.String())
 	}
 	world, speed, clock := cfg.World, c.Float64("speed"), svc.Clock().Now().Format(time.RFC3339)
 	if !jsonLog(c) {
@@ -279,7 +278,7 @@ func simConfig(c *cli.Context, seed int64) (sim.Config, error) {
 	// The simulator reads --auth with its own code, not the client's: a
 	// client and a simulator must not share one wrong reading.
 	if cfg.Auth, err = sim.ParseAuth(c.String(flagAuth)); err != nil {
-		return cfg, configError("ETALAKE_AUTH (--auth): %v", err)
+		return cfg, configError("%s: %v", settingName(c, flagAuth), err)
 	}
 	return cfg, settingError(c, cfg.Validate())
 }
@@ -351,63 +350,54 @@ func simWorldCommand() *cli.Command {
 			&cli.StringFlag{Name: "list", Value: "shipments", Usage: "shipments, ports, lanes, vessels or truth"},
 		), logFlags()...),
 		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			wcfg, err := worldConfig(c)
-			if err != nil {
-				return err
-			}
-			list := c.String("list")
-			switch list {
-			case "shipments", "ports", "lanes", "vessels", "truth":
-			default:
-				return configError("--list %q: want shipments, ports, lanes, vessels or truth", list)
-			}
-			world := sim.NewWorld(wcfg)
-			if list == "truth" {
-				enc := json.NewEncoder(c.App.Writer)
-				enc.SetIndent("", "  ")
-				return enc.Encode(world.Truth())
-			}
-			w := csv.NewWriter(c.App.Writer)
-			switch list {
-			case "shipments":
-				_ = w.Write([]string{"shipment_number", "shipment_type", "sealine"})
-				for _, s := range world.Shipments() {
-					_ = w.Write([]string{s.Number, string(s.Type), s.Sealine})
-				}
-			case "ports":
-				_ = w.Write([]string{"locode", "name", "country_code", "timezone", "lat", "lng"})
-				for _, p := range world.Ports() {
-					_ = w.Write([]string{p.Locode, p.Name, p.CountryCode, p.Timezone, ftoa(p.Lat), ftoa(p.Lng)})
-				}
-			case "lanes":
-				_ = w.Write([]string{"pol", "pod"})
-				for _, l := range world.Lanes() {
-					_ = w.Write([]string{l.POL, l.POD})
-				}
-			case "vessels":
-				_ = w.Write([]string{"imo", "name", "carrier", "service"})
-				for _, v := range world.Vessels() {
-					_ = w.Write([]string{strconv.Itoa(v.IMO), v.Name, v.Carrier, v.Service})
-				}
-			}
-			w.Flush()
-			return w.Error()
-		},
+		Action:       printWorld,
 	}
 }
 
-// shellWord quotes s for a POSIX shell when it holds more than letters,
-// digits and -_.:/=@%+, (a header name may hold $, ', `, |, & or ~).
-func shellWord(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		safe = safe && (r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/=@%+,", r)))
+// printWorld prints one list of the simulated world: shipments, ports,
+// lanes or vessels as CSV, or its truth as JSON.
+func printWorld(c *cli.Context) error {
+	wcfg, err := worldConfig(c)
+	if err != nil {
+		return err
 	}
-	if safe {
-		return s
+	list := c.String("list")
+	switch list {
+	case "shipments", "ports", "lanes", "vessels", "truth":
+	default:
+		return configError("--list %q: want shipments, ports, lanes, vessels or truth", list)
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	world := sim.NewWorld(wcfg)
+	if list == "truth" {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(world.Truth())
+	}
+	w := csv.NewWriter(c.App.Writer)
+	switch list {
+	case "shipments":
+		_ = w.Write([]string{"shipment_number", "shipment_type", "sealine"})
+		for _, s := range world.Shipments() {
+			_ = w.Write([]string{s.Number, string(s.Type), s.Sealine})
+		}
+	case "ports":
+		_ = w.Write([]string{"locode", "name", "country_code", "timezone", "lat", "lng"})
+		for _, p := range world.Ports() {
+			_ = w.Write([]string{p.Locode, p.Name, p.CountryCode, p.Timezone, ftoa(p.Lat), ftoa(p.Lng)})
+		}
+	case "lanes":
+		_ = w.Write([]string{"pol", "pod"})
+		for _, l := range world.Lanes() {
+			_ = w.Write([]string{l.POL, l.POD})
+		}
+	case "vessels":
+		_ = w.Write([]string{"imo", "name", "carrier", "service"})
+		for _, v := range world.Vessels() {
+			_ = w.Write([]string{strconv.Itoa(v.IMO), v.Name, v.Carrier, v.Service})
+		}
+	}
+	w.Flush()
+	return w.Error()
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -425,25 +415,29 @@ func simResponsesCommand() *cli.Command {
 			&cli.IntFlag{Name: "hour", Value: 2, Usage: "hour of the day (UTC) of each snapshot"},
 		), logFlags()...),
 		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			wcfg, err := worldConfig(c)
-			if err != nil {
-				return err
-			}
-			if h := c.Int("hour"); h < 0 || h > 23 {
-				return configError("--hour %d: want 0 to 23", h)
-			}
-			n, err := sim.WriteResponses(sim.NewWorld(wcfg), c.String("out"), time.Duration(c.Int("hour"))*time.Hour)
-			if err != nil {
-				return err
-			}
-			if jsonLog(c) {
-				events(c).LogAttrs(c.Context, slog.LevelInfo, "summary", slog.String("job", "sim responses"), slog.Int("exit_code", exitOK),
-					slog.Int("responses", n), slog.Int("days", wcfg.Days), slog.String("out", c.String("out")))
-				return nil
-			}
-			fmt.Fprintf(c.App.Writer, "wrote %d responses for %d days to %s\n", n, wcfg.Days, c.String("out"))
-			return nil
-		},
+		Action:       writeSimResponses,
 	}
+}
+
+// writeSimResponses writes a day's tracking responses per file, ready for
+// import, and says how many.
+func writeSimResponses(c *cli.Context) error {
+	wcfg, err := worldConfig(c)
+	if err != nil {
+		return err
+	}
+	if h := c.Int("hour"); h < 0 || h > 23 {
+		return configError("--hour %d: want 0 to 23", h)
+	}
+	n, err := sim.WriteResponses(sim.NewWorld(wcfg), c.String("out"), time.Duration(c.Int("hour"))*time.Hour)
+	if err != nil {
+		return err
+	}
+	if jsonLog(c) {
+		events(c).LogAttrs(c.Context, slog.LevelInfo, "summary", slog.String("job", "sim responses"), slog.Int("exit_code", exitOK),
+			slog.Int("responses", n), slog.Int("days", wcfg.Days), slog.String("out", c.String("out")))
+		return nil
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %d responses for %d days to %s\n", n, wcfg.Days, c.String("out"))
+	return nil
 }

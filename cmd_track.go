@@ -31,44 +31,48 @@ func trackCommand() *cli.Command {
 					graceFlag("as for run: how long after arrival a shipment is still active"),
 				),
 				OnUsageError: usageError,
-				Action: func(c *cli.Context) error {
-					grace := c.Duration(flagGrace)
-					if err := jobs.ValidateGrace(grace); err != nil {
-						return settingError(c, err)
-					}
-					db, err := openReader(c, false)
-					if err != nil {
-						return err
-					}
-					defer db.Close()
-					rows, err := load.ReadTracked(c.Context, db)
-					if err != nil {
-						return err
-					}
-					list := jobs.TrackedAsOf(rows, time.Now().UTC(), grace)
-					if jsonLog(c) {
-						return trackedEvents(c, list)
-					}
-					tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "SHIPMENT\tTYPE\tSEALINE\tSTATE\tADDED\tARRIVED\tLAST OBSERVED")
-					n := 0
-					for _, t := range list {
-						if t.State == jobs.TrackRemoved && !c.Bool("all") {
-							continue
-						}
-						n++
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.Ref.Number, t.Ref.Type, dash(t.Ref.Sealine), t.State,
-							t.AddedAt.Format(time.DateOnly), timeOrDash(t.Arrived), timeOrDash(t.LastObserved))
-					}
-					if err := tw.Flush(); err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "(%d shipments)\n", n)
-					return nil
-				},
+				Action:       listTracked,
 			},
 		},
 	}
+}
+
+// listTracked lists the tracked set as the published warehouse holds it,
+// each shipment's state as of now with the grace given.
+func listTracked(c *cli.Context) error {
+	grace := c.Duration(flagGrace)
+	if err := jobs.ValidateGrace(grace); err != nil {
+		return settingError(c, err)
+	}
+	db, err := openReader(c, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := load.ReadTracked(c.Context, db)
+	if err != nil {
+		return err
+	}
+	list := jobs.TrackedAsOf(rows, time.Now().UTC(), grace)
+	if jsonLog(c) {
+		return trackedEvents(c, list)
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SHIPMENT\tTYPE\tSEALINE\tSTATE\tADDED\tARRIVED\tLAST OBSERVED")
+	n := 0
+	for _, t := range list {
+		if t.State == jobs.TrackRemoved && !c.Bool("all") {
+			continue
+		}
+		n++
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.Ref.Number, t.Ref.Type, dash(t.Ref.Sealine), t.State,
+			t.AddedAt.Format(time.DateOnly), timeOrDash(t.Arrived), timeOrDash(t.LastObserved))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "(%d shipments)\n", n)
+	return nil
 }
 
 // trackChange is a command changing the tracked set: it reads the
@@ -83,53 +87,65 @@ func trackChange(name, usage, argsUsage string, remove bool, summary string) *cl
 		Flags:        append(writerFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}, strictFlag()),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			refs, bad, err := trackRefs(c)
-			if err != nil {
-				return err
-			}
-			log, err := newLogger(c)
-			if err != nil {
-				return err
-			}
-			skipped, err := skipBadRows(c, log, bad)
-			if err != nil {
-				return err
-			}
-			checkDigitWarnings(log, refs)
-			wh, err := openWarehouse(c)
-			if err != nil {
-				return err
-			}
-			defer wh.Close()
-			res, err := jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCodes: exitCodes, Version: version, Log: log})
-			if cerr := wh.Close(); err == nil {
-				err = cerr
-			}
-			exit := jobExit(res.Verdict, err)
-			if err == nil || res.Changed > 0 { // the change is made, whatever the publish did
-				if jsonLog(c) {
-					level := slog.LevelInfo
-					if exit != exitOK {
-						level = slog.LevelWarn
-					}
-					events(c).LogAttrs(c.Context, level, "summary", slog.String("job", "track "+name), slog.String("run", res.Run.ID),
-						slog.String("status", res.Run.Status), slog.Int("exit_code", exit), slog.Int("changed", res.Changed),
-						slog.Int("unchanged", len(refs)-res.Changed), slog.Any("skipped", emptyList(skipped)), slog.Int("dead_letters", res.DeadLetters))
-				} else {
-					fmt.Fprintf(c.App.Writer, summary, res.Changed, len(refs)-res.Changed)
-					for _, b := range skipped {
-						fmt.Fprintf(c.App.Writer, "  skipped %s\n", b)
-					}
-					if res.DeadLetters > 0 {
-						fmt.Fprintf(c.App.Writer, "  dead    %s: kept in raw_responses, the reasons in dead_letters\n", jobs.DeadLetters(res.DeadLetters, res.Quarantined))
-					}
-				}
-			}
-			if err == nil && res.Verdict != jobs.VerdictOK {
-				return ended{res.Verdict, fmt.Sprintf("track %s ended %s: %s", name, res.Run.Status, res.Run.StopReason)}
-			}
-			return err
+			return changeTracked(c, name, remove, summary)
 		},
+	}
+}
+
+// changeTracked adds the shipments given to the tracked set, or with
+// remove removes them (jobs.Track), and says how many changed.
+func changeTracked(c *cli.Context, name string, remove bool, summary string) error {
+	refs, bad, err := trackRefs(c)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	skipped, err := skipBadRows(c, log, bad)
+	if err != nil {
+		return err
+	}
+	checkDigitWarnings(log, refs)
+	wh, err := openWarehouse(c)
+	if err != nil {
+		return err
+	}
+	defer wh.Close()
+	res, err := jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCodes: exitCodes, Version: version, Log: log})
+	if cerr := wh.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil || res.Changed > 0 { // the change is made, whatever the publish did
+		sayTracked(c, name, summary, res, len(refs), skipped, jobExit(res.Verdict, err))
+	}
+	if err == nil && res.Verdict != jobs.VerdictOK {
+		return ended{res.Verdict, fmt.Sprintf("track %s ended %s: %s", name, res.Run.Status, res.Run.StopReason)}
+	}
+	return err
+}
+
+// sayTracked says how many of the given shipments a track add or rm
+// changed, the rows it skipped and the dead letters of responses it
+// derived first.
+func sayTracked(c *cli.Context, name, summary string, res jobs.TrackResult, given int, skipped []string, exit int) {
+	if jsonLog(c) {
+		level := slog.LevelInfo
+		if exit != exitOK {
+			level = slog.LevelWarn
+		}
+		events(c).LogAttrs(c.Context, level, "summary", slog.String("job", "track "+name), slog.String("run", res.Run.ID),
+			slog.String("status", res.Run.Status), slog.Int("exit_code", exit), slog.Int("changed", res.Changed),
+			slog.Int("unchanged", given-res.Changed), slog.Any("skipped", emptyList(skipped)), slog.Int("dead_letters", res.DeadLetters))
+		return
+	}
+	fmt.Fprintf(c.App.Writer, summary, res.Changed, given-res.Changed)
+	for _, b := range skipped {
+		fmt.Fprintf(c.App.Writer, "  skipped %s\n", b)
+	}
+	if res.DeadLetters > 0 {
+		fmt.Fprintf(c.App.Writer, "  dead    %s: kept in raw_responses, the reasons in dead_letters\n", jobs.DeadLetters(res.DeadLetters, res.Quarantined))
 	}
 }
 

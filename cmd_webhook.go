@@ -87,10 +87,10 @@ func webhookServe(c *cli.Context) error {
 	cfg := webhook.DefaultConfig()
 	path := c.String(flagSecretFile)
 	if path == "" {
-		return configError("no signing secret: set ETALAKE_WEBHOOK_SECRET_FILE or pass --secret-file FILE (whsec_… as the vendor's portal shows it)")
+		return configError("no signing secret: set %s FILE (whsec_… as the vendor's portal shows it)", settingName(c, flagSecretFile))
 	}
 	if cfg.Secret, err = webhook.ReadSecretFile(path); err != nil {
-		return configError("ETALAKE_WEBHOOK_SECRET_FILE (--secret-file): %v", err)
+		return configError("%s: %v", settingName(c, flagSecretFile), err)
 	}
 	cfg.Tolerance = c.Duration(flagTolerance)
 	if cfg.MaxBody, err = bytesize.Parse(c.String(flagWebhookMaxLen)); err != nil {
@@ -105,7 +105,7 @@ func webhookServe(c *cli.Context) error {
 	}
 	dir := c.String(flagWarehouse)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return configError("ETALAKE_WAREHOUSE (--warehouse) %s: not a directory; the receiver lands into the warehouse the jobs write (create it first, as a job does)", dir)
+		return configError("%s %s: not a directory; the receiver lands into the warehouse the jobs write (create it first, as a job does)", settingName(c, flagWarehouse), dir)
 	}
 	landing, err := jobs.OpenPushLanding(dir, jobs.PushOptions{Log: log})
 	if err != nil {

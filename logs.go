@@ -27,10 +27,6 @@ const (
 	logJSON = "json"
 )
 
-// envLogFormat is --log-format's variable, which main also reads to word
-// the last line (writeExit).
-const envLogFormat = "ETALAKE_LOG_FORMAT"
-
 // logFlags are the flags of the log, on every command.
 func logFlags() []cli.Flag {
 	return []cli.Flag{
@@ -66,7 +62,7 @@ func newLoggerTo(c *cli.Context, w io.Writer, level slog.Level) (*slog.Logger, e
 	if c.IsSet(flagLogLevel) {
 		s := strings.TrimSpace(c.String(flagLogLevel))
 		if err := level.UnmarshalText([]byte(s)); err != nil {
-			return nil, configError("ETALAKE_LOG_LEVEL (--log-level) %q: want debug, info, warn or error", s)
+			return nil, configError("%s %q: want debug, info, warn or error", settingName(c, flagLogLevel), s)
 		}
 	}
 	opts := &slog.HandlerOptions{Level: level}
@@ -76,7 +72,7 @@ func newLoggerTo(c *cli.Context, w io.Writer, level slog.Level) (*slog.Logger, e
 	case logJSON:
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	default:
-		return nil, configError("ETALAKE_LOG_FORMAT (--log-format) %q: want text or json", f)
+		return nil, configError("%s %q: want text or json", settingName(c, flagLogFormat), f)
 	}
 }
 

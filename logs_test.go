@@ -229,7 +229,7 @@ func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 				continue
 			}
 			if !slices.Contains(rendered[typ.Name()], f.Name) && !slices.Contains(notSummary[typ.Name()], f.Name) {
-				t.Errorf("%s.%s is new: render it in summaryAttrs (cmd_events.go) beside writeSummary's line, and list it here", typ.Name(), f.Name)
+				t.Errorf("%s.%s is new: render it in summaryAttrs (events.go) beside writeSummary's line, and list it here", typ.Name(), f.Name)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +18,22 @@ import (
 // configuration from its flags and validates it before it asks, opens or
 // creates anything (exit 2); settingError names the ETALAKE_* variable
 // and the flag the value came by, from settingFlags.
+
+// The ETALAKE_* variables named beyond the one flag that reads each: the
+// key, which no flag reads (by design); the product URLs, which sim
+// serve's export line sets; the two that sim serve reads as the client
+// does, so that one environment sets both; and the log format, which main
+// reads to word the last line before the flags are parsed (writeExit).
+// Every other variable is named once, in its flag's EnvVars, and messages
+// name it from there (settingName).
+const (
+	envAPIKey      = "ETALAKE_API_KEY"
+	envLogFormat   = "ETALAKE_LOG_FORMAT"
+	envAuth        = "ETALAKE_AUTH"
+	envScheduleAPI = "ETALAKE_SCHEDULE_API"
+	envScheduleURL = "ETALAKE_SCHEDULE_URL"
+	envTrackingURL = "ETALAKE_TRACKING_URL"
+)
 
 // settingFlags maps the fields of the configurations, as a *setting.Error
 // names them, to the flag that sets each: the same field of two
@@ -92,4 +109,15 @@ func settingName(c *cli.Context, name string) string {
 		}
 	}
 	return "--" + name
+}
+
+// parseTime reads a flag time: RFC 3339 or a date (UTC midnight).
+func parseTime(flag, s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, configError("--%s %q: want an RFC 3339 time (2026-01-05T00:00:00Z) or a date (2026-01-05)", flag, s)
 }

@@ -242,3 +242,9 @@ func joinInts(ns []int) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// graceFlag is --grace, with what it does for the command.
+func graceFlag(usage string) cli.Flag {
+	return &cli.DurationFlag{Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace,
+		DefaultText: "none; 72h with --refresh nightly", Usage: usage + ", 0 to 366 days"}
+}
