@@ -20,11 +20,11 @@ const cliKey = "cli-secret-KEY-9c1d"
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	// Every setting of the environment the tests run in (any ETALAKE_*
-	// variable: flags added later read one too) is left out.
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "ETALAKE_") {
+	// Every setting of the environment the tests run in is left out: each
+	// variable etalake reads (variables, the one list: a flag added later
+	// is in it too).
+	for _, name := range variables(newApp()) {
+		if _, set := os.LookupEnv(name); !set {
 			continue
 		}
 		// t.Setenv restores the variable after the test; then unset it for

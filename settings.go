@@ -35,6 +35,33 @@ const (
 	envTrackingURL = "ETALAKE_TRACKING_URL"
 )
 
+// variables is every ETALAKE_* variable etalake reads, each named once:
+// the variable of every flag of every command (its EnvVars, where it is
+// written), and envAPIKey, which no flag reads. The tests read the
+// environment through this list — run clears it, the README and the code
+// are checked against it — and keep no list of their own.
+func variables(app *cli.App) []string {
+	names := []string{envAPIKey}
+	add := func(flags []cli.Flag) {
+		for _, f := range flags {
+			if e, ok := f.(interface{ GetEnvVars() []string }); ok {
+				names = append(names, e.GetEnvVars()...)
+			}
+		}
+	}
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			add(c.Flags)
+			walk(c.Subcommands)
+		}
+	}
+	add(app.Flags)
+	walk(app.Commands)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 // settingFlags maps the fields of the configurations, as a *setting.Error
 // names them, to the flag that sets each: the same field of two
 // configurations is one flag (PageSize is --page-size for the client, the
