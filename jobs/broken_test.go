@@ -110,11 +110,11 @@ func TestAnswersBrokenInTransferAreAskedAgainUntilTheyArriveWhole(t *testing.T) 
 		t.Fatalf("run with broken answers: %s, exit %v: want partial, 3", first.Run.Status, first.Run.ExitCode)
 	}
 	sf := shortfalls(t, chaos.wh, first.Run.ID)
-	dead := int64(count(t, chaos.wh, "SELECT count(*) FROM dead_letters"))
+	dead := int64(queryCount(t, chaos.wh, "SELECT count(*) FROM dead_letters"))
 	if sf[jobs.ShortBroken] != int64(len(first.Broken)) || sf[jobs.ShortDeadLetters] != dead || dead != int64(len(first.Broken)) {
 		t.Fatalf("etl_runs.shortfalls %v, %d dead letters: want %d broken answers, each one dead letter", sf, dead, len(first.Broken))
 	}
-	if n := count(t, chaos.wh, "SELECT count(*) FROM raw_responses WHERE broken IS NOT NULL"); n != len(first.Broken) {
+	if n := queryCount(t, chaos.wh, "SELECT count(*) FROM raw_responses WHERE broken IS NOT NULL"); n != len(first.Broken) {
 		t.Fatalf("%d broken answers landed, want the last attempt of each of %d", n, len(first.Broken))
 	}
 	if end := endLine(chaos.logs.String()); !strings.Contains(end, `"status":"partial"`) || !strings.Contains(end, `"exit_code":3`) ||

@@ -267,7 +267,7 @@ func TestAGivenUpResourceIsAskedAgainAfterALaterJobAnsweredItsProductWell(t *tes
 	if asked := k.reset(); asked["port:"+ports[0]] != 3 || forced.Plan.Reopened != 1 || forced.Run.GivenUp[0].FailedJobs != 3 {
 		t.Fatalf("--reask: asked %v, reopened %d, given up %+v: want asked, in vain, given up after 3 jobs", asked, forced.Plan.Reopened, forced.Run.GivenUp)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE run_id = '"+forced.Run.ID+"' AND json_extract_string(args, '$.reask[0]') = 'port:"+ports[0]+"'"); n != 1 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM etl_runs WHERE run_id = '"+forced.Run.ID+"' AND json_extract_string(args, '$.reask[0]') = 'port:"+ports[0]+"'"); n != 1 {
 		t.Errorf("etl_runs.args of the --reask job does not name what it was told to ask again")
 	}
 

@@ -89,7 +89,7 @@ func TestAProviderThatPagesWithoutEndCostsOnePageAJob(t *testing.T) {
 		third.Run.Shortfalls[jobs.ShortNotAskedAgain] != 1 {
 		t.Fatalf("job 3: asked %d in all, given up %v, %s %v: want it left after 2 jobs, said", p.asked.Load(), third.Plan.GivenUp, third.Run.Status, third.Run.Shortfalls)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM raw_responses WHERE paging_stop LIKE 'empty page%'"); n != 2 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM raw_responses WHERE paging_stop LIKE 'empty page%'"); n != 2 {
 		t.Errorf("%d landed pages say where the paging stopped, want 2", n)
 	}
 }
