@@ -170,29 +170,8 @@ func (r Refresh) Validate() error {
 	default:
 		return bad(fieldMode, "%q: want %s or %s", r.Mode, RefreshAdaptive, RefreshNightly)
 	}
-	if len(r.Tiers) == 0 || len(r.Tiers) > maxTiers {
-		return bad(fieldTiers, "%d tiers: want 1 to %d", len(r.Tiers), maxTiers)
-	}
-	names := map[string]bool{}
-	for i, t := range r.Tiers {
-		last := i == len(r.Tiers)-1
-		switch {
-		case t.Name == "":
-			return bad(fieldTiers, "tier %d has no name", i+1)
-		case names[t.Name] || t.Name == atPODName:
-			return bad(fieldTiers, "tier name %q twice", t.Name)
-		case last && t.Within != 0:
-			return bad(fieldTiers, "%s=%d: the last tier takes every shipment further out, it has no bound", t.Name, t.Within)
-		case !last && (t.Within < 1 || t.Within > maxTierDays):
-			return bad(fieldTiers, "%s=%d: want 1 to %d days until the ETA", t.Name, t.Within, maxTierDays)
-		case i > 0 && !last && t.Within <= r.Tiers[i-1].Within:
-			return bad(fieldTiers, "%s=%d is not beyond %s=%d: want each tier further out than the one before", t.Name, t.Within, r.Tiers[i-1].Name, r.Tiers[i-1].Within)
-		case t.Every < 1 || t.Every > maxEveryNight:
-			return bad(fieldEvery, "%s=%d: want 1 to %d nights", t.Name, t.Every, maxEveryNight)
-		case i > 0 && t.Every < r.Tiers[i-1].Every:
-			return bad(fieldEvery, "%s=%d is more often than %s=%d: a shipment further out would be asked more often than a nearer one", t.Name, t.Every, r.Tiers[i-1].Name, r.Tiers[i-1].Every)
-		}
-		names[t.Name] = true
+	if err := validateTiers(r.Tiers); err != nil {
+		return err
 	}
 	if r.AtPOD < 1 || r.AtPOD > maxEveryNight {
 		return bad(fieldAtPOD, "%s=%d: want 1 to %d nights", atPODName, r.AtPOD, maxEveryNight)
@@ -205,23 +184,65 @@ func (r Refresh) Validate() error {
 			return bad(fieldHorizons, "%d twice", h)
 		}
 	}
-	switch r.Pace.Mode {
+	if err := r.Pace.validate(); err != nil {
+		return err
+	}
+	switch r.Billing {
+	case BillPerCall, BillPerShipmentMonth:
+	default:
+		return bad(fieldBilling, "%q: want %s or %s", r.Billing, BillPerCall, BillPerShipmentMonth)
+	}
+	return nil
+}
+
+// validateTiers refuses tiers that do not cover the future in order:
+// each named once, each further out than the one before (the last
+// unbounded), none asked more often than a nearer one.
+func validateTiers(tiers []Tier) error {
+	bad := setting.Wrong
+	if len(tiers) == 0 || len(tiers) > maxTiers {
+		return bad(fieldTiers, "%d tiers: want 1 to %d", len(tiers), maxTiers)
+	}
+	names := map[string]bool{}
+	for i, t := range tiers {
+		last := i == len(tiers)-1
+		switch {
+		case t.Name == "":
+			return bad(fieldTiers, "tier %d has no name", i+1)
+		case names[t.Name] || t.Name == atPODName:
+			return bad(fieldTiers, "tier name %q twice", t.Name)
+		case last && t.Within != 0:
+			return bad(fieldTiers, "%s=%d: the last tier takes every shipment further out, it has no bound", t.Name, t.Within)
+		case !last && (t.Within < 1 || t.Within > maxTierDays):
+			return bad(fieldTiers, "%s=%d: want 1 to %d days until the ETA", t.Name, t.Within, maxTierDays)
+		case i > 0 && !last && t.Within <= tiers[i-1].Within:
+			return bad(fieldTiers, "%s=%d is not beyond %s=%d: want each tier further out than the one before", t.Name, t.Within, tiers[i-1].Name, tiers[i-1].Within)
+		case t.Every < 1 || t.Every > maxEveryNight:
+			return bad(fieldEvery, "%s=%d: want 1 to %d nights", t.Name, t.Every, maxEveryNight)
+		case i > 0 && t.Every < tiers[i-1].Every:
+			return bad(fieldEvery, "%s=%d is more often than %s=%d: a shipment further out would be asked more often than a nearer one", t.Name, t.Every, tiers[i-1].Name, tiers[i-1].Every)
+		}
+		names[t.Name] = true
+	}
+	return nil
+}
+
+// validate refuses a pacing mode not known, or a reserve out of range or
+// given both as a share and as a count.
+func (p Pace) validate() error {
+	bad := setting.Wrong
+	switch p.Mode {
 	case PaceAuto, PaceOn, PaceOff:
 	default:
-		return bad(fieldPace, "%q: want %s, %s or %s", r.Pace.Mode, PaceAuto, PaceOn, PaceOff)
+		return bad(fieldPace, "%q: want %s, %s or %s", p.Mode, PaceAuto, PaceOn, PaceOff)
 	}
-	switch p := r.Pace; {
+	switch {
 	case p.ReservePercent < 0 || p.ReservePercent > maxReserve:
 		return bad(fieldReserve, "%g%%: want 0 to %d%% of the period's credits", p.ReservePercent, maxReserve)
 	case p.ReserveCredits < 0:
 		return bad(fieldReserve, "%d: want a count of 0 or more credits", p.ReserveCredits)
 	case p.ReservePercent > 0 && p.ReserveCredits > 0:
 		return bad(fieldReserve, "both %g%% and %d credits: want one", p.ReservePercent, p.ReserveCredits)
-	}
-	switch r.Billing {
-	case BillPerCall, BillPerShipmentMonth:
-	default:
-		return bad(fieldBilling, "%q: want %s or %s", r.Billing, BillPerCall, BillPerShipmentMonth)
 	}
 	return nil
 }
