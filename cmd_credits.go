@@ -27,42 +27,46 @@ func creditsCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (with --log-format json and no --format: a \"credits\" event per product)"},
 		),
 		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if format != "table" && format != "json" {
-				return configError("--format %q: want table or json", format)
-			}
-			log, err := newLogger(c)
-			if err != nil {
-				return err
-			}
-			client, err := newClient(c, log, extract.Unlimited, extract.Unlimited, 0)
-			if err != nil {
-				return err
-			}
-			report, err := jobs.Credits(c.Context, client)
-			if err != nil {
-				return authHint(err, client.Auth())
-			}
-			for i, pc := range report {
-				if pc.NotConfigured {
-					setting, _ := urlSetting(pc.Product)
-					report[i].Error = "not configured: " + setting + " is not set"
-				}
-			}
-			if jsonLog(c) && !c.IsSet("format") {
-				for _, pc := range report {
-					events(c).LogAttrs(c.Context, slog.LevelInfo, "credits", slog.String("product", string(pc.Product)), slog.Bool("not_configured", pc.NotConfigured),
-						slog.Any("current", pc.Current), slog.Any("periods", emptyList(pc.Periods)), slog.String("error", pc.Error))
-				}
-				return nil
-			}
-			if format == "json" {
-				return writeCreditsJSON(c.App.Writer, report)
-			}
-			return writeCreditsTable(c.App.Writer, report)
-		},
+		Action:       credits,
 	}
+}
+
+// credits reads each product's balance and periods (free) and writes
+// them as a table or JSON.
+func credits(c *cli.Context) error {
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return configError("--format %q: want table or json", format)
+	}
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	client, err := newClient(c, log, extract.Unlimited, extract.Unlimited, 0)
+	if err != nil {
+		return err
+	}
+	report, err := jobs.Credits(c.Context, client)
+	if err != nil {
+		return authHint(err, client.Auth())
+	}
+	for i, pc := range report {
+		if pc.NotConfigured {
+			setting, _ := urlSetting(c, pc.Product)
+			report[i].Error = "not configured: " + setting + " is not set"
+		}
+	}
+	if jsonLog(c) && !c.IsSet("format") {
+		for _, pc := range report {
+			events(c).LogAttrs(c.Context, slog.LevelInfo, "credits", slog.String("product", string(pc.Product)), slog.Bool("not_configured", pc.NotConfigured),
+				slog.Any("current", pc.Current), slog.Any("periods", emptyList(pc.Periods)), slog.String("error", pc.Error))
+		}
+		return nil
+	}
+	if format == "json" {
+		return writeCreditsJSON(c.App.Writer, report)
+	}
+	return writeCreditsTable(c.App.Writer, report)
 }
 
 // writeCreditsJSON writes the report as indented JSON.
@@ -99,8 +103,8 @@ func writeCreditsTable(w io.Writer, report []jobs.ProductCredits) error {
 			} else if p.Expired != nil && !*p.Expired {
 				state = "open"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pc.Product, day(p.PeriodStart), day(p.PeriodEnd),
-				count(p.CreditsInitial), used(p), count(p.Credits), state)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pc.Product, periodBound(p.PeriodStart), periodBound(p.PeriodEnd),
+				reportedCount(p.CreditsInitial), creditsUsed(p), reportedCount(p.Credits), state)
 		}
 	}
 	return tw.Flush()
@@ -110,7 +114,9 @@ func samePeriod(a, b wire.ConsumptionPeriod) bool {
 	return a.PeriodStart != nil && b.PeriodStart != nil && a.PeriodStart.Equal(*b.PeriodStart)
 }
 
-func day(t *time.Time) string {
+// periodBound writes a period's start or end: its date when it is a
+// midnight, else the time; "?" when the provider did not say it.
+func periodBound(t *time.Time) string {
 	if t == nil {
 		return "?"
 	}
@@ -120,14 +126,17 @@ func day(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func count(n *int64) string {
+// reportedCount writes a count the provider reported, "?" when it did not.
+func reportedCount(n *int64) string {
 	if n == nil {
 		return "?"
 	}
 	return fmt.Sprint(*n)
 }
 
-func used(p wire.ConsumptionPeriod) string {
+// creditsUsed writes the credits a period used, "?" when its counts do
+// not say.
+func creditsUsed(p wire.ConsumptionPeriod) string {
 	if u, ok := p.Used(); ok {
 		return fmt.Sprint(u)
 	}

@@ -39,90 +39,100 @@ func demoCommand() *cli.Command {
 			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
 		}, logFlags()...),
 		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			if c.Int("days") < 1 || c.Int("days") > 90 {
-				return configError("--days %d: want 1 to 90", c.Int("days"))
-			}
-			if c.Int("shipments") < 1 {
-				return configError("--shipments %d: want at least 1", c.Int("shipments"))
-			}
-			api, err := wire.ParseScheduleAPI(c.String(flagScheduleAPI))
-			if err != nil {
-				return configError("--schedule-api: %v", err)
-			}
-			pageSize, err := settingPageSize.read(c)
-			if err != nil {
-				return err
-			}
-			refresh, err := readRefresh(c)
-			if err != nil {
-				return err
-			}
-			if pageSize > 0 && api != wire.ScheduleAPIDCSA {
-				return configError("--page-size %d: only the %s profile pages its answers; add --schedule-api %s", pageSize, wire.ScheduleAPIDCSA, wire.ScheduleAPIDCSA)
-			}
-			// The demo's own lines say what each night did: only warnings
-			// go to the log.
-			log, err := newLoggerAt(c, slog.LevelWarn)
-			if err != nil {
-				return err
-			}
-			opt, err := warehouseOptions(c)
-			if err != nil {
-				return err
-			}
-			opt.Waiting = sayWaiting(log, opt.LockTimeout)
-			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
-				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
-				ScheduleAPI: api, PageSize: pageSize, Refresh: &refresh,
-				Warehouse: opt, Version: version, Log: log,
-				Began: func(d jobs.DemoSetup) {
-					if jsonLog(c) {
-						events(c).LogAttrs(c.Context, slog.LevelInfo, "demo: began", slog.String("url", d.URL), slog.Int("shipments", d.Shipments),
-							slog.Int("carriers", d.Carriers), slog.Int("days", d.Days), slog.String("from", d.Start.Format(time.DateOnly)),
-							slog.Int("ports", d.Ports), slog.Int("lanes", d.Lanes), slog.Int("vessels", d.Vessels))
-						return
-					}
-					fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
-						d.URL, d.Shipments, d.Carriers, d.Days, d.Start.Format(time.DateOnly))
-					fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and the tracked shipments due (--refresh %s)\n",
-						d.Ports, d.Lanes, d.Vessels, refresh.Mode)
-				},
-				Night: func(n jobs.DemoNight) {
-					if jsonLog(c) {
-						events(c).LogAttrs(c.Context, endLevel(n.Status), "demo: night", slog.String("date", n.Date.Format(time.DateOnly)), slog.String("status", n.Status),
-							slog.Int64("requests", n.Requests), slog.Int64("schedule_credits", n.Schedule), slog.Int64("tracking_calls", n.Tracking),
-							slog.Int64("rows", n.Rows), slog.Float64("took_seconds", n.Took.Round(time.Millisecond).Seconds()))
-						return
-					}
-					fmt.Fprintf(c.App.Writer, "  %s  %-7s %4d requests  %3d schedule credits  %3d tracking calls  %6d rows  %5s\n",
-						n.Date.Format(time.DateOnly), n.Status, n.Requests, n.Schedule, n.Tracking, n.Rows, n.Took.Round(time.Millisecond))
-				},
-			})
-			if errors.Is(err, jobs.ErrNotADemo) {
-				return usageErr{err}
-			}
-			if err != nil {
-				return err
-			}
-			if jsonLog(c) {
-				return demoSummary(c, res, opt, readOptions(log, false))
-			}
-			fmt.Fprintf(c.App.Writer, "demo: %d nights to %s in %s: %d requests, %d schedule credits, %d tracking calls\n",
-				res.Days, res.Simulated.Format(time.DateOnly), res.Elapsed.Round(time.Millisecond), res.Requests, res.Schedule, res.Tracking)
-			fmt.Fprintf(c.App.Writer, "demo: rows loaded: %s\n\n", rowsSummary(res.Rows))
-			err = writeReport(c.Context, res.Dir, opt, readOptions(log, false), c.App.Writer, demoReportPath(res.Dir))
-			if errors.Is(err, report.ErrNothingToReport) {
-				fmt.Fprintf(c.App.Writer, "demo: no report: %v; run more --days\n", err)
-			} else if err != nil {
-				return err
-			}
-			fmt.Fprintln(c.App.Writer)
-			fmt.Fprintf(c.App.Writer, "demo: warehouse %s — try:\n  etalake sql --warehouse %s \"SELECT carrier, count(*) FROM port_calls GROUP BY ALL ORDER BY 2 DESC\"\n",
-				res.Dir, res.Dir)
-			return nil
-		},
+		Action:       demo,
 	}
+}
+
+// demo validates the demo's settings, runs its nights (jobs.Demo), saying
+// each, and ends with the report of the warehouse it built.
+func demo(c *cli.Context) error {
+	opt, err := demoOptions(c)
+	if err != nil {
+		return err
+	}
+	res, err := jobs.Demo(c.Context, opt)
+	if errors.Is(err, jobs.ErrNotADemo) {
+		return usageErr{err}
+	}
+	if err != nil {
+		return err
+	}
+	ro := readOptions(opt.Log, false)
+	if jsonLog(c) {
+		return demoSummary(c, res, opt.Warehouse, ro)
+	}
+	fmt.Fprintf(c.App.Writer, "demo: %d nights to %s in %s: %d requests, %d schedule credits, %d tracking calls\n",
+		res.Days, res.Simulated.Format(time.DateOnly), res.Elapsed.Round(time.Millisecond), res.Requests, res.Schedule, res.Tracking)
+	fmt.Fprintf(c.App.Writer, "demo: rows loaded: %s\n\n", rowsSummary(res.Rows))
+	err = writeReport(c.Context, res.Dir, opt.Warehouse, ro, c.App.Writer, demoReportPath(res.Dir))
+	if errors.Is(err, report.ErrNothingToReport) {
+		fmt.Fprintf(c.App.Writer, "demo: no report: %v; run more --days\n", err)
+	} else if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.Writer)
+	fmt.Fprintf(c.App.Writer, "demo: warehouse %s — try:\n  etalake sql --warehouse %s \"SELECT carrier, count(*) FROM port_calls GROUP BY ALL ORDER BY 2 DESC\"\n",
+		res.Dir, res.Dir)
+	return nil
+}
+
+// demoOptions reads the demo's flags into its options and validates them
+// (jobs.DemoOptions.Validate, load.Options.Validate) before anything is
+// started or written.
+func demoOptions(c *cli.Context) (jobs.DemoOptions, error) {
+	api, err := wire.ParseScheduleAPI(c.String(flagScheduleAPI))
+	if err != nil {
+		return jobs.DemoOptions{}, configError("--schedule-api: %v", err)
+	}
+	refresh, err := readRefresh(c)
+	if err != nil {
+		return jobs.DemoOptions{}, err
+	}
+	opt := jobs.DemoOptions{
+		Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
+		ScheduleAPI: api, PageSize: c.Int(flagPageSize), Refresh: &refresh, Version: version,
+	}
+	if err := opt.Validate(); err != nil {
+		return opt, settingError(c, err)
+	}
+	if opt.Warehouse, err = warehouseOptions(c); err != nil {
+		return opt, err
+	}
+	// The demo's own lines say what each night did: only warnings go to
+	// the log.
+	if opt.Log, err = newLoggerAt(c, slog.LevelWarn); err != nil {
+		return opt, err
+	}
+	opt.Warehouse.Waiting = sayWaiting(opt.Log, opt.Warehouse.LockTimeout)
+	opt.Began = func(d jobs.DemoSetup) { sayDemoBegan(c, d, refresh.Mode) }
+	opt.Night = func(n jobs.DemoNight) { sayDemoNight(c, n) }
+	return opt, nil
+}
+
+// sayDemoBegan says what the demo runs against and asks each night.
+func sayDemoBegan(c *cli.Context, d jobs.DemoSetup, mode jobs.RefreshMode) {
+	if jsonLog(c) {
+		events(c).LogAttrs(c.Context, slog.LevelInfo, "demo: began", slog.String("url", d.URL), slog.Int("shipments", d.Shipments),
+			slog.Int("carriers", d.Carriers), slog.Int("days", d.Days), slog.String("from", d.Start.Format(time.DateOnly)),
+			slog.Int("ports", d.Ports), slog.Int("lanes", d.Lanes), slog.Int("vessels", d.Vessels))
+		return
+	}
+	fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
+		d.URL, d.Shipments, d.Carriers, d.Days, d.Start.Format(time.DateOnly))
+	fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and the tracked shipments due (--refresh %s)\n",
+		d.Ports, d.Lanes, d.Vessels, mode)
+}
+
+// sayDemoNight says what one night's run did.
+func sayDemoNight(c *cli.Context, n jobs.DemoNight) {
+	if jsonLog(c) {
+		events(c).LogAttrs(c.Context, endLevel(n.Status), "demo: night", slog.String("date", n.Date.Format(time.DateOnly)), slog.String("status", n.Status),
+			slog.Int64("requests", n.Requests), slog.Int64("schedule_credits", n.Schedule), slog.Int64("tracking_calls", n.Tracking),
+			slog.Int64("rows", n.Rows), slog.Float64("took_seconds", n.Took.Round(time.Millisecond).Seconds()))
+		return
+	}
+	fmt.Fprintf(c.App.Writer, "  %s  %-7s %4d requests  %3d schedule credits  %3d tracking calls  %6d rows  %5s\n",
+		n.Date.Format(time.DateOnly), n.Status, n.Requests, n.Schedule, n.Tracking, n.Rows, n.Took.Round(time.Millisecond))
 }
 
 // demoReportPath is where the demo writes its report page: next to the

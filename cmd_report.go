@@ -43,27 +43,31 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "html", Usage: "also write the report as an HTML page to `FILE` (replaced atomically)"},
 		),
 		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return configError("report takes no argument (got %q); the warehouse is --warehouse DIR", c.Args().First())
-			}
-			html := c.String("html")
-			if html != "" {
-				if fi, err := os.Stat(filepath.Dir(html)); err != nil || !fi.IsDir() {
-					return configError("--html %s: no directory %s to write it in", html, filepath.Dir(html))
-				}
-			}
-			opt, err := warehouseOptions(c)
-			if err != nil {
-				return err
-			}
-			log, err := newLogger(c)
-			if err != nil {
-				return err
-			}
-			return writeReport(c.Context, c.String(flagWarehouse), opt, readOptions(log, false), c.App.Writer, html)
-		},
+		Action:       reportOnWarehouse,
 	}
+}
+
+// reportOnWarehouse writes the accuracy report of the published warehouse,
+// and its web page when --html asks.
+func reportOnWarehouse(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return configError("report takes no argument (got %q); the warehouse is --warehouse DIR", c.Args().First())
+	}
+	html := c.String("html")
+	if html != "" {
+		if fi, err := os.Stat(filepath.Dir(html)); err != nil || !fi.IsDir() {
+			return configError("--html %s: no directory %s to write it in", html, filepath.Dir(html))
+		}
+	}
+	opt, err := warehouseOptions(c)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	return writeReport(c.Context, c.String(flagWarehouse), opt, readOptions(log, false), c.App.Writer, html)
 }
 
 // writeReport prints the report of the warehouse in dir, read with ro, to

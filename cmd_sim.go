@@ -1,67 +1,15 @@
 package main
 
 import (
-	"context"
-	"encoding/csv"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"log/slog"
-	"net"
-	"net/http"
-	"os"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/sim"
 )
 
-// defaultSimStart is the simulator's default virtual start: fixed, so that a
-// seed names one world whatever the day it is run.
-const defaultSimStart = "2026-01-05T00:00:00Z"
-
-func worldFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the world and of the faults: the same seed gives the same answers"},
-		&cli.StringFlag{Name: "start", Value: defaultSimStart, Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
-		&cli.IntFlag{Name: "shipments", Value: 400, Usage: "number of shipments in the world"},
-		&cli.IntFlag{Name: "days", Value: 60, Usage: "days after --start the world keeps answering consistently"},
-		&cli.StringFlag{Name: "jumps", Value: "on", Usage: "on: carriers' ETAs also jump — boxes rolled to a later sailing, port calls omitted, voyages sailed by a substitute ship, at each carrier's rates (--list truth lists them); off: ETAs only drift, the world as it was before jumps"},
-	}
-}
-
-func worldConfig(c *cli.Context) (sim.WorldConfig, error) {
-	start, err := parseTime("start", c.String("start"))
-	if err != nil {
-		return sim.WorldConfig{}, err
-	}
-	cfg := sim.WorldConfig{Seed: c.Int64("seed"), Start: start, Shipments: c.Int("shipments"), Days: c.Int("days")}
-	if cfg.Shipments < 1 || cfg.Days < 1 {
-		return sim.WorldConfig{}, configError("--shipments and --days: want at least 1")
-	}
-	switch j := c.String("jumps"); j {
-	case "on":
-	case "off":
-		cfg.NoJumps = true
-	default:
-		return sim.WorldConfig{}, configError("--jumps %q: want on or off", j)
-	}
-	return cfg, nil
-}
-
-// jumpsWord says whether a world's ETAs jump, for the lines that describe it.
-func jumpsWord(cfg sim.WorldConfig) string {
-	if cfg.NoJumps {
-		return "off"
-	}
-	return "on"
-}
-
+// simCommand groups the simulator's commands: serve (cmd_sim_serve.go),
+// world (cmd_sim_world.go) and responses (cmd_sim_responses.go).
 func simCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "sim",
@@ -74,372 +22,43 @@ func simCommand() *cli.Command {
 	}
 }
 
-func simServeCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "serve",
-		Usage: "serve the simulated service over HTTP",
-		Description: "Serves both products of the service with all its rules: API_KEY authentication (401; or\n" +
-			"as --auth says), product access and credit quota (403), input validation (400), no data (404),\n" +
-			"the per-key rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
-			"The first line on stdout gives the base URLs, ready for the shell:\n" +
-			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=…\n\n" +
-			"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0 under /cs\n" +
-			"instead, from the same world with the same keys, rate and credits (tracking is unchanged):\n" +
-			"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/cs ETALAKE_TRACKING_URL=… ETALAKE_SCHEDULE_API=dcsa-cs-1.0\n" +
-			"   GET /cs/v1/port-schedules?UNLocationCode=NLRTM&date=2026-01-05               an item per terminal\n" +
-			"   GET /cs/v1/vessel-schedules?vesselIMONumber=IMO[&startDate=…&endDate=…]     an item per service\n" +
-			"   GET /cs/v1/point-to-point-routes?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM  an item per routing\n" +
-			"An answer is a JSON array cut into pages of the client's limit (default 100), or of --page-size when\n" +
-			"smaller. While items remain, the Next-Page-Cursor header names the next page, asked as the standard's\n" +
-			"version (--dcsa-version, sent as API-Version) says: 1.0.0 and 1.0.1 with ?cursor=<that> alone (any other\n" +
-			"parameter: 400), 1.0.2 and 1.0.3 with the cursor and the first request's filters unchanged (altered\n" +
-			"filters: 400). Each page costs 1 schedule credit; no data is 200 [], errors are DCSA ErrorResponses,\n" +
-			"and free. /schedule/api/v1 then answers a web server's 404, and the schedule product has no\n" +
-			"consumption endpoints. IMO numbers: etalake sim world --list vessels.\n\n" +
-			"--auth bearer wants the key as Authorization: Bearer KEY, --auth header:X-API-Key as the value of\n" +
-			"X-API-Key, as carriers' APIs do (DCSA defines no scheme); the export line then sets ETALAKE_AUTH too.\n" +
-			"A request without the key there is refused 401 with a message saying how it is wanted.\n\n" +
-			"Controls (no key needed): GET /_sim/clock, POST /_sim/clock?advance=24h, GET /_sim/truth,\n" +
-			"GET /_sim/eta?shipmentNumber=…[&shipmentType=…][&at=RFC3339] (the carrier's POD ETA then, free),\n" +
-			"GET /_sim/ledger, GET /_sim/stats.\n\n" +
-			"Carriers' ETAs drift and, unless --jumps off, jump: a box rolled to the next sailing (its ETA a week\n" +
-			"later), a port call omitted (its boxes discharged at the vessel's next port, which becomes their POD),\n" +
-			"a voyage sailed by a substitute ship (another IMO in schedules and events), at each carrier's rates,\n" +
-			"announced on the carrier's daily revision at least 4 days before the arrival they make. GET /_sim/truth\n" +
-			"lists each: the carriers' rates, the omitted calls and swapped voyages, and per shipment its jumps —\n" +
-			"when announced, the ETA either side, how far the arrival moved.\n\n" +
-			"--webhook-url and --webhook-secret-file push the vendor's webhooks, signed as Standard Webhooks,\n" +
-			"for every shipment asked: a container discharged at its POD, a POD date moved by more than 24 h,\n" +
-			"as the virtual clock passes them; a push not answered 2xx is retried on the standard's schedule.\n\n" +
-			"Without --key, the key \"demo\" is accepted with 1000 credits of each product.",
-		Flags: append(append(worldFlags(),
-			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8089", Usage: "listen address (loopback by default; port 0 picks a free one)"},
-			&cli.StringSliceFlag{Name: "key", Usage: "accepted key as KEY:SCHEDULE_CREDITS:TRACKING_CREDITS[:EXPIRES]; credits \"-\" = no access to the product (403); repeatable"},
-			&cli.StringFlag{Name: "rate", Value: "10/10s", Usage: "rate limit per key, N/DURATION"},
-			&cli.Float64Flag{Name: "speed", Value: 1, Usage: "virtual seconds per real second (0 freezes the clock; use POST /_sim/clock?advance=…)"},
-			&cli.DurationFlag{Name: "latency-median", Usage: "median response time (log-normal)"},
-			&cli.DurationFlag{Name: "latency-p99", Usage: "99th percentile response time"},
-			&cli.Float64Flag{Name: "error-rate", Usage: "share of requests answered 500/503"},
-			&cli.Float64Flag{Name: "truncate-rate", Usage: "share of paid answers with a cut JSON body (still charged)"},
-			&cli.Float64Flag{Name: "burst-rate", Usage: "chance per request of a burst of 429s"},
-			&cli.IntFlag{Name: "burst-length", Value: 3, Usage: "429s per burst"},
-			&cli.BoolFlag{Name: "retry-after", Usage: "send Retry-After with every 429"},
-			&cli.StringFlag{Name: "schedule-api", EnvVars: []string{"ETALAKE_SCHEDULE_API"}, Value: sim.ScheduleAPIService,
-				Usage: "schedule API profile to serve: service (under /schedule/api/v1) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0 under /cs, paged)"},
-			&cli.StringFlag{Name: "dcsa-version", Value: sim.DefaultDCSAVersion,
-				Usage: "dcsa-cs-1.0: the version followed (" + strings.Join(sim.DCSAVersions, ", ") + "): 1.0.0 and 1.0.1 want a next page asked with the cursor alone, 1.0.2 and 1.0.3 with the first request's filters"},
-			&cli.IntFlag{Name: "page-size", Usage: "dcsa-cs-1.0: most items per page whatever the client's limit (0: the client's limit, default 100)"},
-			&cli.StringFlag{Name: flagAuth, EnvVars: []string{"ETALAKE_AUTH"}, Value: extract.AuthNameAPIKey,
-				Usage: "where the simulator wants the key: api-key (the API_KEY header, as the service), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME); a request without it there is refused 401, saying how it is wanted"},
-			&cli.StringFlag{Name: "webhook-url", Usage: "push the vendor's webhooks there (etalake webhook serve's URL): for every shipment asked, a container discharged at the POD and a POD date moved by more than 24 h, as the virtual clock passes them"},
-			&cli.StringFlag{Name: "webhook-secret-file", Usage: "with --webhook-url: the file of the signing secret (whsec_…), the one the receiver's --secret-file holds"},
-		), logFlags()...),
-		OnUsageError: usageError,
-		Action:       simServe,
+// worldFlags shape the simulated world, alike for serve, world and
+// responses: its defaults are sim.DefaultWorldConfig's.
+func worldFlags() []cli.Flag {
+	def := sim.DefaultWorldConfig()
+	return []cli.Flag{
+		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the world and of the faults: the same seed gives the same answers"},
+		// The default start is fixed, so that a seed names one world
+		// whatever the day it is run.
+		&cli.StringFlag{Name: "start", Value: def.Start.Format(time.RFC3339), Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
+		&cli.IntFlag{Name: "shipments", Value: def.Shipments, Usage: "number of shipments in the world"},
+		&cli.IntFlag{Name: "days", Value: def.Days, Usage: "days after --start the world keeps answering consistently"},
+		&cli.StringFlag{Name: "jumps", Value: "on", Usage: "on: carriers' ETAs also jump — boxes rolled to a later sailing, port calls omitted, voyages sailed by a substitute ship, at each carrier's rates (--list truth lists them); off: ETAs only drift, the world as it was before jumps"},
 	}
 }
 
-func simServe(c *cli.Context) error {
-	wcfg, err := worldConfig(c)
+// worldConfig reads the world's flags and validates them
+// (sim.WorldConfig.Validate).
+func worldConfig(c *cli.Context) (sim.WorldConfig, error) {
+	start, err := parseTime("start", c.String("start"))
 	if err != nil {
-		return err
+		return sim.WorldConfig{}, err
 	}
-	rate, err := readRate(c)
-	if err != nil {
-		return err
+	cfg := sim.WorldConfig{Seed: c.Int64("seed"), Start: start, Shipments: c.Int("shipments"), Days: c.Int("days")}
+	switch j := c.String("jumps"); j {
+	case "on":
+	case "off":
+		cfg.NoJumps = true
+	default:
+		return sim.WorldConfig{}, configError("--jumps %q: want on or off", j)
 	}
-	var keys []sim.KeySpec
-	specs := c.StringSlice("key")
-	if len(specs) == 0 {
-		specs = []string{"demo:1000:1000"}
-	}
-	for _, s := range specs {
-		k, err := sim.ParseKeySpec(s)
-		if err != nil {
-			return configError("--key: %v", err)
-		}
-		keys = append(keys, k)
-	}
-	api := c.String("schedule-api")
-	if api == "" {
-		api = sim.ScheduleAPIService // an empty ETALAKE_SCHEDULE_API
-	}
-	if !slices.Contains(sim.ScheduleAPIs, api) {
-		return configError("--schedule-api %q: want %s", api, strings.Join(sim.ScheduleAPIs, " or "))
-	}
-	pageSize, err := settingPageSize.read(c)
-	if err != nil {
-		return err
-	}
-	switch {
-	case pageSize > 0 && api != sim.ScheduleAPIDCSA:
-		return configError("--page-size: only the %s profile pages its answers; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
-	}
-	if c.IsSet("dcsa-version") && api != sim.ScheduleAPIDCSA {
-		return configError("--dcsa-version: only the %s profile has one; add --schedule-api %s", sim.ScheduleAPIDCSA, sim.ScheduleAPIDCSA)
-	}
-	if v := c.String("dcsa-version"); !slices.Contains(sim.DCSAVersions, v) {
-		return configError("--dcsa-version %q: want one of %s", v, strings.Join(sim.DCSAVersions, ", "))
-	}
-	// The simulator reads --auth with its own code, not the client's: a
-	// client and a simulator must not share one wrong reading.
-	auth, err := sim.ParseAuth(c.String(flagAuth))
-	if err != nil {
-		return configError("ETALAKE_AUTH (--auth): %v", err)
-	}
-	if c.Float64("speed") < 0 {
-		return configError("--speed %v: want 0 or more", c.Float64("speed"))
-	}
-	faults := sim.Faults{
-		LatencyMedian: c.Duration("latency-median"),
-		LatencyP99:    c.Duration("latency-p99"),
-		ErrorRate:     c.Float64("error-rate"),
-		TruncateRate:  c.Float64("truncate-rate"),
-		BurstRate:     c.Float64("burst-rate"),
-		BurstLength:   c.Int("burst-length"),
-		RetryAfter:    c.Bool("retry-after"),
-		Seed:          wcfg.Seed,
-	}
-	if err := faults.Validate(); err != nil {
-		return configError("%v", err)
-	}
-	world := sim.NewWorld(wcfg)
-	svc, err := sim.New(sim.Config{
-		World:  world,
-		Keys:   keys,
-		Rate:   sim.Rate{N: rate.N, Window: rate.Window},
-		Clock:  sim.NewClock(wcfg.Start, c.Float64("speed"), nil),
-		Faults: faults,
-
-		ScheduleAPI: api,
-		PageSize:    pageSize,
-		DCSAVersion: c.String("dcsa-version"),
-		Auth:        auth,
-	})
-	if err != nil {
-		return configError("%v", err)
-	}
-	pusher, err := simPusher(c, svc)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", c.String("addr"))
-	if err != nil {
-		return configError("--addr %s: %v", c.String("addr"), err)
-	}
-	base := "http://" + ln.Addr().String()
-	exports := fmt.Sprintf("export ETALAKE_SCHEDULE_URL=%s%s ETALAKE_TRACKING_URL=%s%s", base, svc.ScheduleBasePath(), base, sim.TrackingPrefix)
-	if api != sim.ScheduleAPIService {
-		exports += " ETALAKE_SCHEDULE_API=" + api
-	}
-	if auth != (sim.Auth{}) {
-		exports += " ETALAKE_AUTH=" + shellWord(auth.String())
-	}
-	if jsonLog(c) {
-		// The URLs as fields, and the line for a shell as one more.
-		events(c).LogAttrs(c.Context, slog.LevelInfo, "sim: serving", slog.String("schedule_url", base+svc.ScheduleBasePath()),
-			slog.String("tracking_url", base+sim.TrackingPrefix), slog.String("schedule_api", api), slog.String("auth", auth.String()),
-			slog.String("controls", base+sim.AdminPrefix), slog.String("export", exports))
-		log, err := newLogger(c)
-		if err != nil {
-			return err
-		}
-		log.Info("simulator", "seed", wcfg.Seed, "shipments", len(world.Shipments()), "jumps", jumpsWord(wcfg), "ports", len(world.Ports()), "keys", len(keys),
-			"rate", rate.String(), "virtual_clock", svc.Clock().Now().Format(time.RFC3339), "speed", c.Float64("speed"))
-	} else {
-		fmt.Fprintln(c.App.Writer, exports)
-		fmt.Fprintf(c.App.ErrWriter, "simulator: seed %d, %d shipments, jumps %s, %d ports, %d keys, rate %s, virtual clock at %s ×%v; controls at %s%s\n",
-			wcfg.Seed, len(world.Shipments()), jumpsWord(wcfg), len(world.Ports()), len(keys), rate, svc.Clock().Now().Format(time.RFC3339), c.Float64("speed"), base, sim.AdminPrefix)
-	}
-
-	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	pushed := make(chan struct{})
-	pushCtx, stopPushing := context.WithCancel(c.Context)
-	defer func() { stopPushing(); <-pushed }()
-	go func() {
-		defer close(pushed)
-		if pusher != nil {
-			servePushes(pushCtx, c, pusher)
-		}
-	}()
-	select {
-	case err := <-done:
-		return err
-	case <-c.Context.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(shutdown); err != nil {
-			return err
-		}
-		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return nil
-	}
+	return cfg, settingError(c, cfg.Validate())
 }
 
-// simPusher builds the sender of --webhook-url, or nil without it.
-func simPusher(c *cli.Context, svc *sim.Service) (*sim.Pusher, error) {
-	u, path := c.String("webhook-url"), c.String("webhook-secret-file")
-	switch {
-	case u == "" && path == "":
-		return nil, nil
-	case u == "" || path == "":
-		return nil, configError("--webhook-url and --webhook-secret-file go together: where to push, and the secret to sign with")
+// jumpsWord says whether a world's ETAs jump, for the lines that describe it.
+func jumpsWord(cfg sim.WorldConfig) string {
+	if cfg.NoJumps {
+		return "off"
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, configError("--webhook-secret-file: %v", err)
-	}
-	key, err := sim.ParseWebhookSecret(string(b))
-	if err != nil {
-		return nil, configError("--webhook-secret-file %s: %v", path, err)
-	}
-	p, err := sim.NewPusher(svc, sim.PushConfig{URL: u, Secrets: [][]byte{key}})
-	if err != nil {
-		return nil, configError("--webhook-url: %v", err)
-	}
-	return p, nil
-}
-
-// servePushes sends the pushes due every second until ctx ends, logging
-// each attempt.
-func servePushes(ctx context.Context, c *cli.Context, p *sim.Pusher) {
-	log, err := newLogger(c)
-	if err != nil {
-		return
-	}
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		for _, a := range p.Flush(ctx) {
-			attrs := []any{"webhook_id", a.Push.ID, "type", a.Push.Type, "shipment", a.Push.Ref.Number, "at", a.Push.At.Format(time.RFC3339), "attempt", a.N, "status", a.Status}
-			switch {
-			case a.Err == nil:
-				log.Info("sim: pushed", attrs...)
-			case a.GivenUp:
-				log.Error("sim: push given up", append(attrs, "error", a.Err)...)
-			default:
-				log.Warn("sim: push failed, to be retried", append(attrs, "error", a.Err)...)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func simWorldCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "world",
-		Usage: "print the simulated world: shipments to track, ports, lanes, vessels or ground truth",
-		Description: "Prints one list as CSV with a header, ready to feed the extractor:\n" +
-			"   etalake sim world --seed 7 > shipments.csv                 (shipment_number,shipment_type,sealine)\n" +
-			"   etalake sim world --seed 7 --list ports                    (locode,name,country_code,timezone,lat,lng)\n" +
-			"   etalake sim world --seed 7 --list lanes                    (pol,pod)\n" +
-			"   etalake sim world --seed 7 --list vessels                  (imo,name,carrier,service)\n" +
-			"   etalake sim world --seed 7 --list truth                    (JSON: the parameters analytics must recover)",
-		Flags: append(append(worldFlags(),
-			&cli.StringFlag{Name: "list", Value: "shipments", Usage: "shipments, ports, lanes, vessels or truth"},
-		), logFlags()...),
-		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			wcfg, err := worldConfig(c)
-			if err != nil {
-				return err
-			}
-			list := c.String("list")
-			switch list {
-			case "shipments", "ports", "lanes", "vessels", "truth":
-			default:
-				return configError("--list %q: want shipments, ports, lanes, vessels or truth", list)
-			}
-			world := sim.NewWorld(wcfg)
-			if list == "truth" {
-				enc := json.NewEncoder(c.App.Writer)
-				enc.SetIndent("", "  ")
-				return enc.Encode(world.Truth())
-			}
-			w := csv.NewWriter(c.App.Writer)
-			switch list {
-			case "shipments":
-				_ = w.Write([]string{"shipment_number", "shipment_type", "sealine"})
-				for _, s := range world.Shipments() {
-					_ = w.Write([]string{s.Number, string(s.Type), s.Sealine})
-				}
-			case "ports":
-				_ = w.Write([]string{"locode", "name", "country_code", "timezone", "lat", "lng"})
-				for _, p := range world.Ports() {
-					_ = w.Write([]string{p.Locode, p.Name, p.CountryCode, p.Timezone, ftoa(p.Lat), ftoa(p.Lng)})
-				}
-			case "lanes":
-				_ = w.Write([]string{"pol", "pod"})
-				for _, l := range world.Lanes() {
-					_ = w.Write([]string{l.POL, l.POD})
-				}
-			case "vessels":
-				_ = w.Write([]string{"imo", "name", "carrier", "service"})
-				for _, v := range world.Vessels() {
-					_ = w.Write([]string{strconv.Itoa(v.IMO), v.Name, v.Carrier, v.Service})
-				}
-			}
-			w.Flush()
-			return w.Error()
-		},
-	}
-}
-
-// shellWord quotes s for a POSIX shell when it holds more than letters,
-// digits and -_.:/=@%+, (a header name may hold $, ', `, |, & or ~).
-func shellWord(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		safe = safe && (r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/=@%+,", r)))
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-func simResponsesCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "responses",
-		Usage: "write the simulated service's tracking responses as NDJSON, one file per day, ready for import",
-		Description: "For each day from --start, writes <out>/YYYY-MM-DD.ndjson holding the tracking response of\n" +
-			"every shipment visible that day at --hour, and sets the file's modification time to that moment,\n" +
-			"which is what `etalake import` takes as observed_at:\n" +
-			"   etalake sim responses --days 30 --out responses/ && etalake import responses/",
-		Flags: append(append(worldFlags(),
-			&cli.StringFlag{Name: "out", Required: true, Usage: "directory to write the files to (created)"},
-			&cli.IntFlag{Name: "hour", Value: 2, Usage: "hour of the day (UTC) of each snapshot"},
-		), logFlags()...),
-		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			wcfg, err := worldConfig(c)
-			if err != nil {
-				return err
-			}
-			if h := c.Int("hour"); h < 0 || h > 23 {
-				return configError("--hour %d: want 0 to 23", h)
-			}
-			n, err := sim.WriteResponses(sim.NewWorld(wcfg), c.String("out"), time.Duration(c.Int("hour"))*time.Hour)
-			if err != nil {
-				return err
-			}
-			if jsonLog(c) {
-				events(c).LogAttrs(c.Context, slog.LevelInfo, "summary", slog.String("job", "sim responses"), slog.Int("exit_code", exitOK),
-					slog.Int("responses", n), slog.Int("days", wcfg.Days), slog.String("out", c.String("out")))
-				return nil
-			}
-			fmt.Fprintf(c.App.Writer, "wrote %d responses for %d days to %s\n", n, wcfg.Days, c.String("out"))
-			return nil
-		},
-	}
+	return "on"
 }

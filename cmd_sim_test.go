@@ -99,11 +99,11 @@ func TestCLISimServeRefusesBadProfiles(t *testing.T) {
 	}{
 		{nil, []string{"--schedule-api", "dcsa"}, "want service or dcsa-cs-1.0"},
 		{map[string]string{"ETALAKE_SCHEDULE_API": "openapi"}, nil, "want service or dcsa-cs-1.0"},
-		{nil, []string{"--page-size", "5"}, "add --schedule-api dcsa-cs-1.0"},
-		{map[string]string{"ETALAKE_SCHEDULE_API": ""}, []string{"--page-size", "5"}, "add --schedule-api dcsa-cs-1.0"},
+		{nil, []string{"--page-size", "5"}, "--page-size 5: want 0 unless ETALAKE_SCHEDULE_API (--schedule-api) is dcsa-cs-1.0"},
+		{map[string]string{"ETALAKE_SCHEDULE_API": ""}, []string{"--page-size", "5"}, "--page-size 5: want 0 unless ETALAKE_SCHEDULE_API (--schedule-api) is dcsa-cs-1.0"},
 		{nil, []string{"--schedule-api", "dcsa-cs-1.0", "--page-size", "-1"}, "--page-size -1"},
 		{nil, []string{"--schedule-api", "dcsa-cs-1.0", "--dcsa-version", "1.1.0"}, "want one of 1.0.0, 1.0.1, 1.0.2, 1.0.3"},
-		{nil, []string{"--dcsa-version", "1.0.3"}, "add --schedule-api dcsa-cs-1.0"},
+		{nil, []string{"--dcsa-version", "1.0.3"}, `--dcsa-version "1.0.3": want none unless ETALAKE_SCHEDULE_API (--schedule-api) is dcsa-cs-1.0`},
 	} {
 		t.Setenv("ETALAKE_SCHEDULE_API", "")
 		if err := os.Unsetenv("ETALAKE_SCHEDULE_API"); err != nil {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,4 +51,85 @@ func TestPackagesImportWhatTheDesignLets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A maintainer finds a command in the file named for it: every command of
+// the command line (a cli.Command, subcommands too) is built in a
+// cmd_*.go file that builds no other, so that no file hides a command
+// behind another's name (track add and track rm are one literal, built
+// twice by trackChange).
+func TestEachCommandHasAFileOfItsOwn(t *testing.T) {
+	ctx := build.Default
+	ctx.BuildTags = append(ctx.BuildTags, "duckdb_arrow")
+	pkg, err := ctx.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := 0
+	for _, name := range pkg.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var commands []string
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if isCLICommand(lit.Type) {
+				commands = append(commands, commandName(lit))
+			}
+			// Commands written in a list without their type: []*cli.Command{{…}}.
+			if arr, ok := lit.Type.(*ast.ArrayType); ok && isCLICommand(arr.Elt) {
+				for _, e := range lit.Elts {
+					if el, ok := e.(*ast.CompositeLit); ok && el.Type == nil {
+						commands = append(commands, commandName(el))
+					}
+				}
+			}
+			return true
+		})
+		base := filepath.Base(name)
+		switch {
+		case len(commands) > 1:
+			t.Errorf("%s builds %d commands (%s): give each a cmd_*.go of its own", base, len(commands), strings.Join(commands, ", "))
+		case len(commands) == 1 && !strings.HasPrefix(base, "cmd_"):
+			t.Errorf("%s builds the command %s: move it to a cmd_*.go named for it", base, commands[0])
+		case len(commands) == 1:
+			files++
+		}
+	}
+	if files < 10 {
+		t.Errorf("%d files build a command; the command line has more: the test no longer finds them", files)
+	}
+}
+
+// isCLICommand says whether a type expression is cli.Command or *cli.Command.
+func isCLICommand(e ast.Expr) bool {
+	if star, ok := e.(*ast.StarExpr); ok {
+		e = star.X
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "cli" && sel.Sel.Name == "Command"
+}
+
+// commandName is the Name of a command's literal, as written.
+func commandName(lit *ast.CompositeLit) string {
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Name" {
+				if v, ok := kv.Value.(*ast.BasicLit); ok {
+					return v.Value
+				}
+				return "(a name computed)"
+			}
+		}
+	}
+	return "(unnamed)"
 }

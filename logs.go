@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -28,10 +27,6 @@ const (
 	logJSON = "json"
 )
 
-// envLogFormat is --log-format's variable, which main also reads to word
-// the last line (writeExit).
-const envLogFormat = "ETALAKE_LOG_FORMAT"
-
 // logFlags are the flags of the log, on every command.
 func logFlags() []cli.Flag {
 	return []cli.Flag{
@@ -47,15 +42,6 @@ func logFlags() []cli.Flag {
 func progressIntervalFlag() cli.Flag {
 	return &cli.DurationFlag{Name: flagProgressInterval, EnvVars: []string{"ETALAKE_PROGRESS_INTERVAL"}, Value: jobs.DefaultProgressEvery,
 		Usage: "off a terminal (or with --log-format json), log a \"run: progress\" event this often while the job fetches: requests done of those the caps and balances let it send, credits spent, pace and time left; 0: none"}
-}
-
-// progressEvery reads --progress-interval.
-func progressEvery(c *cli.Context) (time.Duration, error) {
-	d := c.Duration(flagProgressInterval)
-	if d < 0 {
-		return 0, configError("ETALAKE_PROGRESS_INTERVAL (--progress-interval) %s: want a duration such as 60s, or 0 for no progress events", d)
-	}
-	return d, nil
 }
 
 // jsonLog reports whether the command logs JSON.
@@ -76,7 +62,7 @@ func newLoggerTo(c *cli.Context, w io.Writer, level slog.Level) (*slog.Logger, e
 	if c.IsSet(flagLogLevel) {
 		s := strings.TrimSpace(c.String(flagLogLevel))
 		if err := level.UnmarshalText([]byte(s)); err != nil {
-			return nil, configError("ETALAKE_LOG_LEVEL (--log-level) %q: want debug, info, warn or error", s)
+			return nil, configError("%s %q: want debug, info, warn or error", settingName(c, flagLogLevel), s)
 		}
 	}
 	opts := &slog.HandlerOptions{Level: level}
@@ -86,7 +72,7 @@ func newLoggerTo(c *cli.Context, w io.Writer, level slog.Level) (*slog.Logger, e
 	case logJSON:
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	default:
-		return nil, configError("ETALAKE_LOG_FORMAT (--log-format) %q: want text or json", f)
+		return nil, configError("%s %q: want text or json", settingName(c, flagLogFormat), f)
 	}
 }
 

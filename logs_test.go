@@ -104,8 +104,8 @@ func TestTheJSONLogOfARunWithFaultsIsOneObjectALine(t *testing.T) {
 		t.Fatalf("stdout holds %d events, want the summary alone:\n%s", len(stdout), out)
 	}
 	sum := stdout[0]
-	if sum["status"] != "partial" || sum["exit_code"] != float64(exitPartial) || sum["level"] != "WARN" {
-		t.Errorf("summary: status %v, exit code %v, level %v; want partial, 3, WARN", sum["status"], sum["exit_code"], sum["level"])
+	if sum["status"] != "partial" || sum["verdict"] != "partial" || sum["exit_code"] != float64(exitPartial) || sum["level"] != "WARN" {
+		t.Errorf("summary: status %v, verdict %v, exit code %v, level %v; want partial, partial, 3, WARN", sum["status"], sum["verdict"], sum["exit_code"], sum["level"])
 	}
 	if sched := sum["schedule"].(map[string]any); sched["credits"].(float64)+sched["possibly_charged"].(float64) > 5 {
 		t.Errorf("summary: %v schedule credits over the cap of 5", sched)
@@ -208,7 +208,7 @@ func TestEveryCommandSpeaksJSONWhenAsked(t *testing.T) {
 // JSON one are read from the same fields, and this keeps them in step.
 func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 	rendered := map[string][]string{
-		"RunResult": {"Run", "Plan", "NotFound", "Failed", "Refused", "Broken", "PagingStopped", "Reopened", "Reask", "Unasked", "Rest", "Skipped", "Warnings", "Stopped", "DeadLetters", "Quarantined"},
+		"RunResult": {"Run", "Plan", "Verdict", "NotFound", "Failed", "Refused", "Broken", "PagingStopped", "Reopened", "Reask", "Unasked", "Rest", "Skipped", "Warnings", "Stopped", "DeadLetters", "Quarantined"},
 		"Run": {"ID", "Job", "LogicalDate", "StartedAt", "EndedAt", "Status", "ExitCode", "StopReason", "Error", "Requests", "ByStatus",
 			"SpentSchedule", "UncertainSchedule", "CallsTracking", "UncertainTracking", "BalanceScheduleBefore", "BalanceScheduleAfter",
 			"BalanceTrackingBefore", "BalanceTrackingAfter", "Rows", "Shortfalls", "GivenUp"},
@@ -229,7 +229,7 @@ func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 				continue
 			}
 			if !slices.Contains(rendered[typ.Name()], f.Name) && !slices.Contains(notSummary[typ.Name()], f.Name) {
-				t.Errorf("%s.%s is new: render it in summaryAttrs (cmd_events.go) beside writeSummary's line, and list it here", typ.Name(), f.Name)
+				t.Errorf("%s.%s is new: render it in summaryAttrs (events.go) beside writeSummary's line, and list it here", typ.Name(), f.Name)
 			}
 		}
 	}
@@ -238,7 +238,7 @@ func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 	for _, a := range summaryAttrs(jobs.RunResult{}) {
 		keys[a.Key] = true
 	}
-	for _, k := range []string{"job", "run", "status", "exit_code", "requests", "schedule", "tracking", "rows", "not_found", "failed", "refused",
+	for _, k := range []string{"job", "run", "status", "verdict", "exit_code", "requests", "schedule", "tracking", "rows", "not_found", "failed", "refused",
 		"broken", "paging_stopped", "given_up", "skipped", "warnings", "stopped", "unasked", "rest", "shortfalls", "stop_reason", "error", "dead_letters"} {
 		if !keys[k] {
 			t.Errorf("the summary has no %q", k)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
 
@@ -21,7 +21,8 @@ import (
 var version = "dev"
 
 // Exit codes: defined here only, documented in --help (exitCodesHelp) and
-// the README, and recorded in etl_runs.exit_code (statusExit).
+// the README, mapped from how a job ended (exitCodes) and recorded in
+// etl_runs.exit_code.
 const (
 	exitOK      = 0
 	exitFailure = 1
@@ -43,6 +44,17 @@ const exitCodesHelp = `EXIT CODES:
       broken in transfer, responses were dead-lettered (kept in raw_responses, see dead_letters)
       or input rows were skipped; everything landed is kept; etl_runs.shortfalls counts why
   75  busy: another job was writing the warehouse for longer than --lock-timeout; nothing was done`
+
+// exitCodes maps how a job ended (jobs.Verdict) to its exit code: the
+// process exits with it, and the jobs record it in etl_runs.exit_code
+// (their options' ExitCodes).
+var exitCodes = jobs.ExitCodes{
+	jobs.VerdictOK:      exitOK,
+	jobs.VerdictFailed:  exitFailure,
+	jobs.VerdictRefused: exitUsage,
+	jobs.VerdictPartial: exitPartial,
+	jobs.VerdictBusy:    exitBusy,
+}
 
 func main() {
 	cli.VersionPrinter = printVersion
@@ -145,29 +157,6 @@ func nearest(commands []*cli.Command, name string) string {
 	return ""
 }
 
-func helpCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "help",
-		Usage:     "show the commands, or one command's flags and description",
-		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
-		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
-			if len(args) == 0 {
-				return cli.ShowAppHelp(c)
-			}
-			cmd := c.App.Command(args[0])
-			if cmd == nil {
-				return usageErr{fmt.Errorf("no command %q%s", args[0], nearest(c.App.Commands, args[0]))}
-			}
-			if len(args) > 1 && cmd.Command(args[1]) == nil {
-				return usageErr{fmt.Errorf("%s has no command %q%s", cmd.Name, args[1], nearest(cmd.Subcommands, args[1]))}
-			}
-			// The command's own --help, which knows its full name.
-			return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, args[:min(len(args), 2)]...), "--help"))
-		},
-	}
-}
-
 // usageErr marks a command line the user must fix (exit 2).
 type usageErr struct{ err error }
 
@@ -195,36 +184,37 @@ func configError(format string, args ...any) error {
 	return usageErr{fmt.Errorf(format, args...)}
 }
 
-// exitCode maps an error to the documented exit codes.
+// ended is a job that ended short of ok without an error (partial): its
+// verdict, and the last line that says why.
+type ended struct {
+	verdict jobs.Verdict
+	why     string
+}
+
+func (e ended) Error() string { return e.why }
+
+// exitCode maps the error a command returns to the documented exit
+// codes: a command line to fix, how a job ended (exitCodes), or what an
+// error says of it (jobs.Judge).
 func exitCode(err error) int {
 	var ue usageErr
-	var ec cli.ExitCoder
+	var e ended
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, load.ErrBusy):
-		return exitBusy
-	case errors.As(err, &ue), errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput),
-		errors.Is(err, extract.ErrNoURL), errors.Is(err, extract.ErrMisconfigured):
+	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted):
-		return exitPartial
-	case errors.As(err, &ec):
-		return ec.ExitCode()
+	case errors.As(err, &e):
+		return exitCodes[e.verdict]
 	}
-	return exitFailure
+	return exitCodes[jobs.Judge(load.StatusFailed, err)]
 }
 
-// statusExit is the exit code of a job that ended with status (as
-// etl_runs.status) and err: what the jobs record in etl_runs.exit_code.
-func statusExit(status string, err error) int {
-	switch {
-	case err != nil:
+// jobExit is the exit code of a job that ended with verdict v and err,
+// for the summary that says it before the command returns.
+func jobExit(v jobs.Verdict, err error) int {
+	if err != nil {
 		return exitCode(err)
-	case status == load.StatusPartial:
-		return exitPartial
-	case status == load.StatusFailed:
-		return exitFailure
 	}
-	return exitOK
+	return exitCodes[v]
 }

@@ -20,11 +20,11 @@ const cliKey = "cli-secret-KEY-9c1d"
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	// Every setting of the environment the tests run in (any ETALAKE_*
-	// variable: flags added later read one too) is left out.
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "ETALAKE_") {
+	// Every setting of the environment the tests run in is left out: each
+	// variable etalake reads (variables, the one list: a flag added later
+	// is in it too).
+	for _, name := range variables(newApp()) {
+		if _, set := os.LookupEnv(name); !set {
 			continue
 		}
 		// t.Setenv restores the variable after the test; then unset it for
@@ -83,7 +83,7 @@ func TestCLICredits(t *testing.T) {
 		{"missing key file", good, []string{"credits", "--api-key-file", "/nonexistent/key"}, 2, "--api-key-file"},
 		{"no schedule URL", with("ETALAKE_SCHEDULE_URL", ""), []string{"credits"}, 0, "not configured: ETALAKE_SCHEDULE_URL (--schedule-url) is not set"},
 		{"no tracking URL, json", with("ETALAKE_TRACKING_URL", ""), []string{"credits", "--format", "json"}, 0, `"not_configured": true`},
-		{"malformed URL", with("ETALAKE_TRACKING_URL", "localhost:1"), []string{"credits"}, 2, "tracking URL"},
+		{"malformed URL", with("ETALAKE_TRACKING_URL", "localhost:1"), []string{"credits"}, 2, `ETALAKE_TRACKING_URL (--tracking-url) "localhost:1": want an absolute http(s) URL`},
 		{"malformed rate", with("ETALAKE_RATE", "ten per second"), []string{"credits"}, 2, "ETALAKE_RATE"},
 		{"unknown flag", good, []string{"credits", "--bogus"}, 2, "bogus"},
 	}

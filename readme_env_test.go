@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // TestEveryFlagHasAVariableOrASaidReason: an operator sets etalake up from
@@ -46,36 +48,87 @@ func TestEveryFlagHasAVariableOrASaidReason(t *testing.T) {
 }
 
 // TestEveryVariableTheREADMENamesExists: a variable the README tells an
-// operator to set is read by a flag or by the code (ETALAKE_API_KEY has
-// no flag, by design; the test tier's switches are read by tests).
+// operator to set is one etalake reads (variables: every flag's, and
+// ETALAKE_API_KEY, which no flag reads by design), or a switch of the
+// test tier that a test reads (os.Getenv in a _test.go file).
 func TestEveryVariableTheREADMENamesExists(t *testing.T) {
 	known := map[string]bool{}
-	forEachFlag(newApp(), func(_ string, f cli.Flag) {
-		for _, e := range flagEnvVars(f) {
-			known[e] = true
+	for _, v := range variables(newApp()) {
+		known[v] = true
+	}
+	switches := testSwitches(t)
+	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(readmeText(t), -1)
+	slices.Sort(named)
+	for _, v := range slices.Compact(named) {
+		if !known[v] && !switches[v] {
+			t.Errorf("README.md names %s, which no flag, no code and no test reads", v)
 		}
-	})
+	}
+}
+
+// TestEveryVariableTheCodeNamesIsListed: a variable the command line
+// names (a flag's, a message's, one read before the flags are parsed) is
+// in variables, the one list the tests clear and the README is checked
+// against: none is read behind its back.
+func TestEveryVariableTheCodeNamesIsListed(t *testing.T) {
+	listed := map[string]bool{}
+	for _, v := range variables(newApp()) {
+		if !strings.HasPrefix(v, "ETALAKE_") {
+			t.Errorf("variables lists %s: want an ETALAKE_* name", v)
+		}
+		listed[v] = true
+	}
+	if !listed[envAPIKey] || !listed["ETALAKE_WAREHOUSE"] || !listed["ETALAKE_WEBHOOK_SECRET_FILE"] {
+		t.Fatalf("variables lists %d names, without the key's, the warehouse's or a subcommand's: it misses some", len(listed))
+	}
 	literal := regexp.MustCompile(`"(ETALAKE_[A-Z0-9_]*[A-Z0-9])"`)
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range literal.FindAllStringSubmatch(string(b), -1) {
+			if !listed[m[1]] {
+				t.Errorf("%s names %s, which variables does not list: read it with a flag (EnvVars), or add it to variables", path, m[1])
+			}
+		}
+	}
+}
+
+// testSwitches are the ETALAKE_* switches of the test tier: the names a
+// test of any package reads with os.Getenv, directly or through a
+// constant (slowtest.Env).
+func testSwitches(t *testing.T) map[string]bool {
+	t.Helper()
+	switches := map[string]bool{slowtest.Env: true}
+	read := regexp.MustCompile(`Getenv\("(ETALAKE_[A-Z0-9_]*[A-Z0-9])"\)`)
+	constant := regexp.MustCompile(`(\w+)\s*=\s*"(ETALAKE_[A-Z0-9_]*[A-Z0-9])"`)
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
 			return err
 		}
 		b, err := os.ReadFile(path)
-		for _, m := range literal.FindAllStringSubmatch(string(b), -1) {
-			known[m[1]] = true
+		for _, m := range read.FindAllStringSubmatch(string(b), -1) {
+			switches[m[1]] = true
+		}
+		for _, m := range constant.FindAllStringSubmatch(string(b), -1) {
+			if strings.Contains(string(b), "Getenv("+m[1]+")") {
+				switches[m[2]] = true
+			}
 		}
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(readmeText(t), -1)
-	slices.Sort(named)
-	for _, v := range slices.Compact(named) {
-		if !known[v] {
-			t.Errorf("README.md names %s, which no flag and no code reads", v)
-		}
-	}
+	return switches
 }
 
 // envExemptions reads the README's table of flags without a variable:

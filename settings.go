@@ -1,77 +1,104 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/setting"
 )
 
-// One validation per numeric setting, used by every command that takes
-// it: a value out of its range is refused before anything is asked or
-// opened (exit 2), naming the ETALAKE_* variable and the flag it came by
-// and the range it takes. The ranges keep out what no operator means: a
-// negative count, a cap of 0 jobs, a timeout no answer can meet, a
-// grace of years that would refresh every finished shipment for ever.
+// Every setting's rule lives with the configuration it sets (extract's
+// Config, sim's Config and WorldConfig, jobs' RunOptions, DemoOptions and
+// Refresh, load's Options): its Validate refuses a value out of range
+// with a *setting.Error naming the field. A command fills the
+// configuration from its flags and validates it before it asks, opens or
+// creates anything (exit 2); settingError names the ETALAKE_* variable
+// and the flag the value came by, from settingFlags.
 
-// intSetting is a whole-number setting and the values it takes: min to
-// max, and 0 when zero says what it means then.
-type intSetting struct {
-	flag     string
-	min, max int
-	zero     string
-}
-
-var (
-	// settingMaxReasks: past 100 jobs of one date asked in vain, no
-	// operator is waiting for the service any more.
-	settingMaxReasks = intSetting{flag: flagMaxReasks, min: 1, max: 100}
-	// settingMaxPages: at a credit a page, 10 000 pages of one answer is
-	// a provider paging without end, not a schedule.
-	settingMaxPages     = intSetting{flag: flagMaxPages, min: 1, max: 10000}
-	settingPageSize     = intSetting{flag: flagPageSize, min: 1, max: 10000, zero: "the default"}
-	settingScheduleDays = intSetting{flag: flagDays, min: 1, max: 366}
+// The ETALAKE_* variables named beyond the one flag that reads each: the
+// key, which no flag reads (by design); the product URLs, which sim
+// serve's export line sets; the two that sim serve reads as the client
+// does, so that one environment sets both; and the log format, which main
+// reads to word the last line before the flags are parsed (writeExit).
+// Every other variable is named once, in its flag's EnvVars, and messages
+// name it from there (settingName).
+const (
+	envAPIKey      = "ETALAKE_API_KEY"
+	envLogFormat   = "ETALAKE_LOG_FORMAT"
+	envAuth        = "ETALAKE_AUTH"
+	envScheduleAPI = "ETALAKE_SCHEDULE_API"
+	envScheduleURL = "ETALAKE_SCHEDULE_URL"
+	envTrackingURL = "ETALAKE_TRACKING_URL"
 )
 
-// read reads the setting from c, or refuses it.
-func (s intSetting) read(c *cli.Context) (int, error) {
-	n := c.Int(s.flag)
-	if (n == 0 && s.zero != "") || (n >= s.min && n <= s.max) {
-		return n, nil
+// variables is every ETALAKE_* variable etalake reads, each named once:
+// the variable of every flag of every command (its EnvVars, where it is
+// written), and envAPIKey, which no flag reads. The tests read the
+// environment through this list — run clears it, the README and the code
+// are checked against it — and keep no list of their own.
+func variables(app *cli.App) []string {
+	names := []string{envAPIKey}
+	add := func(flags []cli.Flag) {
+		for _, f := range flags {
+			if e, ok := f.(interface{ GetEnvVars() []string }); ok {
+				names = append(names, e.GetEnvVars()...)
+			}
+		}
 	}
-	want := fmt.Sprintf("%d to %d", s.min, s.max)
-	if s.zero != "" {
-		want += ", or 0 for " + s.zero
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			add(c.Flags)
+			walk(c.Subcommands)
+		}
 	}
-	return 0, configError("%s %d: want %s", settingName(c, s.flag), n, want)
+	add(app.Flags)
+	walk(app.Commands)
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
-// durationSetting is a duration setting and the values it takes.
-type durationSetting struct {
-	flag     string
-	min, max time.Duration
-	want     string // the range, as a person says it
+// settingFlags maps the fields of the configurations, as a *setting.Error
+// names them, to the flag that sets each: the same field of two
+// configurations is one flag (PageSize is --page-size for the client, the
+// demo and the simulator alike).
+var settingFlags = map[string]string{
+	// extract.Config
+	"ScheduleURL": flagScheduleURL, "TrackingURL": flagTrackingURL, "Key": flagKeyFile, "ScheduleAPI": flagScheduleAPI,
+	"PageSize": flagPageSize, "ScheduleDays": flagDays, "MaxPages": flagMaxPages, "Timeout": flagTimeout, "Paths": flagPaths,
+	// jobs.RunOptions, ImportOptions, ReplayOptions, DemoOptions
+	"CapSchedule": flagMaxCredits, "CapTracking": flagMaxTrackingCalls, "Grace": flagGrace, "MaxReasks": flagMaxReasks,
+	"MaxBody": flagMaxBody, "ProgressEvery": flagProgressInterval, "From": "from", "To": "to", "Endpoint": "endpoint",
+	"Refresh.Mode": flagRefresh, "Refresh.Tiers": flagRefreshTiers, "Refresh.Tiers.Every": flagRefreshEvery, "Refresh.AtPOD": flagRefreshEvery,
+	"Refresh.Horizons": flagRefreshHorizons, "Refresh.Pace.Mode": flagPace, "Refresh.Pace.Reserve": flagPaceReserve, "Refresh.Billing": flagBilling,
+	// load.Options
+	"MemoryLimit": flagMemoryLimit, "LockTimeout": flagLockTimeout,
+	// sim.Config, sim.WorldConfig (and the demo's world)
+	"Days": "days", "Shipments": "shipments", "DCSAVersion": "dcsa-version", "Rate": flagRate,
+	"Faults.ErrorRate": "error-rate", "Faults.TruncateRate": "truncate-rate", "Faults.BurstRate": "burst-rate",
+	"Faults.BurstLength": "burst-length", "Faults.LatencyMedian": "latency-median", "Faults.LatencyP99": "latency-p99",
+	// webhook.Config, and webhook serve's own
+	"Secret": flagSecretFile, "Tolerance": flagTolerance, "RotateEvery": flagRotateEvery,
 }
 
-var (
-	// settingTimeout: an attempt of under a second fails on any real
-	// network; one of over an hour is a hung connection.
-	settingTimeout = durationSetting{flag: flagTimeout, min: time.Second, max: time.Hour, want: "1s to 1h, such as 60s"}
-	// settingGrace: a shipment arrived a year ago has nothing left to say.
-	settingGrace       = durationSetting{flag: flagGrace, min: 0, max: 366 * 24 * time.Hour, want: "0 to 366 days (8784h), such as 72h"}
-	settingLockTimeout = durationSetting{flag: flagLockTimeout, min: 0, max: 24 * time.Hour, want: "0 (do not wait) to 24h, such as 10m"}
-)
-
-// read reads the setting from c, or refuses it.
-func (s durationSetting) read(c *cli.Context) (time.Duration, error) {
-	d := c.Duration(s.flag)
-	if d < s.min || d > s.max {
-		return 0, configError("%s %s: want %s", settingName(c, s.flag), d, s.want)
+// settingError words a configuration's *setting.Error with the variable
+// and the flag of each field it names, as a usage error (exit 2); any
+// other error passes unchanged.
+func settingError(c *cli.Context, err error) error {
+	var se *setting.Error
+	if !errors.As(err, &se) {
+		return err
 	}
-	return d, nil
+	return usageErr{errors.New(se.Say(func(field string) string {
+		if flag, ok := settingFlags[field]; ok {
+			return settingName(c, flag)
+		}
+		return field
+	}))}
 }
 
 // readCap reads a cap, --max-credits or --max-tracking-calls: unset is no
@@ -109,4 +136,15 @@ func settingName(c *cli.Context, name string) string {
 		}
 	}
 	return "--" + name
+}
+
+// parseTime reads a flag time: RFC 3339 or a date (UTC midnight).
+func parseTime(flag, s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, configError("--%s %q: want an RFC 3339 time (2026-01-05T00:00:00Z) or a date (2026-01-05)", flag, s)
 }

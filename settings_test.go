@@ -51,7 +51,17 @@ func TestSettingsOutOfRangeAreRefused(t *testing.T) {
 		{"credits: timeout 0", with("ETALAKE_TIMEOUT", "0s"), []string{"credits"}, "ETALAKE_TIMEOUT (--timeout) 0s"},
 		{"credits: max-pages 0", source, []string{"credits", "--max-pages", "0"}, "ETALAKE_MAX_PAGES (--max-pages) 0"},
 		{"track list: grace -1h", nil, []string{"track", "list", "--grace", "-1h"}, "(--grace) -1h0m0s: want 0 to 366 days"},
-		{"demo: page-size -1", nil, []string{"demo", "--page-size", "-1"}, "--page-size -1: want 1 to 10000, or 0 for the default"},
+		{"demo: page-size -1", nil, []string{"demo", "--page-size", "-1"}, "--page-size -1: want 1 to 10000, or 0 for the client's limit"},
+		{"demo: page-size without dcsa", nil, []string{"demo", "--page-size", "5"}, "--page-size 5: want 0 unless --schedule-api is dcsa-cs-1.0"},
+		{"demo: days 0", nil, []string{"demo", "--days", "0"}, "--days 0: want 1 to 90"},
+		{"demo: shipments 0", nil, []string{"demo", "--shipments", "0"}, "--shipments 0: want 1 to 1000000"},
+		{"demo: refresh tiers", nil, []string{"demo", "--refresh", "sometimes"}, `--refresh: "sometimes": want adaptive or nightly`},
+		{"sim world: days 0", nil, []string{"sim", "world", "--days", "0"}, "--days 0: want 1 to 3660"},
+		{"sim serve: error rate 2", nil, []string{"sim", "serve", "--error-rate", "2"}, "--error-rate 2: want a share from 0 to 1"},
+		{"sim serve: p99 under the median", nil, []string{"sim", "serve", "--latency-median", "2s", "--latency-p99", "1s"}, "--latency-p99 1s: want 0, or at least --latency-median, 2s"},
+		{"replay: max-body 0", nil, []string{"replay", "--max-body", "0"}, "ETALAKE_MAX_BODY (--max-body) 0: want at least 1 byte"},
+		{"replay: to before from", nil, []string{"replay", "--from", "2026-01-05", "--to", "2026-01-01"}, `--to 2026-01-01: want a date after --from, 2026-01-05`},
+		{"import: request without endpoint", nil, []string{"import", "--request", "/x", "f.json"}, "--endpoint: "},
 		{"demo: lock-timeout of days", nil, []string{"demo", "--lock-timeout", "72h"}, "ETALAKE_LOCK_TIMEOUT (--lock-timeout) 72h0m0s"},
 		{"sim serve: rate 0", nil, []string{"sim", "serve", "--rate", "0/1s"}, "--rate: invalid rate"},
 		{"sim serve: page-size a million", nil, []string{"sim", "serve", "--schedule-api", "dcsa-cs-1.0", "--page-size", "1000000"}, "--page-size 1000000: want 1 to 10000"},
@@ -59,8 +69,11 @@ func TestSettingsOutOfRangeAreRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			wh := filepath.Join(t.TempDir(), "wh")
 			args := append(append([]string(nil), tc.args...), "--warehouse", wh)
-			if tc.args[0] == "sim" || tc.args[0] == "credits" {
+			switch tc.args[0] {
+			case "sim", "credits":
 				args = tc.args
+			case "import": // flags before the files
+				args = append([]string{"import", "--warehouse", wh}, tc.args[1:]...)
 			}
 			code, stdout, stderr := run(t, tc.env, args...)
 			if code != exitUsage || !strings.Contains(stderr, tc.mention) {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/etalake/etalake/internal/setting"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
 )
@@ -99,48 +100,20 @@ type Client struct {
 	pref   *atomic.Int32 // the DCSA cursor form a provider took (cursorForm)
 }
 
-// NewClient validates cfg and fills in its defaults.
+// NewClient fills the zero members of cfg from DefaultConfig, validates
+// it (Config.Validate: a *setting.Error names the field) and builds the
+// client.
 func NewClient(cfg Config) (*Client, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	c := &Client{cfg: cfg, probes: newProbes(), pref: newCursorPref()}
-	var err error
-	if c.schedule, err = parseBase("schedule URL", cfg.ScheduleURL); err != nil {
-		return nil, err
-	}
-	if c.tracking, err = parseBase("tracking URL", cfg.TrackingURL); err != nil {
-		return nil, err
-	}
-	if c.schedule == nil && c.tracking == nil {
-		return nil, errors.New("no URL: set the schedule URL, the tracking URL or both")
-	}
-	if cfg.Key.IsZero() {
-		return nil, errors.New("no API key: set ETALAKE_API_KEY or use --api-key-file")
-	}
-	if c.cfg.ScheduleAPI, err = wire.ParseScheduleAPI(string(c.cfg.ScheduleAPI)); err != nil {
-		return nil, err
-	}
+	c.schedule, _ = parseBase("ScheduleURL", cfg.ScheduleURL)
+	c.tracking, _ = parseBase("TrackingURL", cfg.TrackingURL)
+	c.cfg.ScheduleAPI, _ = wire.ParseScheduleAPI(string(cfg.ScheduleAPI))
 	if c.cfg.Paths == (wire.Paths{}) {
 		c.cfg.Paths = c.cfg.ScheduleAPI.Paths()
-	}
-	if c.cfg.PageSize < 0 {
-		return nil, fmt.Errorf("invalid page size %d: want 1 or more, or 0 for the provider's default", c.cfg.PageSize)
-	}
-	if c.cfg.ScheduleDays == 0 {
-		c.cfg.ScheduleDays = DefaultScheduleDays
-	}
-	if c.cfg.ScheduleDays < 1 || c.cfg.ScheduleDays > 366 {
-		return nil, fmt.Errorf("invalid schedule window of %d days: want 1 to 366", c.cfg.ScheduleDays)
-	}
-	if c.cfg.MaxPages == 0 {
-		c.cfg.MaxPages = DefaultMaxPages
-	}
-	if c.cfg.MaxPages < 1 {
-		return nil, fmt.Errorf("invalid page limit %d: want 1 or more pages per answer", c.cfg.MaxPages)
-	}
-	if err := c.cfg.Paths.Validate(); err != nil {
-		return nil, err
-	}
-	if c.cfg.Timeout == 0 {
-		c.cfg.Timeout = DefaultTimeout
 	}
 	c.http = guarded(cfg.HTTP, c.cfg.Timeout)
 	c.clock = cfg.Clock
@@ -149,6 +122,7 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	c.limiter = cfg.Limiter
 	if c.limiter == nil {
+		var err error
 		if c.limiter, err = NewLimiter(LimiterConfig{Rate: DefaultRate, Clock: c.clock}); err != nil {
 			return nil, err
 		}
@@ -162,9 +136,6 @@ func NewClient(cfg Config) (*Client, error) {
 	c.retry = withRetryDefaults(cfg.Retry)
 	if err := c.retry.Validate(); err != nil {
 		return nil, err
-	}
-	if c.cfg.UserAgent == "" {
-		c.cfg.UserAgent = "etalake"
 	}
 	return c, nil
 }
@@ -190,18 +161,18 @@ func withRetryDefaults(p RetryPolicy) RetryPolicy {
 	return p
 }
 
-// parseBase reads a product's base URL; nil when s is empty (the product
-// is not configured).
-func parseBase(name, s string) (*url.URL, error) {
+// parseBase reads the base URL of Config's field; nil when s is empty
+// (the product is not configured).
+func parseBase(field, s string) (*url.URL, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("invalid %s %q: want an absolute http(s) URL such as https://api.example.com/schedule/api/v1", name, s)
+		return nil, setting.Refuse(field, strconv.Quote(s), "an absolute http(s) URL such as https://api.example.com/schedule/api/v1")
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("invalid %s %q: want no credentials, query or fragment in a base URL", name, u.Redacted())
+		return nil, setting.Refuse(field, strconv.Quote(u.Redacted()), "no credentials, query or fragment in a base URL")
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	return u, nil

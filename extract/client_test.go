@@ -15,6 +15,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/internal/setting"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -404,7 +405,7 @@ func TestClientTimeoutCountsAsPossiblyCharged(t *testing.T) {
 	// Real time, but short: the simulator answers after 300 ms, the client
 	// gives up after 20 ms, twice.
 	r := newRig(t, simtest.Options{Faults: sim.Faults{LatencyMedian: 300 * time.Millisecond}}, "test", func(c *extract.Config) {
-		c.Timeout = 20 * time.Millisecond
+		c.HTTP = &http.Client{Timeout: 20 * time.Millisecond} // below Config.Timeout's least, 1s
 		c.Retry.MaxAttempts = 2
 	})
 	_, err := r.do(r.client.PortSchedule(context.Background(), "NLRTM"))
@@ -420,20 +421,41 @@ func TestClientTimeoutCountsAsPossiblyCharged(t *testing.T) {
 func TestClientConfigErrorsNameTheSetting(t *testing.T) {
 	k, _ := extract.NewKey("k")
 	cases := []struct {
-		cfg  extract.Config
-		want string
+		cfg          extract.Config
+		field, words string
 	}{
-		{extract.Config{Key: k}, "no URL"},
-		{extract.Config{ScheduleURL: " ", TrackingURL: "", Key: k}, "no URL"},
-		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "http://x", Key: k}, "schedule URL"},
-		{extract.Config{ScheduleURL: "http://x", TrackingURL: "x/y", Key: k}, "tracking URL"},
-		{extract.Config{ScheduleURL: "http://x", TrackingURL: "http://x"}, "API key"},
-		{extract.Config{ScheduleURL: "http://u:p@x", TrackingURL: "http://x", Key: k}, "credentials"},
+		{extract.Config{Key: k}, "ScheduleURL", "neither ScheduleURL nor TrackingURL is set"},
+		{extract.Config{ScheduleURL: " ", TrackingURL: "", Key: k}, "ScheduleURL", "neither ScheduleURL nor TrackingURL is set"},
+		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "http://x", Key: k}, "ScheduleURL", `ScheduleURL "ftp://x": want an absolute http(s) URL`},
+		{extract.Config{ScheduleURL: "http://x", TrackingURL: "x/y", Key: k}, "TrackingURL", `TrackingURL "x/y": want an absolute http(s) URL`},
+		{extract.Config{ScheduleURL: "http://x", TrackingURL: "http://x"}, "Key", "no API key"},
+		{extract.Config{ScheduleURL: "http://u:p@x", TrackingURL: "http://x", Key: k}, "ScheduleURL", "want no credentials, query or fragment"},
+		{extract.Config{ScheduleURL: "http://x", Key: k, ScheduleAPI: "dcsa"}, "ScheduleAPI", `ScheduleAPI "dcsa": want service or dcsa-cs-1.0`},
+		{extract.Config{ScheduleURL: "http://x", Key: k, PageSize: -1}, "PageSize", "PageSize -1: want 1 to 10000, or 0 for the default"},
+		{extract.Config{ScheduleURL: "http://x", Key: k, PageSize: 10001}, "PageSize", "PageSize 10001"},
+		{extract.Config{ScheduleURL: "http://x", Key: k, ScheduleDays: 367}, "ScheduleDays", "ScheduleDays 367: want 1 to 366"},
+		{extract.Config{ScheduleURL: "http://x", Key: k, MaxPages: -1}, "MaxPages", "MaxPages -1: want 1 to 10000"},
+		{extract.Config{ScheduleURL: "http://x", Key: k, Timeout: 10 * time.Millisecond}, "Timeout", "Timeout 10ms: want 1s to 1h"},
+		{extract.Config{ScheduleURL: "http://x", Key: k, Paths: wire.Paths{PortSchedule: "schedule/{port}"}}, "Paths", "want a path starting with /"},
 	}
 	for _, tc := range cases {
-		if _, err := extract.NewClient(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("NewClient(%+v) err = %v, want mention of %q", tc.cfg, err, tc.want)
+		_, err := extract.NewClient(tc.cfg)
+		var se *setting.Error
+		if !errors.As(err, &se) || se.Field != tc.field || !strings.Contains(err.Error(), tc.words) {
+			t.Errorf("NewClient(%+v) err = %v, want a setting error of %s saying %q", tc.cfg, err, tc.field, tc.words)
 		}
+	}
+	// Validate checks what it is given: a zero where NewClient would put
+	// the default is refused, as a user's 0 is.
+	cfg := extract.DefaultConfig()
+	cfg.ScheduleURL, cfg.Key = "http://x", k
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("DefaultConfig with a URL and a key: %v", err)
+	}
+	cfg.ScheduleDays, cfg.MaxPages = 0, 0
+	var se *setting.Error
+	if err := cfg.Validate(); !errors.As(err, &se) || se.Field != "ScheduleDays" {
+		t.Errorf("ScheduleDays 0: %v, want it refused", err)
 	}
 }
 

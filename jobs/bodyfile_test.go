@@ -143,7 +143,7 @@ func echoedKeyInABigBody(t *testing.T, auth extract.Auth, lengthKnown bool) {
 	if res.Quarantined != 1 || res.Run.Status != load.StatusPartial {
 		t.Fatalf("run: %s, %d quarantined; want partial, the big answer quarantined", res.Run.Status, res.Quarantined)
 	}
-	if n := count(t, wh, "SELECT count(*) FROM raw_responses WHERE body IS NULL AND body_file LIKE 'bodies/%.zst' AND body_bytes > 1048576"); n != 1 {
+	if n := queryCount(t, wh, "SELECT count(*) FROM raw_responses WHERE body IS NULL AND body_file LIKE 'bodies/%.zst' AND body_bytes > 1048576"); n != 1 {
 		t.Fatalf("%d responses kept in the body store; want the big answer", n)
 	}
 	stored := storedBodies(t, dir)
@@ -227,7 +227,7 @@ func TestImportedBodiesLargerThanMaxBodyLandFromFiles(t *testing.T) {
 	if err != nil || st.Bodies != 2 || st.Landed != 2 || st.Unidentified != 2 || st.Quarantined != 2 {
 		t.Fatalf("import of the lines: %+v, %v; want the big line and the cut one landed unidentified, quarantined", st, err)
 	}
-	if n := count(t, wh, "SELECT count(*) FROM raw_responses WHERE body_file IS NOT NULL"); n != 2 {
+	if n := queryCount(t, wh, "SELECT count(*) FROM raw_responses WHERE body_file IS NOT NULL"); n != 2 {
 		t.Fatalf("%d bodies in the body store; want the file and the line", n)
 	}
 	if stored := storedBodies(t, dir); len(stored) != 1 {
@@ -242,10 +242,10 @@ func TestImportedBodiesLargerThanMaxBodyLandFromFiles(t *testing.T) {
 		t.Fatalf("the named file again, with a larger --max-body: %+v, %v; want the same response, already there", st, err)
 	}
 	rs, err := jobs.Replay(ctx, wh, jobs.ReplayOptions{MaxBody: 4 << 20})
-	if err != nil || rs.Quarantined != 2 || count(t, wh, "SELECT count(*) FROM shipments WHERE shipment_number = '"+ref.Number+"'") != 1 {
+	if err != nil || rs.Quarantined != 2 || queryCount(t, wh, "SELECT count(*) FROM shipments WHERE shipment_number = '"+ref.Number+"'") != 1 {
 		t.Fatalf("replay with a larger --max-body: %+v, %v; want the named body derived, the two unidentified dead-lettered", rs, err)
 	}
-	if n := count(t, wh, "SELECT count(*) FROM dead_letters WHERE reason LIKE '%--max-body%'"); n != 0 {
+	if n := queryCount(t, wh, "SELECT count(*) FROM dead_letters WHERE reason LIKE '%--max-body%'"); n != 0 {
 		t.Errorf("%d dead letters still say a body is too large after the replay", n)
 	}
 }

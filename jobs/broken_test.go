@@ -65,15 +65,9 @@ func everyThird(r *http.Request) bool {
 	return h.Sum32()%3 == 0
 }
 
-func partialExit(status string, err error) int {
-	switch {
-	case err != nil:
-		return 1
-	case status == load.StatusPartial:
-		return 3
-	}
-	return 0
-}
+// exitCodes are the command line's exit codes (main.go), which the jobs
+// record in etl_runs.exit_code.
+var exitCodes = jobs.ExitCodes{jobs.VerdictOK: 0, jobs.VerdictFailed: 1, jobs.VerdictRefused: 2, jobs.VerdictPartial: 3, jobs.VerdictBusy: 75}
 
 // shortfalls reads etl_runs.shortfalls of run id.
 func shortfalls(t *testing.T, wh *load.Warehouse, id string) map[string]int64 {
@@ -108,7 +102,7 @@ func TestAnswersBrokenInTransferAreAskedAgainUntilTheyArriveWhole(t *testing.T) 
 	sel := jobs.Selection{Ports: portsOf(t, w, 6), Shipments: visible(t, w, 30)}
 
 	k.on.Store(true)
-	first := chaos.run(t, jobs.RunOptions{Selection: sel, ExitCode: partialExit})
+	first := chaos.run(t, jobs.RunOptions{Selection: sel, ExitCodes: exitCodes})
 	if len(first.Broken) == 0 || k.hits.Load() < int64(3*len(first.Broken)) {
 		t.Fatalf("%d answers broken of %d broken sent: want some, each tried 3 times", len(first.Broken), k.hits.Load())
 	}
@@ -116,11 +110,11 @@ func TestAnswersBrokenInTransferAreAskedAgainUntilTheyArriveWhole(t *testing.T) 
 		t.Fatalf("run with broken answers: %s, exit %v: want partial, 3", first.Run.Status, first.Run.ExitCode)
 	}
 	sf := shortfalls(t, chaos.wh, first.Run.ID)
-	dead := int64(count(t, chaos.wh, "SELECT count(*) FROM dead_letters"))
+	dead := int64(queryCount(t, chaos.wh, "SELECT count(*) FROM dead_letters"))
 	if sf[jobs.ShortBroken] != int64(len(first.Broken)) || sf[jobs.ShortDeadLetters] != dead || dead != int64(len(first.Broken)) {
 		t.Fatalf("etl_runs.shortfalls %v, %d dead letters: want %d broken answers, each one dead letter", sf, dead, len(first.Broken))
 	}
-	if n := count(t, chaos.wh, "SELECT count(*) FROM raw_responses WHERE broken IS NOT NULL"); n != len(first.Broken) {
+	if n := queryCount(t, chaos.wh, "SELECT count(*) FROM raw_responses WHERE broken IS NOT NULL"); n != len(first.Broken) {
 		t.Fatalf("%d broken answers landed, want the last attempt of each of %d", n, len(first.Broken))
 	}
 	if end := endLine(chaos.logs.String()); !strings.Contains(end, `"status":"partial"`) || !strings.Contains(end, `"exit_code":3`) ||
@@ -129,7 +123,7 @@ func TestAnswersBrokenInTransferAreAskedAgainUntilTheyArriveWhole(t *testing.T) 
 	}
 
 	k.on.Store(false)
-	second := chaos.run(t, jobs.RunOptions{ExitCode: partialExit})
+	second := chaos.run(t, jobs.RunOptions{ExitCodes: exitCodes})
 	if second.Plan.Reasked != len(first.Broken) {
 		t.Fatalf("second run of the date asked %d again, want the %d broken", second.Plan.Reasked, len(first.Broken))
 	}
@@ -165,14 +159,14 @@ func TestAnAnswerThatStaysBrokenIsLeftAfterMaxReasksJobs(t *testing.T) {
 	k.on.Store(true)
 	var broken []string
 	for job := 1; job <= 2; job++ {
-		res := b.run(t, jobs.RunOptions{Selection: sel, MaxReasks: 2, ExitCode: partialExit})
+		res := b.run(t, jobs.RunOptions{Selection: sel, MaxReasks: 2, ExitCodes: exitCodes})
 		if len(res.Broken) == 0 || len(res.Plan.GivenUp) != 0 {
 			t.Fatalf("job %d: broken %v, given up %v", job, res.Broken, res.Plan.GivenUp)
 		}
 		broken = res.Broken
 	}
 	before := k.hits.Load()
-	third := b.run(t, jobs.RunOptions{MaxReasks: 2, ExitCode: partialExit})
+	third := b.run(t, jobs.RunOptions{MaxReasks: 2, ExitCodes: exitCodes})
 	if strings.Join(third.Plan.GivenUp, ",") != strings.Join(broken, ",") || k.hits.Load() != before || len(third.Broken) != 0 {
 		t.Fatalf("third job: given up %v, %d more broken sent: want %v left, nothing sent", third.Plan.GivenUp, k.hits.Load()-before, broken)
 	}
@@ -181,7 +175,7 @@ func TestAnAnswerThatStaysBrokenIsLeftAfterMaxReasksJobs(t *testing.T) {
 		t.Fatalf("third job: %s, shortfalls %v, %q: want partial, %d not asked again", third.Run.Status, third.Run.Shortfalls, third.Run.StopReason, len(broken))
 	}
 	// A larger cap asks them again.
-	fourth := b.run(t, jobs.RunOptions{MaxReasks: 3, ExitCode: partialExit})
+	fourth := b.run(t, jobs.RunOptions{MaxReasks: 3, ExitCodes: exitCodes})
 	if fourth.Plan.Reasked != len(broken) || len(fourth.Plan.GivenUp) != 0 {
 		t.Fatalf("with --max-reasks 3: asked again %d, given up %v", fourth.Plan.Reasked, fourth.Plan.GivenUp)
 	}

@@ -112,10 +112,10 @@ func TestADCSAProviderPageByPageStoppedAndResumed(t *testing.T) {
 	if pages == 0 {
 		t.Fatalf("no answer came in more than one page: the test does not test paging")
 	}
-	if n := count(t, dcsa.wh, "SELECT count(*) FROM raw_responses WHERE next_page IS NOT NULL"); n != pages {
+	if n := queryCount(t, dcsa.wh, "SELECT count(*) FROM raw_responses WHERE next_page IS NOT NULL"); n != pages {
 		t.Errorf("%d landed pages name a next page, want one per page after the first: %d", n, pages)
 	}
-	if n := count(t, dcsa.wh, "SELECT count(*) FROM dead_letters"); n != 0 {
+	if n := queryCount(t, dcsa.wh, "SELECT count(*) FROM dead_letters"); n != 0 {
 		t.Errorf("%d dead letters", n)
 	}
 
@@ -132,7 +132,7 @@ func TestADCSAProviderPageByPageStoppedAndResumed(t *testing.T) {
 			len(got), len(want), first3(got), first3(want))
 	}
 	t.Logf("%d pages bought once each (%d after a first), %d by-port calls equal in both profiles", len(charged), pages, len(want))
-	if n := count(t, dcsa.wh, "SELECT count(*) FROM port_calls WHERE query = 'VESSEL'"); n == 0 {
+	if n := queryCount(t, dcsa.wh, "SELECT count(*) FROM port_calls WHERE query = 'VESSEL'"); n == 0 {
 		t.Errorf("no by-vessel calls from the DCSA vessel schedules")
 	}
 }

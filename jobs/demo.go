@@ -93,30 +93,22 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	if opt.Days < 1 {
-		return DemoResult{}, fmt.Errorf("demo: --days %d: want at least 1", opt.Days)
-	}
-	if opt.Refresh != nil {
-		if err := opt.Refresh.Validate(); err != nil {
-			return DemoResult{}, fmt.Errorf("demo: refresh policy: %w", err)
-		}
+	if err := opt.Validate(); err != nil {
+		return DemoResult{}, fmt.Errorf("demo: %w", err)
 	}
 	began := opt.Now()
 	if err := freshDemoDir(ctx, opt.Dir, opt.Warehouse); err != nil {
 		return DemoResult{}, err
 	}
-	world := sim.NewWorld(sim.WorldConfig{Seed: opt.Seed, Days: opt.Days + 7, Shipments: opt.Shipments})
+	world := sim.NewWorld(opt.world())
 	start := world.Config().Start
 	clock := sim.NewClock(start, 0, nil)
 	credits := int64(50_000)
-	fast := extract.Rate{N: 1000, Window: time.Second}
-	api, err := wire.ParseScheduleAPI(string(opt.ScheduleAPI))
-	if err != nil {
-		return DemoResult{}, fmt.Errorf("demo: %w", err)
-	}
-	svc, err := sim.New(sim.Config{World: world, Clock: clock, Rate: sim.Rate{N: fast.N, Window: fast.Window},
-		Keys:        []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}},
-		ScheduleAPI: string(api), PageSize: opt.PageSize})
+	api, _ := wire.ParseScheduleAPI(string(opt.ScheduleAPI)) // validated
+	scfg := demoService(api, opt.PageSize)
+	scfg.World, scfg.Clock = world, clock
+	scfg.Keys = []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}}
+	svc, err := sim.New(scfg)
 	if err != nil {
 		return DemoResult{}, err
 	}
@@ -135,7 +127,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	}
 	defer wh.Close()
 	key, _ := extract.NewKey(demoKey)
-	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: fast})
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: demoRate})
 	if err != nil {
 		return DemoResult{}, err
 	}

@@ -12,5 +12,9 @@
 // source push in a receiver journal, without the writer lock (push.go). It runs no SQL and
 // builds no records — the run ledger, the tracked set and the checkpoint
 // are load's — and renders nothing but a terminal's progress line:
-// parsing flags, printing results and exit codes are the command's.
+// parsing flags, printing results and exit codes are the command's. Each
+// job returns how it ended as a Verdict (verdict.go); the command maps it
+// to its exit code and hands that table in (ExitCodes), so that
+// etl_runs.exit_code records what the process exits with. Each option
+// struct's Validate says which setting is out of range (validate.go).
 package jobs

@@ -59,9 +59,9 @@ func deriveLeft(ctx context.Context, wh *load.Warehouse, s *sink) error {
 
 // ending says how a writer's end goes.
 type ending struct {
-	log      *slog.Logger
-	now      func() time.Time
-	exitCode func(status string, err error) int
+	log   *slog.Logger
+	now   func() time.Time
+	codes ExitCodes // for etl_runs.exit_code
 	// hold keeps the end from readers: a demo night before the last, whose
 	// job publishes at its last night.
 	hold bool
@@ -73,12 +73,12 @@ type ending struct {
 func (e ending) end(ctx context.Context, wh *load.Warehouse, run *load.Run, err error, why []string) error {
 	ctx = context.WithoutCancel(ctx)
 	defer func() { logEnd(e.log, run) }()
-	settle(run, e.now(), err, why, e.exitCode)
+	settle(run, e.now(), err, why, e.codes)
 	if serr := wh.SaveRun(ctx, run); serr != nil {
 		// Nothing to publish that says how the job ended: readers keep
 		// the state before, and the next writer ends the row as died.
 		err = also(err, fmt.Errorf("recording the job's end in etl_runs failed, so the warehouse was not published (readers keep the state before): %w", serr))
-		settle(run, e.now(), err, why, e.exitCode)
+		settle(run, e.now(), err, why, e.codes)
 		return err
 	}
 	if e.hold {
@@ -90,7 +90,7 @@ func (e ending) end(ctx context.Context, wh *load.Warehouse, run *load.Run, err 
 		return err
 	}
 	err = also(err, notPublished(perr))
-	settle(run, e.now(), err, why, e.exitCode)
+	settle(run, e.now(), err, why, e.codes)
 	if serr := wh.SaveRun(ctx, run); serr != nil {
 		e.log.Error("the job's end could not be recorded in etl_runs either: the next writer ends its row as died", "run", run.ID, "error", serr)
 		return err

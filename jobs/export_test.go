@@ -1,4 +1,4 @@
 package jobs
 
-// QueryCount is count, for the external tests.
-var QueryCount = count
+// QueryCount is queryCount, for the external tests.
+var QueryCount = queryCount

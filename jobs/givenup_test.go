@@ -152,7 +152,7 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 	k.on.Store(true)
 	var last jobs.RunResult
 	for job := 1; job <= 3; job++ {
-		last = chaos.run(t, jobs.RunOptions{Selection: sel, ExitCode: partialExit})
+		last = chaos.run(t, jobs.RunOptions{Selection: sel, ExitCodes: exitCodes})
 		asked := k.reset()
 		if asked["port:"+ports[0]] != 3 || asked["shipment:"+ships[0].Number] != 3 {
 			t.Fatalf("job %d asked the broken port and shipment %v times: want 3 each, whatever the 6 attempts allowed", job, asked)
@@ -183,7 +183,7 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 
 	// A fourth job of the date, the service still broken: nothing asked,
 	// partial, both named as given up and not asked.
-	fourth := chaos.run(t, jobs.RunOptions{Selection: sel, ExitCode: partialExit})
+	fourth := chaos.run(t, jobs.RunOptions{Selection: sel, ExitCodes: exitCodes})
 	if asked := k.reset(); len(asked) != 0 || fourth.Run.Requests != 0 {
 		t.Fatalf("fourth job asked %v, %d requests: want nothing", asked, fourth.Run.Requests)
 	}
@@ -197,7 +197,7 @@ func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers
 	// more: those come whole, so it asks the given-up ones at its end.
 	k.on.Store(false)
 	more := jobs.Selection{Ports: ports[4:5], Shipments: ships[6:7]}
-	fifth := chaos.run(t, jobs.RunOptions{Selection: sel.With(more), ExitCode: partialExit})
+	fifth := chaos.run(t, jobs.RunOptions{Selection: sel.With(more), ExitCodes: exitCodes})
 	if asked := k.reset(); asked["port:"+ports[0]] != 1 || asked["shipment:"+ships[0].Number] != 1 {
 		t.Fatalf("fifth job asked the given-up ones %v: want once each", asked)
 	}
@@ -247,7 +247,7 @@ func TestAGivenUpResourceIsAskedAgainAfterALaterJobAnsweredItsProductWell(t *tes
 	sel := jobs.Selection{Ports: ports}
 	day := b.env.Service.Clock().Now()
 	backfill := func(opt jobs.RunOptions) jobs.RunResult {
-		opt.Job, opt.LogicalDate, opt.MaxReasks, opt.ExitCode = "backfill", day, 2, partialExit
+		opt.Job, opt.LogicalDate, opt.MaxReasks, opt.ExitCodes = "backfill", day, 2, exitCodes
 		return b.run(t, opt)
 	}
 	k.on.Store(true)
@@ -267,7 +267,7 @@ func TestAGivenUpResourceIsAskedAgainAfterALaterJobAnsweredItsProductWell(t *tes
 	if asked := k.reset(); asked["port:"+ports[0]] != 3 || forced.Plan.Reopened != 1 || forced.Run.GivenUp[0].FailedJobs != 3 {
 		t.Fatalf("--reask: asked %v, reopened %d, given up %+v: want asked, in vain, given up after 3 jobs", asked, forced.Plan.Reopened, forced.Run.GivenUp)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE run_id = '"+forced.Run.ID+"' AND json_extract_string(args, '$.reask[0]') = 'port:"+ports[0]+"'"); n != 1 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM etl_runs WHERE run_id = '"+forced.Run.ID+"' AND json_extract_string(args, '$.reask[0]') = 'port:"+ports[0]+"'"); n != 1 {
 		t.Errorf("etl_runs.args of the --reask job does not name what it was told to ask again")
 	}
 

@@ -32,12 +32,12 @@ type ImportOptions struct {
 	// MaxBody is the largest body derived; a larger one is landed and
 	// dead-lettered (0: DefaultMaxBody).
 	MaxBody int64
-	// ExitCode, when set, names the exit code an import that ends with
-	// status and err exits with, for etl_runs.exit_code.
-	ExitCode func(status string, err error) int
-	Version  string
-	Log      *slog.Logger
-	Now      func() time.Time
+	// ExitCodes are the caller's exit codes of each verdict, recorded in
+	// etl_runs.exit_code (nil: none).
+	ExitCodes ExitCodes
+	Version   string
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // ImportStats says what an import did. Bodies = Landed + AlreadyThere +
@@ -76,6 +76,12 @@ const importProgressEvery = 10_000
 // undecoded (importbig.go). An import that stops keeps every load it
 // committed; importing again lands only what is new.
 func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportOptions) (ImportStats, error) {
+	if opt.MaxBody == 0 {
+		opt.MaxBody = DefaultMaxBody
+	}
+	if err := opt.Validate(); err != nil {
+		return ImportStats{}, fmt.Errorf("import: %w", err)
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -116,19 +122,13 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 	}
 	st := &im.stats
 	st.AlreadyThere = st.Bodies - st.Landed
-	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, nil, opt.ExitCode)
+	st.Outcome, err = endJob(ctx, wh, run, im.sink, err, nil, opt.ExitCodes)
 	return *st, err
 }
 
-// CheckImportIdentity checks --endpoint and --request as Import would:
-// both or neither, an endpoint etalake knows, a request naming a resource.
-func CheckImportIdentity(e wire.Endpoint, request string) error {
-	_, err := ImportOptions{Endpoint: e, Request: request}.identity()
-	return err
-}
-
 // identity is the identity the options name for every body, or nil when
-// each body's is inferred.
+// each body's is inferred: Endpoint and Request both or neither, an
+// endpoint etalake knows, a request naming a resource.
 func (opt ImportOptions) identity() (*transform.Identity, error) {
 	if opt.Endpoint == "" && opt.Request == "" {
 		return nil, nil

@@ -83,8 +83,8 @@ func deadLetterReason(c counts) []string {
 
 // settle records in r how its job ended: failed with err; partial when
 // why gives reasons (they become the stop reason); else ok; and the exit
-// code exitCode names for that end, when set.
-func settle(r *load.Run, now time.Time, err error, why []string, exitCode func(string, error) int) {
+// code codes give that end's verdict, when there are codes.
+func settle(r *load.Run, now time.Time, err error, why []string, codes ExitCodes) {
 	r.EndedAt = now
 	switch {
 	case err != nil:
@@ -94,10 +94,7 @@ func settle(r *load.Run, now time.Time, err error, why []string, exitCode func(s
 	default:
 		r.Status = load.StatusOK
 	}
-	if exitCode != nil {
-		code := exitCode(r.Status, err)
-		r.ExitCode = &code
-	}
+	r.ExitCode = codes.of(Judge(r.Status, err))
 }
 
 // logEnd logs how a job ended ("run: ended", "import: ended", …), with
@@ -135,8 +132,9 @@ func logEnd(log *slog.Logger, r *load.Run) {
 // Outcome is how a job that derives without fetching (an import, a
 // replay) ended, as its etl_runs row says.
 type Outcome struct {
-	Run    string // the run's id
-	Status string // ok, partial or failed
+	Run     string // the run's id
+	Status  string // ok, partial or failed
+	Verdict Verdict
 	// DeadLetters counts the dead_letters rows the job loaded;
 	// Quarantined, of them, the responses kept but not derived at all
 	// (larger than MaxBody, or refused by the warehouse).
@@ -148,13 +146,13 @@ type Outcome struct {
 // it derives what is left when the job did not fail, then records and
 // publishes its end. why are its reasons to be partial besides dead
 // letters.
-func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, exitCode func(string, error) int) (Outcome, error) {
+func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, codes ExitCodes) (Outcome, error) {
 	ctx = context.WithoutCancel(ctx)
 	if err == nil {
 		err = deriveLeft(ctx, wh, s)
 	}
 	run.Rows = s.loaded
 	addShortfalls(run, deadLetterShortfalls(s.counts))
-	err = ending{log: s.log, now: s.now, exitCode: exitCode}.end(ctx, wh, run, err, append(why, deadLetterReason(s.counts)...))
-	return Outcome{Run: run.ID, Status: run.Status, DeadLetters: s.dead, Quarantined: s.quarantined, Rows: s.loaded}, err
+	err = ending{log: s.log, now: s.now, codes: codes}.end(ctx, wh, run, err, append(why, deadLetterReason(s.counts)...))
+	return Outcome{Run: run.ID, Status: run.Status, Verdict: Judge(run.Status, err), DeadLetters: s.dead, Quarantined: s.quarantined, Rows: s.loaded}, err
 }

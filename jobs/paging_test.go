@@ -68,7 +68,7 @@ func TestAProviderThatPagesWithoutEndCostsOnePageAJob(t *testing.T) {
 	b, p := pagingBench(t, "endless")
 	sel := jobs.Selection{Ports: []string{"NLAMS"}}
 	for job := 1; job <= 2; job++ {
-		res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, MaxReasks: 2, ExitCode: partialExit})
+		res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, MaxReasks: 2, ExitCodes: exitCodes})
 		if p.asked.Load() != int64(job) {
 			t.Fatalf("job %d: %d pages asked in all, want one a job", job, p.asked.Load())
 		}
@@ -84,12 +84,12 @@ func TestAProviderThatPagesWithoutEndCostsOnePageAJob(t *testing.T) {
 			t.Errorf("job 2 resumed %d answers, want the one stopped: it is not answered", res.Plan.Resumed)
 		}
 	}
-	third := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, MaxReasks: 2, ExitCode: partialExit})
+	third := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, MaxReasks: 2, ExitCodes: exitCodes})
 	if p.asked.Load() != 2 || strings.Join(third.Plan.GivenUp, ",") != "port:NLAMS" || third.Run.Status != load.StatusPartial ||
 		third.Run.Shortfalls[jobs.ShortNotAskedAgain] != 1 {
 		t.Fatalf("job 3: asked %d in all, given up %v, %s %v: want it left after 2 jobs, said", p.asked.Load(), third.Plan.GivenUp, third.Run.Status, third.Run.Shortfalls)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM raw_responses WHERE paging_stop LIKE 'empty page%'"); n != 2 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM raw_responses WHERE paging_stop LIKE 'empty page%'"); n != 2 {
 		t.Errorf("%d landed pages say where the paging stopped, want 2", n)
 	}
 }
@@ -99,11 +99,11 @@ func TestAProviderThatPagesWithoutEndCostsOnePageAJob(t *testing.T) {
 func TestALoopedAnswerIsAskedAgainNotTakenForAnswered(t *testing.T) {
 	b, p := pagingBench(t, "loop")
 	sel := jobs.Selection{Ports: []string{"NLAMS"}}
-	first := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCode: partialExit})
+	first := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCodes: exitCodes})
 	if p.asked.Load() != 2 || first.Run.Status != load.StatusPartial || len(first.PagingStopped) != 1 || !strings.Contains(first.PagingStopped[0], "loop") {
 		t.Fatalf("first job: %d asked, %s, paging %q: want 2 pages, partial, a loop", p.asked.Load(), first.Run.Status, first.PagingStopped)
 	}
-	second := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCode: partialExit})
+	second := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCodes: exitCodes})
 	if second.Plan.AlreadyLanded != 0 || second.Plan.Ports != 1 || second.Plan.Resumed != 0 || p.asked.Load() != 4 {
 		t.Fatalf("second job: %d already landed, %d ports asked (%d resumed), %d asked in all: want the port asked again from page 1",
 			second.Plan.AlreadyLanded, second.Plan.Ports, second.Plan.Resumed, p.asked.Load())
@@ -114,7 +114,7 @@ func TestALoopedAnswerIsAskedAgainNotTakenForAnswered(t *testing.T) {
 // never "failed after retries", and asked once.
 func TestARefusedRequestIsSaidAsRefused(t *testing.T) {
 	b, p := pagingBench(t, "refuse")
-	res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: jobs.Selection{Ports: []string{"NLAMS"}}, ExitCode: partialExit})
+	res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: jobs.Selection{Ports: []string{"NLAMS"}}, ExitCodes: exitCodes})
 	if p.asked.Load() != 1 || res.Run.Status != load.StatusPartial || len(res.Refused) != 1 || len(res.Failed) != 0 ||
 		res.Run.Shortfalls[jobs.ShortRefused] != 1 || res.Run.Shortfalls[jobs.ShortFailed] != 0 {
 		t.Fatalf("asked %d, %s, refused %q, failed %q, shortfalls %v: want one request, refused, partial", p.asked.Load(), res.Run.Status, res.Refused, res.Failed, res.Run.Shortfalls)
@@ -132,12 +132,12 @@ func TestAnAnswerLongerThanMaxPagesIsFinishedByTheNextJob(t *testing.T) {
 	b.mod = func(cfg *extract.Config) { cfg.MaxPages = 2 }
 	sel := dcsaSelection(t, b)
 	sel.Ports, sel.Vessels = sel.Ports[:1], nil
-	first := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCode: partialExit})
+	first := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCodes: exitCodes})
 	if first.Run.Status != load.StatusPartial || len(first.PagingStopped) != 1 || !strings.Contains(first.PagingStopped[0], "page limit") || b.charged() != 2 {
 		t.Fatalf("first job: %s, paging %q, %d charged: want a stop at the page limit after 2 pages", first.Run.Status, first.PagingStopped, b.charged())
 	}
 	for job := 2; ; job++ {
-		res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, MaxReasks: 10, ExitCode: partialExit})
+		res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, MaxReasks: 10, ExitCodes: exitCodes})
 		if res.Plan.Resumed != 1 {
 			t.Fatalf("job %d resumed %d answers, want the one stopped", job, res.Plan.Resumed)
 		}
@@ -179,7 +179,7 @@ func TestAWrongProfileIsAConfigurationErrorAfterOneRequest(t *testing.T) {
 			b.api = tc.asked
 			w := b.env.Service.World()
 			sel := jobs.Selection{Ports: portsOf(t, w, 5), Shipments: visible(t, w, 3)}
-			res, err := b.runErr(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCode: partialExit})
+			res, err := b.runErr(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCodes: exitCodes})
 			var me *extract.MisconfigError
 			if !errors.As(err, &me) || me.Product != wire.ProductSchedule || me.Profile != tc.asked {
 				t.Fatalf("err = %v, want a MisconfigError of the schedule product", err)
@@ -236,7 +236,7 @@ func TestAConfirmedBackfillSpendsNoMoreThanItShowed(t *testing.T) {
 	// A port never asked, priced as ports were (1 page), that takes more:
 	// the job stops at the 1 credit confirmed.
 	before := b.charged()
-	res := b.run(t, jobs.RunOptions{Job: "backfill", LogicalDate: day.AddDate(0, 0, 1), Selection: jobs.Selection{Ports: []string{many}}, Confirm: confirm, ExitCode: partialExit})
+	res := b.run(t, jobs.RunOptions{Job: "backfill", LogicalDate: day.AddDate(0, 0, 1), Selection: jobs.Selection{Ports: []string{many}}, Confirm: confirm, ExitCodes: exitCodes})
 	if lo, hi := shown.ScheduleCredits(); lo != 1 || hi != 1 {
 		t.Fatalf("a port never asked is priced %d–%d, want the 1 page ports took", lo, hi)
 	}

@@ -79,20 +79,20 @@ func oversized(t *testing.T, size int, maxBody int64) {
 	if first.Run.CallsTracking != 4 {
 		t.Errorf("first run: %d tracking calls; want all 4 made", first.Run.CallsTracking)
 	}
-	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND status = 200", size)); n != 1 {
+	if n := queryCount(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND status = 200", size)); n != 1 {
 		t.Errorf("%d oversized bodies in the raw landing; want it kept", n)
 	}
 	// Never held whole: streamed to the body store, nothing left behind.
-	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND body IS NULL AND body_file IS NOT NULL", size)); n != 1 {
+	if n := queryCount(t, b.wh, fmt.Sprintf("SELECT count(*) FROM raw_responses WHERE body_bytes > %d AND body IS NULL AND body_file IS NOT NULL", size)); n != 1 {
 		t.Errorf("%d oversized bodies in the body store; want it there", n)
 	}
 	if left, _ := os.ReadDir(b.wh.SpillDir()); len(left) != 0 {
 		t.Errorf("%d files left in the landing directory after the job", len(left))
 	}
-	if n := count(t, b.wh, fmt.Sprintf("SELECT count(*) FROM dead_letters WHERE record = '' AND reason LIKE '%%larger than %s (--max-body)%%'", bytesize.Format(limit))); n != 1 {
+	if n := queryCount(t, b.wh, fmt.Sprintf("SELECT count(*) FROM dead_letters WHERE record = '' AND reason LIKE '%%larger than %s (--max-body)%%'", bytesize.Format(limit))); n != 1 {
 		t.Errorf("%d dead letters saying the body is larger than --max-body; want 1", n)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM shipments"); n != 3 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM shipments"); n != 3 {
 		t.Errorf("%d shipments derived; want the other 3", n)
 	}
 
@@ -111,7 +111,7 @@ func oversized(t *testing.T, size int, maxBody int64) {
 	if err != nil || st.Status != load.StatusOK || st.Quarantined != 0 {
 		t.Fatalf("replay with a larger --max-body: %+v, %v; want ok, nothing quarantined", st, err)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM dead_letters"); n != 0 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM dead_letters"); n != 0 {
 		t.Errorf("%d dead letters after the replay derived the body; want none", n)
 	}
 }

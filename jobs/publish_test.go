@@ -23,19 +23,6 @@ import (
 // What readers see after every writer: the database and the Parquet
 // mirror as of one moment, and etl_runs saying how each job ended.
 
-// exitCodes is how the command maps a job's end to its exit code.
-func exitCodes(status string, err error) int {
-	switch {
-	case errors.Is(err, extract.ErrUnauthorized):
-		return 2
-	case err != nil, status == load.StatusFailed:
-		return 1
-	case status == load.StatusPartial:
-		return 3
-	}
-	return 0
-}
-
 // expiring is a server in front of the simulator whose key expires after
 // the first n paid tracking requests: the service answers 401 from then on.
 type expiring struct {
@@ -74,14 +61,14 @@ func TestAFailedRunPublishesItsAnswersWithTheirAnalytics(t *testing.T) {
 	e := &expiring{n: 1 << 30}
 	b.wrap(t, e.wrap)
 	ships := visible(t, b.env.Service.World(), 40)
-	if res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, ExitCode: exitCodes}); res.Run.Status != load.StatusOK {
+	if res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, ExitCodes: exitCodes}); res.Run.Status != load.StatusOK {
 		t.Fatalf("first run: %s", res.Run.Status)
 	}
 	// Weeks later, boxes have arrived; the key expires after 25 answers.
 	b.env.Service.Clock().Advance(30 * 24 * time.Hour)
 	e.seen.Store(0)
 	e.n = 25
-	res, err := b.runErr(t, jobs.RunOptions{ExitCode: exitCodes})
+	res, err := b.runErr(t, jobs.RunOptions{ExitCodes: exitCodes})
 	if !errors.Is(err, extract.ErrUnauthorized) || res.Run.Status != load.StatusFailed || res.Run.ExitCode == nil || *res.Run.ExitCode != 2 {
 		t.Fatalf("run with an expiring key: %s, exit %v, %v; want failed, 2, unauthorized", res.Run.Status, res.Run.ExitCode, err)
 	}
@@ -111,7 +98,7 @@ func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) 
 	if err := os.MkdirAll(blocker, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res, err := b.runErr(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, ExitCode: exitCodes})
+	res, err := b.runErr(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, ExitCodes: exitCodes})
 	if err == nil || res.Run.Status != load.StatusFailed || res.Run.ExitCode == nil || *res.Run.ExitCode != 1 ||
 		!strings.Contains(res.Run.Error, "publishing the warehouse for readers failed") {
 		t.Fatalf("run whose publish fails: %s, exit %v, %q, %v; want failed, exit 1, the reason", res.Run.Status, res.Run.ExitCode, res.Run.Error, err)
@@ -132,7 +119,7 @@ func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) 
 	if err := os.RemoveAll(filepath.Dir(blocker)); err != nil {
 		t.Fatal(err)
 	}
-	if next := b.run(t, jobs.RunOptions{ExitCode: exitCodes}); next.Run.Status != load.StatusOK {
+	if next := b.run(t, jobs.RunOptions{ExitCodes: exitCodes}); next.Run.Status != load.StatusOK {
 		t.Fatalf("the next run: %s", next.Run.Status)
 	}
 	db = loadtest.Published(t, b.dir)
@@ -159,7 +146,7 @@ func TestAReplayNeverEmptiesTheMirrorForAReader(t *testing.T) {
 	if err := b.wh.DB().QueryRow(`SELECT CAST(median(body_bytes) AS BIGINT) FROM raw_responses WHERE endpoint = 'shipment' AND status = 200`).Scan(&median); err != nil {
 		t.Fatal(err)
 	}
-	day2 := b.run(t, jobs.RunOptions{MaxBody: median, ExitCode: exitCodes})
+	day2 := b.run(t, jobs.RunOptions{MaxBody: median, ExitCodes: exitCodes})
 	if day2.Quarantined == 0 {
 		t.Fatalf("no answer larger than %d bytes quarantined", median)
 	}
@@ -211,7 +198,7 @@ func TestAReplayNeverEmptiesTheMirrorForAReader(t *testing.T) {
 			}
 		}
 	}()
-	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{ExitCode: exitCodes})
+	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{ExitCodes: exitCodes})
 	stop()
 	<-done
 	close(reads)
@@ -275,7 +262,7 @@ func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
 	if _, err := b.wh.DB().Exec(`UPDATE raw_responses SET body_sha256 = 'damaged' WHERE response_id = ?`, id); err != nil {
 		t.Fatal(err)
 	}
-	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{ExitCode: exitCodes})
+	st, err := jobs.Replay(context.Background(), b.wh, jobs.ReplayOptions{ExitCodes: exitCodes})
 	if err == nil || st.Status != load.StatusFailed || !strings.Contains(err.Error(), "was not published") {
 		t.Fatalf("replay over a damaged body: %s, %v; want failed, not published", st.Status, err)
 	}
@@ -298,7 +285,7 @@ func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
 	if _, err := b.wh.DB().Exec(`UPDATE raw_responses SET body_sha256 = ? WHERE response_id = ?`, sum, id); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := jobs.Track(context.Background(), b.wh, nil, jobs.TrackOptions{ExitCode: exitCodes})
+	tr, err := jobs.Track(context.Background(), b.wh, nil, jobs.TrackOptions{ExitCodes: exitCodes})
 	if err != nil || tr.Run.Status != load.StatusOK {
 		t.Fatalf("the next job: %s, %v", tr.Run.Status, err)
 	}

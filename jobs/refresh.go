@@ -1,9 +1,10 @@
 package jobs
 
 import (
-	"fmt"
 	"slices"
 	"time"
+
+	"github.com/etalake/etalake/internal/setting"
 )
 
 // Refresh is the policy that decides which tracked shipments the nightly
@@ -149,27 +150,6 @@ func NightlyRefresh() Refresh {
 	return r
 }
 
-// Settings of a Refresh, as a SettingError names them.
-const (
-	SettingRefresh  = "refresh"
-	SettingTiers    = "tiers"
-	SettingEvery    = "every"
-	SettingHorizons = "horizons"
-	SettingPace     = "pace"
-	SettingReserve  = "reserve"
-	SettingBilling  = "billing"
-)
-
-// SettingError says which setting of a Refresh is wrong and why: the
-// command line names the flag and the variable it came by.
-type SettingError struct {
-	Setting string
-	Err     error
-}
-
-func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
-func (e *SettingError) Unwrap() error { return e.Err }
-
 // Limits of the settings: no operator means a tier or a horizon past a
 // year, nor a shipment left unasked for two months.
 const (
@@ -180,72 +160,104 @@ const (
 	maxTiers      = 8
 )
 
-// Validate says what is wrong with the policy, one setting at a time
-// (*SettingError), or nil.
+// Validate says what is wrong with the policy, one rule at a time, as a
+// *setting.Error naming the field (Mode, Tiers, Tiers.Every, AtPOD,
+// Horizons, Pace.Mode, Pace.Reserve, Billing), or nil.
 func (r Refresh) Validate() error {
-	bad := func(setting, format string, args ...any) error {
-		return &SettingError{Setting: setting, Err: fmt.Errorf(format, args...)}
-	}
+	bad := setting.Wrong
 	switch r.Mode {
 	case RefreshAdaptive, RefreshNightly:
 	default:
-		return bad(SettingRefresh, "%q: want %s or %s", r.Mode, RefreshAdaptive, RefreshNightly)
+		return bad(fieldMode, "%q: want %s or %s", r.Mode, RefreshAdaptive, RefreshNightly)
 	}
-	if len(r.Tiers) == 0 || len(r.Tiers) > maxTiers {
-		return bad(SettingTiers, "%d tiers: want 1 to %d", len(r.Tiers), maxTiers)
-	}
-	names := map[string]bool{}
-	for i, t := range r.Tiers {
-		last := i == len(r.Tiers)-1
-		switch {
-		case t.Name == "":
-			return bad(SettingTiers, "tier %d has no name", i+1)
-		case names[t.Name] || t.Name == atPODName:
-			return bad(SettingTiers, "tier name %q twice", t.Name)
-		case last && t.Within != 0:
-			return bad(SettingTiers, "%s=%d: the last tier takes every shipment further out, it has no bound", t.Name, t.Within)
-		case !last && (t.Within < 1 || t.Within > maxTierDays):
-			return bad(SettingTiers, "%s=%d: want 1 to %d days until the ETA", t.Name, t.Within, maxTierDays)
-		case i > 0 && !last && t.Within <= r.Tiers[i-1].Within:
-			return bad(SettingTiers, "%s=%d is not beyond %s=%d: want each tier further out than the one before", t.Name, t.Within, r.Tiers[i-1].Name, r.Tiers[i-1].Within)
-		case t.Every < 1 || t.Every > maxEveryNight:
-			return bad(SettingEvery, "%s=%d: want 1 to %d nights", t.Name, t.Every, maxEveryNight)
-		case i > 0 && t.Every < r.Tiers[i-1].Every:
-			return bad(SettingEvery, "%s=%d is more often than %s=%d: a shipment further out would be asked more often than a nearer one", t.Name, t.Every, r.Tiers[i-1].Name, r.Tiers[i-1].Every)
-		}
-		names[t.Name] = true
+	if err := validateTiers(r.Tiers); err != nil {
+		return err
 	}
 	if r.AtPOD < 1 || r.AtPOD > maxEveryNight {
-		return bad(SettingEvery, "%s=%d: want 1 to %d nights", atPODName, r.AtPOD, maxEveryNight)
+		return bad(fieldAtPOD, "%s=%d: want 1 to %d nights", atPODName, r.AtPOD, maxEveryNight)
 	}
 	for i, h := range r.Horizons {
 		if h < 1 || h > maxHorizon {
-			return bad(SettingHorizons, "%d: want 1 to %d days", h, maxHorizon)
+			return bad(fieldHorizons, "%d: want 1 to %d days", h, maxHorizon)
 		}
 		if slices.Contains(r.Horizons[:i], h) {
-			return bad(SettingHorizons, "%d twice", h)
+			return bad(fieldHorizons, "%d twice", h)
 		}
 	}
-	switch r.Pace.Mode {
-	case PaceAuto, PaceOn, PaceOff:
-	default:
-		return bad(SettingPace, "%q: want %s, %s or %s", r.Pace.Mode, PaceAuto, PaceOn, PaceOff)
-	}
-	switch p := r.Pace; {
-	case p.ReservePercent < 0 || p.ReservePercent > maxReserve:
-		return bad(SettingReserve, "%g%%: want 0 to %d%% of the period's credits", p.ReservePercent, maxReserve)
-	case p.ReserveCredits < 0:
-		return bad(SettingReserve, "%d: want a count of 0 or more credits", p.ReserveCredits)
-	case p.ReservePercent > 0 && p.ReserveCredits > 0:
-		return bad(SettingReserve, "both %g%% and %d credits: want one", p.ReservePercent, p.ReserveCredits)
+	if err := r.Pace.validate(); err != nil {
+		return err
 	}
 	switch r.Billing {
 	case BillPerCall, BillPerShipmentMonth:
 	default:
-		return bad(SettingBilling, "%q: want %s or %s", r.Billing, BillPerCall, BillPerShipmentMonth)
+		return bad(fieldBilling, "%q: want %s or %s", r.Billing, BillPerCall, BillPerShipmentMonth)
 	}
 	return nil
 }
+
+// validateTiers refuses tiers that do not cover the future in order:
+// each named once, each further out than the one before (the last
+// unbounded), none asked more often than a nearer one.
+func validateTiers(tiers []Tier) error {
+	bad := setting.Wrong
+	if len(tiers) == 0 || len(tiers) > maxTiers {
+		return bad(fieldTiers, "%d tiers: want 1 to %d", len(tiers), maxTiers)
+	}
+	names := map[string]bool{}
+	for i, t := range tiers {
+		last := i == len(tiers)-1
+		switch {
+		case t.Name == "":
+			return bad(fieldTiers, "tier %d has no name", i+1)
+		case names[t.Name] || t.Name == atPODName:
+			return bad(fieldTiers, "tier name %q twice", t.Name)
+		case last && t.Within != 0:
+			return bad(fieldTiers, "%s=%d: the last tier takes every shipment further out, it has no bound", t.Name, t.Within)
+		case !last && (t.Within < 1 || t.Within > maxTierDays):
+			return bad(fieldTiers, "%s=%d: want 1 to %d days until the ETA", t.Name, t.Within, maxTierDays)
+		case i > 0 && !last && t.Within <= tiers[i-1].Within:
+			return bad(fieldTiers, "%s=%d is not beyond %s=%d: want each tier further out than the one before", t.Name, t.Within, tiers[i-1].Name, tiers[i-1].Within)
+		case t.Every < 1 || t.Every > maxEveryNight:
+			return bad(fieldEvery, "%s=%d: want 1 to %d nights", t.Name, t.Every, maxEveryNight)
+		case i > 0 && t.Every < tiers[i-1].Every:
+			return bad(fieldEvery, "%s=%d is more often than %s=%d: a shipment further out would be asked more often than a nearer one", t.Name, t.Every, tiers[i-1].Name, tiers[i-1].Every)
+		}
+		names[t.Name] = true
+	}
+	return nil
+}
+
+// validate refuses a pacing mode not known, or a reserve out of range or
+// given both as a share and as a count.
+func (p Pace) validate() error {
+	bad := setting.Wrong
+	switch p.Mode {
+	case PaceAuto, PaceOn, PaceOff:
+	default:
+		return bad(fieldPace, "%q: want %s, %s or %s", p.Mode, PaceAuto, PaceOn, PaceOff)
+	}
+	switch {
+	case p.ReservePercent < 0 || p.ReservePercent > maxReserve:
+		return bad(fieldReserve, "%g%%: want 0 to %d%% of the period's credits", p.ReservePercent, maxReserve)
+	case p.ReserveCredits < 0:
+		return bad(fieldReserve, "%d: want a count of 0 or more credits", p.ReserveCredits)
+	case p.ReservePercent > 0 && p.ReserveCredits > 0:
+		return bad(fieldReserve, "both %g%% and %d credits: want one", p.ReservePercent, p.ReserveCredits)
+	}
+	return nil
+}
+
+// The fields of a Refresh, as its *setting.Error names them.
+const (
+	fieldMode     = "Mode"
+	fieldTiers    = "Tiers"
+	fieldEvery    = "Tiers.Every"
+	fieldAtPOD    = "AtPOD"
+	fieldHorizons = "Horizons"
+	fieldPace     = "Pace.Mode"
+	fieldReserve  = "Pace.Reserve"
+	fieldBilling  = "Billing"
+)
 
 // atPODName is the name AtPOD goes by among the tiers' intervals (the
 // command line's --refresh-every at-pod=3) and as a due reason.

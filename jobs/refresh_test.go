@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/internal/setting"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
 )
@@ -255,23 +256,23 @@ func TestNonsensePoliciesAreRefused(t *testing.T) {
 		setting string
 		mention string
 	}{
-		{"unknown mode", func(r *jobs.Refresh) { r.Mode = "sometimes" }, jobs.SettingRefresh, "want adaptive or nightly"},
-		{"tiers out of order", func(r *jobs.Refresh) { r.Tiers[1].Within = 4 }, jobs.SettingTiers, "mid=4 is not beyond near=5"},
-		{"a bound on the last tier", func(r *jobs.Refresh) { r.Tiers[3].Within = 40 }, jobs.SettingTiers, "has no bound"},
-		{"a nearer tier asked less often", func(r *jobs.Refresh) { r.Tiers[0].Every = 4 }, jobs.SettingEvery, "mid=2 is more often than near=4"},
-		{"zero nights", func(r *jobs.Refresh) { r.Tiers[0].Every = 0 }, jobs.SettingEvery, "near=0: want 1 to 60 nights"},
-		{"at-pod of a year", func(r *jobs.Refresh) { r.AtPOD = 365 }, jobs.SettingEvery, "at-pod=365"},
-		{"a horizon of 0 days", func(r *jobs.Refresh) { r.Horizons = []int{14, 0} }, jobs.SettingHorizons, "0: want 1 to 60 days"},
-		{"a horizon twice", func(r *jobs.Refresh) { r.Horizons = []int{7, 7} }, jobs.SettingHorizons, "7 twice"},
-		{"a reserve of everything", func(r *jobs.Refresh) { r.Pace.ReservePercent = 100 }, jobs.SettingReserve, "want 0 to 90%"},
-		{"unknown billing", func(r *jobs.Refresh) { r.Billing = "per-byte" }, jobs.SettingBilling, "per-call or per-shipment-month"},
+		{"unknown mode", func(r *jobs.Refresh) { r.Mode = "sometimes" }, "Mode", "want adaptive or nightly"},
+		{"tiers out of order", func(r *jobs.Refresh) { r.Tiers[1].Within = 4 }, "Tiers", "mid=4 is not beyond near=5"},
+		{"a bound on the last tier", func(r *jobs.Refresh) { r.Tiers[3].Within = 40 }, "Tiers", "has no bound"},
+		{"a nearer tier asked less often", func(r *jobs.Refresh) { r.Tiers[0].Every = 4 }, "Tiers.Every", "mid=2 is more often than near=4"},
+		{"zero nights", func(r *jobs.Refresh) { r.Tiers[0].Every = 0 }, "Tiers.Every", "near=0: want 1 to 60 nights"},
+		{"at-pod of a year", func(r *jobs.Refresh) { r.AtPOD = 365 }, "AtPOD", "at-pod=365"},
+		{"a horizon of 0 days", func(r *jobs.Refresh) { r.Horizons = []int{14, 0} }, "Horizons", "0: want 1 to 60 days"},
+		{"a horizon twice", func(r *jobs.Refresh) { r.Horizons = []int{7, 7} }, "Horizons", "7 twice"},
+		{"a reserve of everything", func(r *jobs.Refresh) { r.Pace.ReservePercent = 100 }, "Pace.Reserve", "want 0 to 90%"},
+		{"unknown billing", func(r *jobs.Refresh) { r.Billing = "per-byte" }, "Billing", "per-call or per-shipment-month"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := jobs.DefaultRefresh()
 			tc.change(&r)
-			var se *jobs.SettingError
+			var se *setting.Error
 			err := r.Validate()
-			if !errors.As(err, &se) || se.Setting != tc.setting || !strings.Contains(err.Error(), tc.mention) {
+			if !errors.As(err, &se) || se.Field != tc.setting || !strings.Contains(err.Error(), tc.mention) {
 				t.Errorf("%v; want the %s setting refused, saying %q", err, tc.setting, tc.mention)
 			}
 		})

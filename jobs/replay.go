@@ -19,12 +19,12 @@ type ReplayOptions struct {
 	// again (0: DefaultMaxBody). Raise it to derive a body a job
 	// quarantined as too large.
 	MaxBody int64
-	// ExitCode, when set, names the exit code a replay that ends with
-	// status and err exits with, for etl_runs.exit_code.
-	ExitCode func(status string, err error) int
-	Version  string
-	Log      *slog.Logger
-	Now      func() time.Time
+	// ExitCodes are the caller's exit codes of each verdict, recorded in
+	// etl_runs.exit_code (nil: none).
+	ExitCodes ExitCodes
+	Version   string
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // full reports whether the replay rebuilds everything.
@@ -56,8 +56,11 @@ type ReplayStats struct {
 // derived again are left to the next job of any kind (or a replay), which
 // derives them and publishes.
 func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayStats, error) {
-	if !opt.From.IsZero() && !opt.To.IsZero() && !opt.To.After(opt.From) {
-		return ReplayStats{}, fmt.Errorf("replay: --to %s is not after --from %s", opt.To.Format(time.DateOnly), opt.From.Format(time.DateOnly))
+	if opt.MaxBody == 0 {
+		opt.MaxBody = DefaultMaxBody
+	}
+	if err := opt.Validate(); err != nil {
+		return ReplayStats{}, fmt.Errorf("replay: %w", err)
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -73,7 +76,7 @@ func Replay(ctx context.Context, wh *load.Warehouse, opt ReplayOptions) (ReplayS
 	s := newSink(wh, opt.MaxBody, opt.Now, opt.Log)
 	defer s.batch.Release()
 	stats, err := replay(ctx, wh, s, opt)
-	stats.Outcome, err = endJob(ctx, wh, run, s, err, nil, opt.ExitCode)
+	stats.Outcome, err = endJob(ctx, wh, run, s, err, nil, opt.ExitCodes)
 	return stats, err
 }
 

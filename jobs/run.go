@@ -73,11 +73,12 @@ type RunOptions struct {
 	// Confirm, when set, is asked with the plan before anything is spent;
 	// false declines.
 	Confirm func(Plan) bool
-	// ExitCode, when set, names the exit code a run that ends with status
-	// and err exits with, for etl_runs.exit_code.
-	ExitCode func(status string, err error) int
-	Version  string
-	Log      *slog.Logger
+	// ExitCodes are the caller's exit codes of each verdict, recorded in
+	// etl_runs.exit_code (nil: none). A dry run's verdict is its error's:
+	// it plans, and the run it plans may well be partial.
+	ExitCodes ExitCodes
+	Version   string
+	Log       *slog.Logger
 	// Progress, when set (a terminal), shows the run's status line.
 	Progress Status
 	// ProgressEvery, when positive and Progress is not set, logs a
@@ -98,6 +99,8 @@ type RunOptions struct {
 type RunResult struct {
 	Run  load.Run
 	Plan Plan
+	// Verdict is how the run ended (a dry run: how the planning did).
+	Verdict Verdict
 	// NotFound lists resources the service has no data for (404): recorded,
 	// not fatal. Failed lists those that failed after retries (no answer,
 	// 5xx, 429); Refused those the provider refused without a retry (a
@@ -144,8 +147,8 @@ type RunResult struct {
 // run with an error matching extract.ErrUnauthorized.
 func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt RunOptions) (RunResult, error) {
 	opt = withRunDefaults(opt)
-	if err := opt.Refresh.Validate(); err != nil {
-		return RunResult{}, fmt.Errorf("refresh policy: %w", err)
+	if err := opt.Validate(); err != nil {
+		return RunResult{}, err
 	}
 	logical := dateOf(opt.LogicalDate)
 	client = client.WithLogicalDate(logical) // a path template's {date}
@@ -182,6 +185,9 @@ func withRunDefaults(o RunOptions) RunOptions {
 	}
 	if o.MaxReasks == 0 {
 		o.MaxReasks = DefaultMaxReasks
+	}
+	if o.MaxBody == 0 {
+		o.MaxBody = DefaultMaxBody
 	}
 	return o
 }
@@ -619,14 +625,18 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 	}
 	addShortfalls(&r.run, r.shortfalls())
 	if r.opt.DryRun {
-		settle(&r.run, r.opt.Now(), err, r.stopReasons(), r.opt.ExitCode)
+		settle(&r.run, r.opt.Now(), err, r.stopReasons(), nil)
+		// The plan says how the run would end; the dry run is ok when it
+		// planned.
+		r.res.Verdict = Judge(load.StatusOK, err)
+		r.run.ExitCode = r.opt.ExitCodes.of(r.res.Verdict)
 		logEnd(r.log, &r.run)
 		r.res.Run = r.run
 		return r.res, err
 	}
-	e := ending{log: r.log, now: r.opt.Now, exitCode: r.opt.ExitCode, hold: r.opt.Night && err == nil}
+	e := ending{log: r.log, now: r.opt.Now, codes: r.opt.ExitCodes, hold: r.opt.Night && err == nil}
 	err = e.end(ctx, r.wh, &r.run, err, r.stopReasons())
-	r.res.Run = r.run
+	r.res.Run, r.res.Verdict = r.run, Judge(r.run.Status, err)
 	return r.res, err
 }
 

@@ -153,8 +153,8 @@ func visible(t *testing.T, w *sim.World, n int) []wire.ShipmentRef {
 	return nil
 }
 
-// count is the one BIGINT the query q returns.
-var count = jobs.QueryCount
+// queryCount is the one BIGINT the query q returns.
+var queryCount = jobs.QueryCount
 
 func TestNightlyRunsOverVirtualDays(t *testing.T) {
 	b := newBench(t, 1000, 1000)
@@ -196,17 +196,17 @@ func TestNightlyRunsOverVirtualDays(t *testing.T) {
 		if res.Run.Status != load.StatusOK {
 			t.Fatalf("day %d: %s: %v", d, res.Run.Status, res.Failed)
 		}
-		etaRows = append(etaRows, count(t, b.wh, "SELECT count(*) FROM eta_observations"))
+		etaRows = append(etaRows, queryCount(t, b.wh, "SELECT count(*) FROM eta_observations"))
 	}
 	for i := 1; i < len(etaRows); i++ {
 		if etaRows[i] <= etaRows[i-1] {
 			t.Fatalf("eta history did not grow: %v", etaRows)
 		}
 	}
-	if n := count(t, b.wh, "SELECT count(DISTINCT observed_at) FROM eta_observations"); n != 5 {
+	if n := queryCount(t, b.wh, "SELECT count(DISTINCT observed_at) FROM eta_observations"); n != 5 {
 		t.Fatalf("%d distinct observation times, want one per day (5)", n)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status <> 'ok'"); n != 0 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status <> 'ok'"); n != 0 {
 		t.Fatalf("%d runs not ok", n)
 	}
 
@@ -239,10 +239,10 @@ func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
 	if res.Run.Status != load.StatusPartial || res.Stopped[wire.ProductTracking] == "" {
 		t.Fatalf("status %s, stopped %v; want partial with tracking stopped", res.Run.Status, res.Stopped)
 	}
-	if got := count(t, b.wh, "SELECT count(*) FROM shipments"); got != 5 {
+	if got := queryCount(t, b.wh, "SELECT count(*) FROM shipments"); got != 5 {
 		t.Fatalf("%d shipments kept, want the 5 paid for", got)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status = 'partial' AND stop_reason LIKE 'tracking stopped%'"); n != 1 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status = 'partial' AND stop_reason LIKE 'tracking stopped%'"); n != 1 {
 		t.Fatalf("the stop is not recorded in etl_runs")
 	}
 	// Next month the credits are back: the same logical date resumes and
@@ -255,7 +255,7 @@ func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
 	if res.Run.Status != load.StatusOK || b.charged()-charged != 3 {
 		t.Fatalf("resume: %s, %d charged; want ok and 3", res.Run.Status, b.charged()-charged)
 	}
-	if got := count(t, b.wh, "SELECT count(*) FROM shipments"); got != 8 {
+	if got := queryCount(t, b.wh, "SELECT count(*) FROM shipments"); got != 8 {
 		t.Fatalf("%d shipments after resuming, want 8", got)
 	}
 }
@@ -284,7 +284,7 @@ func TestBackfillLeavesTheTrackedSetAlone(t *testing.T) {
 	if res.Run.Status != load.StatusOK || res.Run.CallsTracking != 3 {
 		t.Fatalf("backfill: %s, %d calls", res.Run.Status, res.Run.CallsTracking)
 	}
-	if n := count(t, b.wh, "SELECT count(*) FROM tracked_shipments"); n != 0 {
+	if n := queryCount(t, b.wh, "SELECT count(*) FROM tracked_shipments"); n != 0 {
 		t.Fatalf("backfill tracked %d shipments", n)
 	}
 }

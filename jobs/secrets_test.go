@@ -258,7 +258,7 @@ func echoedKeyLeavesNoTrace(t *testing.T, auth extract.Auth) {
 		}
 	}
 	// The names that held the key hold the marker instead.
-	if n := count(t, wh, "SELECT count(*) FROM shipments WHERE sealine_name LIKE '%[REDACTED]%'"); n == 0 {
+	if n := queryCount(t, wh, "SELECT count(*) FROM shipments WHERE sealine_name LIKE '%[REDACTED]%'"); n == 0 {
 		t.Errorf("no shipments.sealine_name holds [REDACTED]: the echo did not reach the tables, the test proves nothing")
 	}
 	if !strings.Contains(logs.String(), "[REDACTED]") {
@@ -266,7 +266,7 @@ func echoedKeyLeavesNoTrace(t *testing.T, auth extract.Auth) {
 	}
 	// What the front echoed of the header made it that far: the redaction
 	// of the key, not luck, kept it out.
-	if auth.Bearer() && count(t, wh, "SELECT count(*) FROM shipments WHERE sealine_name LIKE '%Bearer [REDACTED]%'") == 0 {
+	if auth.Bearer() && queryCount(t, wh, "SELECT count(*) FROM shipments WHERE sealine_name LIKE '%Bearer [REDACTED]%'") == 0 {
 		t.Errorf("no shipments.sealine_name holds the echoed Bearer header, redacted: the test proves nothing")
 	}
 }

@@ -149,7 +149,7 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 	if s.quarantined != 1 || s.dead < 1 {
 		t.Fatalf("counts %+v; want one response quarantined", s.counts)
 	}
-	if n := count(t, wh, "SELECT count(DISTINCT shipment_number) FROM shipments"); n != 4 {
+	if n := queryCount(t, wh, "SELECT count(DISTINCT shipment_number) FROM shipments"); n != 4 {
 		t.Errorf("%d shipments loaded; want the 4 the warehouse took", n)
 	}
 	var reason string
@@ -157,7 +157,7 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 		!strings.Contains(reason, "the warehouse refused its rows") || !strings.Contains(reason, "Out of Memory") || strings.Contains(reason, "\n") {
 		t.Errorf("dead letter of the refused response: %q, %v; want the warehouse's reason, on one line", reason, err)
 	}
-	if n := count(t, wh, "SELECT count(*) FROM raw_responses WHERE response_id = '"+poison+"' AND body_bytes > 56000000"); n != 1 {
+	if n := queryCount(t, wh, "SELECT count(*) FROM raw_responses WHERE response_id = '"+poison+"' AND body_bytes > 56000000"); n != 1 {
 		t.Errorf("the refused response is not kept whole in the raw landing")
 	}
 	// A later job has nothing left to derive.
@@ -176,12 +176,13 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 	if err != nil || st.Status != load.StatusOK || st.Quarantined != 0 {
 		t.Fatalf("replay with 1 GiB: %+v, %v; want it ok, nothing quarantined", st, err)
 	}
-	if n := count(t, wh, "SELECT count(DISTINCT shipment_number) FROM shipments"); n != 5 {
+	if n := queryCount(t, wh, "SELECT count(DISTINCT shipment_number) FROM shipments"); n != 5 {
 		t.Errorf("%d shipments after the replay; want 5", n)
 	}
 }
 
-func count(t *testing.T, wh *load.Warehouse, q string) int {
+// queryCount runs a query of one count on the warehouse.
+func queryCount(t *testing.T, wh *load.Warehouse, q string) int {
 	t.Helper()
 	var n int
 	if err := wh.DB().QueryRow(q).Scan(&n); err != nil {

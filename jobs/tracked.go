@@ -56,17 +56,18 @@ type TrackOptions struct {
 	// Skipped are the input rows the command skipped as bad ("file:line:
 	// reason"), already reported: the job is partial for them.
 	Skipped []string
-	// ExitCode, when set, names the exit code a job that ends with status
-	// and err exits with, for etl_runs.exit_code.
-	ExitCode func(status string, err error) int
-	Version  string
-	Log      *slog.Logger
-	Now      func() time.Time
+	// ExitCodes are the caller's exit codes of each verdict, recorded in
+	// etl_runs.exit_code (nil: none).
+	ExitCodes ExitCodes
+	Version   string
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // TrackResult is what a Track did.
 type TrackResult struct {
-	Run load.Run
+	Run     load.Run
+	Verdict Verdict
 	// Changed counts the shipments added (not tracked before) or removed
 	// (tracked before).
 	Changed int
@@ -120,8 +121,8 @@ func Track(ctx context.Context, wh *load.Warehouse, refs []wire.ShipmentRef, opt
 		why = append(why, fmt.Sprintf("%d bad input rows skipped (%s)", k, firstOf(opt.Skipped, 3)))
 	}
 	why = append(why, deadLetterReason(s.counts)...)
-	err = ending{log: s.log, now: opt.Now, exitCode: opt.ExitCode}.end(ctx, wh, run, err, why)
-	return TrackResult{Run: *run, Changed: n, DeadLetters: s.dead, Quarantined: s.quarantined}, err
+	err = ending{log: s.log, now: opt.Now, codes: opt.ExitCodes}.end(ctx, wh, run, err, why)
+	return TrackResult{Run: *run, Verdict: Judge(run.Status, err), Changed: n, DeadLetters: s.dead, Quarantined: s.quarantined}, err
 }
 
 // TrackAdd adds shipments to the tracked set, in one write whatever their

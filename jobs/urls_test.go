@@ -83,7 +83,7 @@ func TestAJobNeedingAProductWithoutURLStopsBeforeAnyRequest(t *testing.T) {
 		if n := len(b.env.Service.Ledger()); n != 0 {
 			t.Errorf("%d requests sent", n)
 		}
-		if n := count(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status = 'failed' AND error LIKE '%tracking product has no URL%'"); n != 1 {
+		if n := queryCount(t, b.wh, "SELECT count(*) FROM etl_runs WHERE status = 'failed' AND error LIKE '%tracking product has no URL%'"); n != 1 {
 			t.Errorf("%d failed runs recorded, want the one that was not dry", n)
 		}
 	})

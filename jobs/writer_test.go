@@ -38,7 +38,7 @@ func TestLandedResponseIsOnDiskWhileTheWriterIsBusy(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, wh, "SELECT count(*) FROM raw_responses"); n != 0 {
+	if n := queryCount(t, wh, "SELECT count(*) FROM raw_responses"); n != 0 {
 		t.Fatalf("the busy writer landed %d responses, want none", n)
 	}
 	if err := wh.Close(); err != nil {

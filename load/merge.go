@@ -135,7 +135,7 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 	var err error
 	if rec.NumRows() > 1 && !keysDistinct(rec, t) {
 		err = s.withView(ctx, rec, func() (err error) {
-			dups, err = s.count(ctx, dupSQL(t))
+			dups, err = s.queryCount(ctx, dupSQL(t))
 			return err
 		})
 		if err != nil {
@@ -158,7 +158,7 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 	if err != nil {
 		return 0, err
 	}
-	c, err := s.counts(ctx, countsSQL(t), 4)
+	c, err := s.queryCounts(ctx, countsSQL(t), 4)
 	if err != nil {
 		return 0, err
 	}

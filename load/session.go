@@ -71,17 +71,17 @@ func (s *session) exec(ctx context.Context, q string) (int64, error) {
 	return res.RowsAffected()
 }
 
-// count runs a query of one BIGINT.
-func (s *session) count(ctx context.Context, q string) (int64, error) {
-	n, err := s.counts(ctx, q, 1)
+// queryCount runs a query of one BIGINT, a count.
+func (s *session) queryCount(ctx context.Context, q string) (int64, error) {
+	n, err := s.queryCounts(ctx, q, 1)
 	if err != nil {
 		return 0, err
 	}
 	return n[0], nil
 }
 
-// counts runs a query of one row of n BIGINTs; no row reads as zeros.
-func (s *session) counts(ctx context.Context, q string, n int) ([]int64, error) {
+// queryCounts runs a query of one row of n BIGINTs; no row reads as zeros.
+func (s *session) queryCounts(ctx context.Context, q string, n int) ([]int64, error) {
 	rows, err := s.conn.(driver.QueryerContext).QueryContext(ctx, q, nil)
 	if err != nil {
 		return nil, err

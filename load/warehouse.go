@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,6 +17,9 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/internal/setting"
 )
 
 // Files of a warehouse directory. Readers open the published database
@@ -59,6 +63,37 @@ func DefaultOptions() Options {
 	return Options{MemoryLimit: DefaultMemoryLimit, Threads: 2, Now: time.Now}
 }
 
+// Bounds of the options an operator sets (Validate). MinMemoryLimit: a
+// load's batch holds up to 40 MiB of rows, and below 64 MiB DuckDB would
+// refuse most of them for want of memory, leaving every load to be
+// isolated a response at a time. MaxLockTimeout: a writer stuck for a day
+// is not one to wait for.
+const (
+	MinMemoryLimit = 64 << 20
+	MaxLockTimeout = 24 * time.Hour
+)
+
+// Validate says the first rule o breaks, as a *setting.Error naming the
+// field, or nil: what an operator may set (MemoryLimit at least
+// MinMemoryLimit, LockTimeout 0 to MaxLockTimeout, Threads at least 1). It
+// checks o as given; Open fills the zero members first and refuses only
+// what cannot work at all (hardMinMemoryLimit), so that a test can hold
+// DuckDB to less.
+func (o Options) Validate() error {
+	return setting.First(
+		memoryLimit(o.MemoryLimit, MinMemoryLimit, "the least a load's batch fits in"),
+		setting.Int("Threads", o.Threads, 1, math.MaxInt),
+		setting.Duration("LockTimeout", o.LockTimeout, 0, MaxLockTimeout, "0 (do not wait) to 24h, such as 10m"),
+	)
+}
+
+func memoryLimit(n, least int64, why string) error {
+	if n < least {
+		return setting.Refuse("MemoryLimit", bytesize.Format(n), fmt.Sprintf("at least %s, %s", bytesize.Format(least), why))
+	}
+	return nil
+}
+
 func (o Options) withDefaults() (Options, error) {
 	d := DefaultOptions()
 	if o.MemoryLimit == 0 {
@@ -70,22 +105,17 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Now == nil {
 		o.Now = d.Now
 	}
-	if o.LockTimeout < 0 {
-		return o, fmt.Errorf("load: lock timeout %s: want zero or more", o.LockTimeout)
-	}
-	if o.Threads < 0 {
-		return o, fmt.Errorf("load: threads %d: want at least 1", o.Threads)
-	}
-	if o.MemoryLimit < minMemoryLimit {
-		return o, fmt.Errorf("load: memory limit of %d bytes: want at least %d MiB", o.MemoryLimit, minMemoryLimit>>20)
-	}
-	return o, nil
+	return o, setting.First(
+		memoryLimit(o.MemoryLimit, hardMinMemoryLimit, "below which DuckDB cannot run a merge at all"),
+		setting.Int("Threads", o.Threads, 1, math.MaxInt),
+		setting.Duration("LockTimeout", o.LockTimeout, 0, math.MaxInt64, "0 or more"),
+	)
 }
 
-// minMemoryLimit is the least memory limit Open accepts: below it DuckDB
-// cannot run a merge at all, and a warehouse that fails every load is no
-// use.
-const minMemoryLimit = 16 << 20
+// hardMinMemoryLimit is the least memory limit Open accepts: below it
+// DuckDB cannot run a merge at all, and a warehouse that fails every load
+// is no use.
+const hardMinMemoryLimit = 16 << 20
 
 // Warehouse is a warehouse directory opened for writing: its working
 // DuckDB database <dir>/.work/etalake.duckdb, published to

@@ -22,8 +22,8 @@ func build(t *testing.T, f fixture) *report.Report {
 	return r
 }
 
-// text renders the report for the terminal.
-func text(t *testing.T, r *report.Report) string {
+// reportText renders the report for the terminal.
+func reportText(t *testing.T, r *report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := r.WriteText(&b); err != nil {
@@ -87,19 +87,19 @@ func TestRankingSharesAPlaceBetweenCarriersNothingSeparates(t *testing.T) {
 		if c.Rank != tc.rank || c.RankWorst != tc.worst || c.Tied() != tc.tied {
 			t.Errorf("%s: rank %d–%d (tied %v), want %d–%d (tied %v)", tc.carrier, c.Rank, c.RankWorst, c.Tied(), tc.rank, tc.worst, tc.tied)
 		}
-		row := rowOf(t, sectionOf(t, text(t, r), "Carrier ranking"), tc.carrier)
+		row := rowOf(t, sectionOf(t, reportText(t, r), "Carrier ranking"), tc.carrier)
 		if !strings.HasPrefix(row, tc.shown+" ") {
 			t.Errorf("%s's row %q does not start with its rank %q", tc.carrier, row, tc.shown)
 		}
 	}
-	if s := sectionOf(t, text(t, r), "Carrier ranking"); !strings.Contains(s, "A range (2–4) is a tie") {
+	if s := sectionOf(t, reportText(t, r), "Carrier ranking"); !strings.Contains(s, "A range (2–4) is a tie") {
 		t.Errorf("the ranking does not say what = means:\n%s", s)
 	}
 }
 
 func TestRankingLeavesCarriersOfFewVesselCallsUnranked(t *testing.T) {
 	r := build(t, small())
-	s := sectionOf(t, text(t, r), "Carrier ranking")
+	s := sectionOf(t, reportText(t, r), "Carrier ranking")
 	// FFFF has six shipments, more than BBBB's five, but they arrived on
 	// two vessel calls: two draws, not six.
 	for _, name := range []string{"FFFF", "CCCC"} {
@@ -144,7 +144,7 @@ func TestRankingShowsIntervalsClusteredByVesselCall(t *testing.T) {
 	if all.N != 24 || all.Shipments != 26 || all.NCalls != 20 || !all.MAE.Known {
 		t.Errorf("all carriers at 3 days: %+v, want 24 of 26 shipments on 20 vessel calls, with an interval", all)
 	}
-	row := rowOf(t, sectionOf(t, text(t, r), "Carrier ranking"), "AAAA")
+	row := rowOf(t, sectionOf(t, reportText(t, r), "Carrier ranking"), "AAAA")
 	// Bias 1 ± t(5) × 1.528 (errors 2, -2, 4, -4, 6, 0, one per call), MAE 3 ± t(5) × 0.856.
 	if want := "+1.0 (-2.9 to +4.9)"; !strings.Contains(row, want) {
 		t.Errorf("AAAA's row %q does not show its bias and interval %q", row, want)
@@ -184,7 +184,7 @@ func TestHorizonsSayHowOldTheETAsWereAndLeaveStaleOnesOut(t *testing.T) {
 			t.Errorf("mean lead at %d days %v h, want %d", h, got, 24*h)
 		}
 	}
-	s := sectionOf(t, text(t, r), "Error by horizon")
+	s := sectionOf(t, reportText(t, r), "Error by horizon")
 	for _, want := range []string{"seen on average 24 h at 1 day, 72 h at 3 days, 168 h at 7 days and 336 h at 14 days before arrival",
 		"more than 48 h before a horizon's cut", "shipments left out so: 1 at 1 day, 1 at 3 days and 1 at 7 days"} {
 		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
@@ -209,7 +209,7 @@ func TestComparisonOnlyWhereBothETAsExistByDesign(t *testing.T) {
 		!near(c.DiffHours, -42/18.0) || !c.Diff.Known || c.Diff.Hi >= 0 || !near(c.PredictiveCloserShare, 17/18.0) || c.Better != "PREDICTIVE" {
 		t.Errorf("comparison at 1 day: %+v", c)
 	}
-	s := sectionOf(t, text(t, r), "Predictive ETA vs")
+	s := sectionOf(t, reportText(t, r), "Predictive ETA vs")
 	if strings.Contains(s, "3 days  ") || strings.Contains(s, "At 3 days") {
 		t.Errorf("the comparison shows a 3-day row:\n%s", s)
 	}
@@ -250,7 +250,7 @@ func TestScheduleShowsIntervalsLateNotArrivedAndPending(t *testing.T) {
 	if all := r.ScheduleAll; all.Calls != 12 || all.OnTime != 7 || all.Pending != 1 || all.LateNotArrived != 1 || r.Span.Calls != 12 {
 		t.Errorf("every call: %+v (span %d calls), want 12 judged, 7 on time, 1 pending, 1 late not arrived", all, r.Span.Calls)
 	}
-	s := sectionOf(t, text(t, r), "Schedule reliability by carrier")
+	s := sectionOf(t, reportText(t, r), "Schedule reliability by carrier")
 	for name, want := range map[string]string{
 		"AAAA": "AAAA 5 5 60% (",
 		"BBBB": "BBBB 5 5 40% (",
@@ -290,7 +290,7 @@ func TestScheduleListsACarrierOfOneVesselAsTooFew(t *testing.T) {
 	if iiii.Calls != 6 || iiii.Vessels != 1 || iiii.OnTimeShare != 1 || iiii.Enough || iiii.OnTimeCI.Known {
 		t.Errorf("IIII: %+v, want 6 calls of 1 vessel, all on time, not enough, no interval", iiii)
 	}
-	s := sectionOf(t, text(t, r), "Schedule reliability by carrier")
+	s := sectionOf(t, reportText(t, r), "Schedule reliability by carrier")
 	if row := strings.Join(strings.Fields(rowOf(t, s, "IIII")), " "); !strings.HasPrefix(row, "IIII 6 1 too few 100% 0 0 0") {
 		t.Errorf("IIII's row %q, want 6 calls, 1 vessel, too few, 100%% and no interval", row)
 	}
@@ -318,7 +318,7 @@ func TestMonthsFlagTheIncompleteMonth(t *testing.T) {
 	if !mar.Month.Equal(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)) || mar.MonthComplete || mar.Calls != 10 || mar.Pending != 1 {
 		t.Errorf("March: %+v, want incomplete, 10 calls judged, 1 pending", mar)
 	}
-	s := strings.Join(strings.Fields(sectionOf(t, text(t, r), "Schedule reliability by month")), " ")
+	s := strings.Join(strings.Fields(sectionOf(t, reportText(t, r), "Schedule reliability by month")), " ")
 	for _, want := range []string{"2026-02 2 2 too few 50% (", "2026-02 2 2 too few 50% (0–100%) 1 0 0 complete", "2026-03 10 10 60% (27–86%) 3 (1) 1 1 incomplete",
 		"2026-03 is incomplete: 1 call still pending, the share can still move."} {
 		if !strings.Contains(s, want) {
@@ -374,7 +374,7 @@ func TestBuildSaysWhatIsMissing(t *testing.T) {
 		if err := r.WriteHTML(&page); err != nil {
 			t.Fatal(err)
 		}
-		for name, out := range map[string]string{"text": text(t, r), "html": page.String()} {
+		for name, out := range map[string]string{"text": reportText(t, r), "html": page.String()} {
 			if n := strings.Count(out, "No port call a schedule by port or by vessel showed is due yet"); n != 2 {
 				t.Errorf("%s report: %d schedule sections say what they are missing, want 2", name, n)
 			}
@@ -392,7 +392,7 @@ func TestBuildSaysWhatIsMissing(t *testing.T) {
 	t.Run("no arrival", func(t *testing.T) {
 		f := small()
 		f.Shipments = f.Shipments[len(f.Shipments)-1:]
-		out := text(t, build(t, f))
+		out := reportText(t, build(t, f))
 		if got := strings.Count(out, "No tracked shipment has arrived at its port of discharge yet"); got != 3 {
 			t.Errorf("%d accuracy sections say what is missing, want 3:\n%s", got, out)
 		}
@@ -409,7 +409,7 @@ func TestBuildSaysWhatIsMissing(t *testing.T) {
 		if r.Span.Calls != 0 || r.Span.Pending != 2 {
 			t.Errorf("span %+v, want no call judged, 2 pending", r.Span)
 		}
-		s := sectionOf(t, text(t, r), "Schedule reliability by carrier")
+		s := sectionOf(t, reportText(t, r), "Schedule reliability by carrier")
 		if row := strings.Join(strings.Fields(rowOf(t, s, "GGGG")), " "); row != "GGGG 0 0 – 0 0 2 –" {
 			t.Errorf("GGGG's row %q, want no share and 2 pending", row)
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/etalake/etalake/internal/setting"
 )
 
 // Faults makes the simulated service misbehave the way real ones do. Every
@@ -31,21 +33,29 @@ type Faults struct {
 	Seed       int64
 }
 
-// Validate checks rates are shares and latencies ordered.
+// Validate checks that the rates are shares and the latencies ordered,
+// as a *setting.Error naming the field.
 func (f Faults) Validate() error {
-	for name, v := range map[string]float64{"error rate": f.ErrorRate, "truncate rate": f.TruncateRate, "429 burst rate": f.BurstRate} {
+	share := func(field string, v float64) error {
 		if v < 0 || v > 1 || math.IsNaN(v) {
-			return fmt.Errorf("invalid %s %v: want a share between 0 and 1", name, v)
+			return setting.Refuse(field, v, "a share from 0 to 1")
 		}
+		return nil
 	}
-	if f.LatencyMedian < 0 || f.LatencyP99 < 0 {
-		return fmt.Errorf("invalid latency: want durations ≥ 0")
-	}
+	return setting.First(
+		share("ErrorRate", f.ErrorRate),
+		share("TruncateRate", f.TruncateRate),
+		share("BurstRate", f.BurstRate),
+		setting.Duration("LatencyMedian", f.LatencyMedian, 0, math.MaxInt64, "0 or more"),
+		setting.Duration("LatencyP99", f.LatencyP99, 0, math.MaxInt64, "0 or more"),
+		latencyOrder(f),
+		setting.Int("BurstLength", f.BurstLength, 0, math.MaxInt),
+	)
+}
+
+func latencyOrder(f Faults) error {
 	if f.LatencyP99 != 0 && f.LatencyP99 < f.LatencyMedian {
-		return fmt.Errorf("invalid latency: p99 %s below the median %s", f.LatencyP99, f.LatencyMedian)
-	}
-	if f.BurstLength < 0 {
-		return fmt.Errorf("invalid 429 burst length %d: want ≥ 0", f.BurstLength)
+		return setting.Refuse("LatencyP99", f.LatencyP99, fmt.Sprintf("0, or at least {LatencyMedian}, %s", f.LatencyMedian))
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,13 +43,14 @@ type Config struct {
 	// under DCSAPrefix (see dcsa.go). The tracking product is the same in
 	// both.
 	ScheduleAPI string
-	// PageSize is, in the DCSA profile, the most root items per page
+	// PageSize is, in the DCSA profile only, the most root items per page
 	// whatever the client's limit; 0: the client's limit (default
 	// DCSADefaultLimit) alone.
 	PageSize int
-	// DCSAVersion is the version of DCSA Commercial Schedules 1.0 the DCSA
-	// profile follows (DCSAVersions; "": DefaultDCSAVersion): sent as
-	// API-Version, and deciding how a next page must be asked.
+	// DCSAVersion is, in the DCSA profile only, the version of DCSA
+	// Commercial Schedules 1.0 it follows (DCSAVersions; "":
+	// DefaultDCSAVersion): sent as API-Version, and deciding how a next
+	// page must be asked.
 	DCSAVersion string
 	// Auth is where the service wants the key: the zero value is the
 	// API_KEY header (spec §5); ParseAuth("bearer") wants
@@ -86,24 +86,18 @@ type Service struct {
 	subs *subscriptions
 }
 
-// New validates cfg and builds the service.
+// New fills the zero members of cfg (Rate: DefaultRate; DCSAVersion in
+// the DCSA profile: DefaultDCSAVersion), validates it (Config.Validate)
+// and builds the service.
 func New(cfg Config) (*Service, error) {
-	if err := cfg.Faults.Validate(); err != nil {
-		return nil, err
+	if cfg.Rate == (Rate{}) {
+		cfg.Rate = DefaultRate
 	}
-	switch cfg.ScheduleAPI {
-	case "", ScheduleAPIService, ScheduleAPIDCSA:
-	default:
-		return nil, fmt.Errorf("sim: unknown schedule API %q: want %s or %s", cfg.ScheduleAPI, ScheduleAPIService, ScheduleAPIDCSA)
-	}
-	if cfg.PageSize < 0 {
-		return nil, fmt.Errorf("sim: page size %d: want 0 (the client's limit) or more", cfg.PageSize)
-	}
-	if cfg.DCSAVersion == "" {
+	if cfg.DCSAVersion == "" && cfg.ScheduleAPI == ScheduleAPIDCSA {
 		cfg.DCSAVersion = DefaultDCSAVersion
 	}
-	if !slices.Contains(DCSAVersions, cfg.DCSAVersion) {
-		return nil, fmt.Errorf("sim: DCSA version %q: want one of %s", cfg.DCSAVersion, strings.Join(DCSAVersions, ", "))
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s := &Service{
 		world:    cfg.World,
@@ -128,12 +122,6 @@ func New(cfg Config) (*Service, error) {
 		s.clock = NewClock(s.world.Config().Start, 0, nil)
 	}
 	s.subs = newSubscriptions(s.clock.Now())
-	if s.rate == (Rate{}) {
-		s.rate = DefaultRate
-	}
-	if s.rate.N < 1 || s.rate.Window <= 0 {
-		return nil, fmt.Errorf("invalid rate %s: want N ≥ 1 per positive window", s.rate)
-	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -184,7 +172,7 @@ func (s *Service) ScheduleAPI() string {
 }
 
 // DCSAVersion is the version of DCSA Commercial Schedules the DCSA
-// profile follows.
+// profile follows; "" in the service's profile.
 func (s *Service) DCSAVersion() string { return s.csv }
 
 // World returns the world the service answers from.

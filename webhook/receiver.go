@@ -13,6 +13,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/internal/setting"
 )
 
 // Defaults of a Config.
@@ -54,19 +57,16 @@ func DefaultConfig() Config {
 	return Config{Tolerance: DefaultTolerance, MaxBody: DefaultMaxBody, Now: time.Now}
 }
 
-// Validate says what is wrong with c, one message per rule.
+// Validate says the first rule c breaks, as a *setting.Error naming the
+// field (Secret, Tolerance, MaxBody), or nil. New checks it.
 func (c Config) Validate() error {
-	var errs []error
 	if c.Secret.IsZero() {
-		errs = append(errs, fmt.Errorf("%w: no signing secret", ErrSecret))
-	}
-	if c.Tolerance < minTolerance || c.Tolerance > maxTolerance {
-		errs = append(errs, fmt.Errorf("webhook: tolerance %s: want %s to %s", c.Tolerance, minTolerance, maxTolerance))
+		return setting.Wrong("Secret", "no signing secret: want the endpoint's whsec_ secret")
 	}
 	if c.MaxBody < minMaxBody || c.MaxBody > maxMaxBody {
-		errs = append(errs, fmt.Errorf("webhook: largest body %d bytes: want %d KiB to %d MiB", c.MaxBody, minMaxBody>>10, maxMaxBody>>20))
+		return setting.Refuse("MaxBody", bytesize.Format(c.MaxBody), "a size of 1KiB to 64MiB, such as 1MiB")
 	}
-	return errors.Join(errs...)
+	return setting.Duration("Tolerance", c.Tolerance, minTolerance, maxTolerance, "1s to 1h, such as 5m")
 }
 
 // Delivery is a verified webhook: its headers' id and timestamp, when we

@@ -168,7 +168,7 @@ func TestMemoryLimitDefaultAndShares(t *testing.T) {
 	if err != nil {
 		t.Skipf("this machine does not say its memory (%v): percentages cannot be tested here", err)
 	}
-	if got, want := defaultMemory(), min(int64(1<<30), int64(total/2)); got != max(want, minMemoryLimit) {
+	if got, want := defaultMemory(), min(int64(1<<30), int64(total/2)); got != max(want, load.MinMemoryLimit) {
 		t.Errorf("default memory limit %d; want %d (1 GiB, or half of %d)", got, want, total)
 	}
 	half, err := parseMemoryLimit("50%")

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
@@ -285,4 +287,16 @@ func checkDigitWarnings(log *slog.Logger, refs []wire.ShipmentRef) []string {
 		}
 	}
 	return out
+}
+
+// flagsFirst refuses a flag among the arguments: the command line stops
+// reading flags at the first argument, so a flag after it would be taken
+// for an argument.
+func flagsFirst(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if strings.HasPrefix(a, "--") {
+			return configError("%s after an argument: flags go first, as in etalake %s %s … ARGS", a, c.Command.FullName(), a)
+		}
+	}
+	return nil
 }

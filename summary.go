@@ -12,9 +12,28 @@ import (
 )
 
 // writeSummary renders what a run did for a person: status, requests by
-// status, credits against the server's balance, rows per table, and what
-// was not found or failed.
+// status, credits against the server's balance, rows per table, the
+// refresh policy's word, and what was not had and why.
 func writeSummary(w io.Writer, res jobs.RunResult) {
+	r := res.Run
+	fmt.Fprintln(w, runHeadline(res))
+	fmt.Fprintf(w, "  requests   %d%s, %d skipped as already landed\n", r.Requests, byStatusText(r), res.Plan.AlreadyLanded)
+	fmt.Fprintf(w, "  schedule   %d credits%s%s\n", r.SpentSchedule, uncertain(r.UncertainSchedule), balanceText(r.BalanceScheduleBefore, r.BalanceScheduleAfter, r.SpentSchedule+r.UncertainSchedule))
+	fmt.Fprintf(w, "  tracking   %d calls%s%s\n", r.CallsTracking, uncertain(r.UncertainTracking), balanceText(r.BalanceTrackingBefore, r.BalanceTrackingAfter, r.CallsTracking+r.UncertainTracking))
+	if len(r.Rows) > 0 {
+		fmt.Fprintf(w, "  rows       %s\n", rowsSummary(r.Rows))
+	}
+	if res.Plan.Finished > 0 {
+		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
+	}
+	writeRefreshSummary(w, res.Plan.Refresh)
+	writeShortfalls(w, res)
+}
+
+// runHeadline is the summary's first line: the job, its run, the date,
+// how it ended and how long it took, then the verdict when it says more
+// than the status (a failed run refused: a setting or the key to fix).
+func runHeadline(res jobs.RunResult) string {
 	r := res.Run
 	dur := ""
 	if !r.EndedAt.IsZero() {
@@ -24,7 +43,16 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if r.LogicalDate != nil {
 		date = " for " + r.LogicalDate.Format(time.DateOnly)
 	}
-	fmt.Fprintf(w, "%s %s%s: %s%s\n", r.Job, r.ID, date, r.Status, dur)
+	verdict := ""
+	if res.Verdict != "" && string(res.Verdict) != r.Status {
+		verdict = " (" + string(res.Verdict) + ")"
+	}
+	return fmt.Sprintf("%s %s%s: %s%s%s", r.Job, r.ID, date, r.Status, dur, verdict)
+}
+
+// byStatusText counts a run's requests by HTTP status, and those that had
+// no response: " (200: 12, 404: 1, no response: 2)".
+func byStatusText(r load.Run) string {
 	var statuses []string
 	keys := make([]int, 0, len(r.ByStatus))
 	for s := range r.ByStatus {
@@ -37,41 +65,35 @@ func writeSummary(w io.Writer, res jobs.RunResult) {
 	if n := r.Requests - sumStatuses(r.ByStatus); n > 0 {
 		statuses = append(statuses, fmt.Sprintf("no response: %d", n))
 	}
-	byStatus := ""
-	if len(statuses) > 0 {
-		byStatus = " (" + strings.Join(statuses, ", ") + ")"
+	if len(statuses) == 0 {
+		return ""
 	}
-	fmt.Fprintf(w, "  requests   %d%s, %d skipped as already landed\n", r.Requests, byStatus, res.Plan.AlreadyLanded)
-	fmt.Fprintf(w, "  schedule   %d credits%s%s\n", r.SpentSchedule, uncertain(r.UncertainSchedule), balanceText(r.BalanceScheduleBefore, r.BalanceScheduleAfter, r.SpentSchedule+r.UncertainSchedule))
-	fmt.Fprintf(w, "  tracking   %d calls%s%s\n", r.CallsTracking, uncertain(r.UncertainTracking), balanceText(r.BalanceTrackingBefore, r.BalanceTrackingAfter, r.CallsTracking+r.UncertainTracking))
-	if len(r.Rows) > 0 {
-		tables := make([]string, 0, len(r.Rows))
-		for t := range r.Rows {
-			tables = append(tables, t)
-		}
-		sort.Slice(tables, func(i, j int) bool {
-			return r.Rows[tables[i]] > r.Rows[tables[j]] || r.Rows[tables[i]] == r.Rows[tables[j]] && tables[i] < tables[j]
-		})
-		var parts []string
-		for _, t := range tables {
-			parts = append(parts, fmt.Sprintf("%s %d", t, r.Rows[t]))
-		}
-		fmt.Fprintf(w, "  rows       %s\n", strings.Join(parts, ", "))
+	return " (" + strings.Join(statuses, ", ") + ")"
+}
+
+// writeRefreshSummary says what the refresh policy asked of the tracked
+// set, and what the pace deferred; nothing when nothing is tracked.
+func writeRefreshSummary(w io.Writer, rp jobs.RefreshPlan) {
+	if rp.Mode == "" || rp.Active == 0 {
+		return
 	}
-	if res.Plan.Finished > 0 {
-		fmt.Fprintf(w, "  finished   %d tracked shipments no longer refreshed\n", res.Plan.Finished)
+	fmt.Fprintf(w, "  refresh    %d due of %d tracked shipments active (%s", rp.DueTotal(), rp.Active, rp.Mode)
+	if rp.DueTotal() > 0 {
+		fmt.Fprintf(w, ": %s", dueText(rp.Due))
 	}
-	if rp := res.Plan.Refresh; rp.Mode != "" && rp.Active > 0 {
-		fmt.Fprintf(w, "  refresh    %d due of %d tracked shipments active (%s", rp.DueTotal(), rp.Active, rp.Mode)
-		if rp.DueTotal() > 0 {
-			fmt.Fprintf(w, ": %s", dueText(rp.Due))
-		}
-		fmt.Fprintf(w, "), %d not due tonight\n", rp.NotDue)
-		if n := len(rp.Deferred); n > 0 {
-			fmt.Fprintf(w, "  deferred   %d due, left for a later night by the pace (%d credits tonight; %s): %s\n",
-				n, rp.Allowance.Credits, dueText(rp.DeferredBy), listed(rp.Deferred, 5))
-		}
+	fmt.Fprintf(w, "), %d not due tonight\n", rp.NotDue)
+	if n := len(rp.Deferred); n > 0 {
+		fmt.Fprintf(w, "  deferred   %d due, left for a later night by the pace (%d credits tonight; %s): %s\n",
+			n, rp.Allowance.Credits, dueText(rp.DeferredBy), listed(rp.Deferred, 5))
 	}
+}
+
+// writeShortfalls says what the run did not have, and why: dead letters,
+// resources not found, failed, refused, broken, not paged to the end,
+// reopened or given up, input rows skipped, warnings, the shortfalls by
+// reason, why it stopped and its error.
+func writeShortfalls(w io.Writer, res jobs.RunResult) {
+	r := res.Run
 	if res.DeadLetters > 0 {
 		fmt.Fprintf(w, "  dead       %s: kept in raw_responses, the reasons in dead_letters\n", jobs.DeadLetters(res.DeadLetters, res.Quarantined))
 	}
@@ -177,4 +199,31 @@ func writeGivenUp(w io.Writer, r load.Run, reask string) {
 		fmt.Fprintf(w, "  %-10s … and %d more (etl_runs.given_up, data_freshness)\n", "", n)
 	}
 	fmt.Fprintf(w, "  %-10s %s\n", "ask now", reask)
+}
+
+// rowsSummary renders rows per table, largest first.
+func rowsSummary(rows map[string]int64) string {
+	if len(rows) == 0 {
+		return "no rows changed"
+	}
+	var parts []string
+	for _, t := range sortedByValue(rows) {
+		parts = append(parts, fmt.Sprintf("%s %d", t, rows[t]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sortedByValue lists the keys of m, largest value first, then by name.
+func sortedByValue(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }

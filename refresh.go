@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,9 +60,9 @@ func billingFlag() cli.Flag {
 }
 
 // readRefresh reads the refresh policy from the flags of c (those it
-// does not have keep their defaults) and validates it: a setting that
-// does not read, or a policy that does not hold, is refused naming its
-// variable and flag (exit 2).
+// does not have keep their defaults): a setting that does not read is
+// refused naming its variable and flag (exit 2). Whether the policy holds
+// is the options' Validate's to say (jobs.RunOptions, jobs.DemoOptions).
 func readRefresh(c *cli.Context) (jobs.Refresh, error) {
 	r := jobs.DefaultRefresh()
 	has := func(name string) bool {
@@ -112,14 +111,6 @@ func readRefresh(c *cli.Context) (jobs.Refresh, error) {
 	}
 	if has(flagBilling) {
 		r.Billing = jobs.Billing(c.String(flagBilling))
-	}
-	var se *jobs.SettingError
-	if err := r.Validate(); errors.As(err, &se) {
-		flag := map[string]string{jobs.SettingRefresh: flagRefresh, jobs.SettingTiers: flagRefreshTiers, jobs.SettingEvery: flagRefreshEvery,
-			jobs.SettingHorizons: flagRefreshHorizons, jobs.SettingPace: flagPace, jobs.SettingReserve: flagPaceReserve, jobs.SettingBilling: flagBilling}[se.Setting]
-		return r, configError("%s: %v", settingName(c, flag), se.Err)
-	} else if err != nil {
-		return r, configError("%v", err)
 	}
 	return r, nil
 }
@@ -250,4 +241,10 @@ func joinInts(ns []int) string {
 		parts[i] = strconv.Itoa(n)
 	}
 	return strings.Join(parts, ",")
+}
+
+// graceFlag is --grace, with what it does for the command.
+func graceFlag(usage string) cli.Flag {
+	return &cli.DurationFlag{Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace,
+		DefaultText: "none; 72h with --refresh nightly", Usage: usage + ", 0 to 366 days"}
 }

@@ -108,7 +108,7 @@ func newTableWriter(w io.Writer, names []string) *tableWriter {
 func (t *tableWriter) row(vals []any) error {
 	cells := make([]string, len(vals))
 	for i, v := range vals {
-		s := text(v, "NULL")
+		s := cellText(v, "NULL")
 		s = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 		if utf8.RuneCountInString(s) > maxCell {
 			s = string([]rune(s)[:maxCell-1]) + "…"
@@ -142,7 +142,7 @@ func newCSVWriter(w io.Writer, names []string) *csvWriter {
 func (c *csvWriter) row(vals []any) error {
 	rec := make([]string, len(vals))
 	for i, v := range vals {
-		rec[i] = text(v, "")
+		rec[i] = cellText(v, "")
 	}
 	return c.w.Write(rec)
 }
@@ -197,8 +197,8 @@ func (j *jsonWriter) close() error {
 	return err
 }
 
-// text renders a value for table and csv output.
-func text(v any, null string) string {
+// cellText renders a value for table and csv output, null as given.
+func cellText(v any, null string) string {
 	switch x := v.(type) {
 	case nil:
 		return null

@@ -18,40 +18,17 @@ import (
 // until it is rendered here (or said to be none of a summary's business).
 func summaryAttrs(res jobs.RunResult) []slog.Attr {
 	r := res.Run
-	byStatus := map[string]int64{}
-	for s, n := range r.ByStatus {
-		byStatus[strconv.Itoa(s)] = n
-	}
-	stopped := map[string]string{}
-	for p, why := range res.Stopped {
-		stopped[string(p)] = why
-	}
-	unasked := map[string]int{}
-	for p, n := range res.Unasked {
-		unasked[string(p)] = n
-	}
-	rest := map[string]map[string]int{}
-	for p, m := range res.Rest {
-		rest[string(p)] = map[string]int{"requests": m.Requests, "credits": m.Credits}
-	}
 	attrs := []slog.Attr{
 		slog.String("job", r.Job),
 		slog.String("run", r.ID),
 		slog.Any("logical_date", dateOrNil(r.LogicalDate)),
 		slog.String("status", r.Status),
+		slog.String("verdict", string(res.Verdict)),
 		slog.Any("exit_code", intOrNil(r.ExitCode)),
 		slog.Time("started_at", r.StartedAt),
 		slog.Any("ended_at", timeOrNil(r.EndedAt)),
 		slog.Float64("duration_seconds", durationSeconds(r.StartedAt, r.EndedAt)),
-		slog.Group("requests",
-			slog.Int64("sent", r.Requests),
-			slog.Any("by_status", byStatus),
-			slog.Int64("no_response", max(r.Requests-sumStatuses(r.ByStatus), 0)),
-			slog.Int("already_landed", res.Plan.AlreadyLanded),
-			slog.Int("resumed", res.Plan.Resumed),
-			slog.Int("asked_again", res.Plan.Reasked),
-			slog.Int("reopened", res.Plan.Reopened),
-		),
+		requestsAttr(res),
 		slog.Group("schedule",
 			slog.Int64("credits", r.SpentSchedule),
 			slog.Int64("possibly_charged", r.UncertainSchedule),
@@ -81,14 +58,52 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 		slog.String("reask", res.Reask),
 		slog.Any("skipped", emptyList(res.Skipped)),
 		slog.Any("warnings", emptyList(res.Warnings)),
-		slog.Any("stopped", stopped),
-		slog.Any("unasked", unasked),
-		slog.Any("rest", rest),
+	}
+	attrs = append(attrs, stopAttrs(res)...)
+	return append(attrs,
 		slog.Any("shortfalls", orEmpty(r.Shortfalls)),
 		slog.String("stop_reason", r.StopReason),
 		slog.String("error", r.Error),
+	)
+}
+
+// requestsAttr is the summary's "requests": those sent, by HTTP status
+// ("200", "404") and without a response, and those the plan spared or
+// asked again.
+func requestsAttr(res jobs.RunResult) slog.Attr {
+	r := res.Run
+	byStatus := map[string]int64{}
+	for s, n := range r.ByStatus {
+		byStatus[strconv.Itoa(s)] = n
 	}
-	return attrs
+	return slog.Group("requests",
+		slog.Int64("sent", r.Requests),
+		slog.Any("by_status", byStatus),
+		slog.Int64("no_response", max(r.Requests-sumStatuses(r.ByStatus), 0)),
+		slog.Int("already_landed", res.Plan.AlreadyLanded),
+		slog.Int("resumed", res.Plan.Resumed),
+		slog.Int("asked_again", res.Plan.Reasked),
+		slog.Int("reopened", res.Plan.Reopened),
+	)
+}
+
+// stopAttrs are, per product stopped early (a cap, a quota), why, the
+// requests it did not send, and what its stop left unanswered, keyed by
+// the product's name; empty objects when none stopped.
+func stopAttrs(res jobs.RunResult) []slog.Attr {
+	stopped := map[string]string{}
+	for p, why := range res.Stopped {
+		stopped[string(p)] = why
+	}
+	unasked := map[string]int{}
+	for p, n := range res.Unasked {
+		unasked[string(p)] = n
+	}
+	rest := map[string]map[string]int{}
+	for p, m := range res.Rest {
+		rest[string(p)] = map[string]int{"requests": m.Requests, "credits": m.Credits}
+	}
+	return []slog.Attr{slog.Any("stopped", stopped), slog.Any("unasked", unasked), slog.Any("rest", rest)}
 }
 
 // givenUpOrEmpty is the resources given up, [] rather than null.
@@ -148,14 +163,14 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 }
 
 // outcomeAttrs are the attributes of the "summary" event of a job that
-// derives responses (import, replay): how it ended, with what exit code,
-// and what it loaded.
-func outcomeAttrs(job string, o jobs.Outcome, exit int) []slog.Attr {
+// derives responses (import, replay) and ended with err: how it ended,
+// with what exit code, and what it loaded.
+func outcomeAttrs(job string, o jobs.Outcome, err error) []slog.Attr {
 	return []slog.Attr{
 		slog.String("job", job),
 		slog.String("run", o.Run),
 		slog.String("status", o.Status),
-		slog.Int("exit_code", exit),
+		slog.Int("exit_code", jobExit(o.Verdict, err)),
 		slog.Any("rows", orEmpty(o.Rows)),
 		slog.Int("dead_letters", o.DeadLetters),
 		slog.Int("quarantined", o.Quarantined),

@@ -15,7 +15,7 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	_, st := p.Spend()
 	low, high := p.ScheduleCredits()
 	fmt.Fprintf(w, "plan of %s for %s:\n", p.Job, p.LogicalDate.Format(time.DateOnly))
-	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %s credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, creditRange(low, high), short(p.ScheduleHigh, high))
+	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %s credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, creditRange(low, high), overCapText(p.ScheduleHigh, high))
 	if ps > 0 {
 		fmt.Fprintf(w, "            a credit a page (schedule API %s), at the pages each answer took last time", p.ScheduleAPI)
 		if p.Guessed > 0 {
@@ -27,7 +27,7 @@ func writePlan(w io.Writer, p jobs.Plan) {
 		fmt.Fprintf(w, "  resumed   %4d answers start at the page after those landed earlier for this date\n", p.Resumed)
 	}
 	tc := p.TrackingCredits()
-	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits %s%s%s\n", pt, tc, billingText(p.Billing), short(pt, st), otherPrice(p))
+	fmt.Fprintf(w, "  tracking  %4d requests (shipments) → %d credits %s%s%s\n", pt, tc, billingText(p.Billing), overCapText(pt, st), otherPrice(p))
 	writeRefresh(w, p)
 	fmt.Fprintf(w, "  free      %4d consumption requests (balance before and after)\n", p.Free)
 	if p.AlreadyLanded > 0 || p.Finished > 0 {
@@ -43,11 +43,11 @@ func writePlan(w io.Writer, p jobs.Plan) {
 		fmt.Fprintf(w, "  given up  %4d not had for this date in --max-reasks jobs (%s): not priced; asked once at the end only if this job's answers of their product all come whole (--reask asks them now)\n",
 			n, listed(p.GivenUp, 5))
 	}
-	scheduleBalance := after(p.BalanceSchedule, high)
+	scheduleBalance := balanceAfter(p.BalanceSchedule, high)
 	if !p.ScheduleAPI.HasConsumption() {
 		scheduleBalance = "unknown (the provider has no balance endpoint: the cap bounds the spending)"
 	}
-	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", scheduleBalance, after(p.BalanceTracking, tc))
+	fmt.Fprintf(w, "  balance   schedule %s, tracking %s\n", scheduleBalance, balanceAfter(p.BalanceTracking, tc))
 	fmt.Fprintf(w, "  caps      schedule %s, tracking %s\n", capText(p.CapSchedule), capText(p.CapTracking))
 	fmt.Fprintf(w, "  time      ~%s at %s\n", p.Duration().Round(time.Second), p.Rate)
 }
@@ -125,14 +125,17 @@ func creditRange(low, high int) string {
 	return fmt.Sprintf("%d–%d", low, high)
 }
 
-func short(want, can int) string {
+// overCapText says, when a plan wants more than the cap or the balance
+// lets it spend, by how much and what then happens.
+func overCapText(want, can int) string {
 	if can < want {
 		return fmt.Sprintf(" — %d over the cap or balance: the run stops there (exit 3)", want-can)
 	}
 	return ""
 }
 
-func after(balance *int64, spend int) string {
+// balanceAfter writes a balance before and after a plan's spend.
+func balanceAfter(balance *int64, spend int) string {
 	if balance == nil {
 		return "not reported"
 	}
