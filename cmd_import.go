@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -47,15 +48,9 @@ func importResponses(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	wh, err := openWarehouse(c)
-	if err != nil {
-		return err
-	}
-	defer wh.Close()
-	st, err := jobs.Import(c.Context, wh, c.Args().Slice(), opt)
-	if cerr := wh.Close(); err == nil {
-		err = cerr
-	}
+	st, err := onWarehouse(c, func(wh *load.Warehouse) (jobs.ImportStats, error) {
+		return jobs.Import(c.Context, wh, c.Args().Slice(), opt)
+	})
 	if errors.Is(err, jobs.ErrNothingToImport) { // the files went away meanwhile
 		err = usageErr{err}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 )
 
 func replayCommand() *cli.Command {
@@ -40,19 +41,15 @@ func replay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	wh, err := openWarehouse(c)
-	if err != nil {
-		return err
-	}
-	defer wh.Close()
-	st, err := jobs.Replay(c.Context, wh, opt)
-	if cerr := wh.Close(); err == nil {
-		err = cerr
-	}
-	if jsonLog(c) {
+	st, err := onWarehouse(c, func(wh *load.Warehouse) (jobs.ReplayStats, error) {
+		return jobs.Replay(c.Context, wh, opt)
+	})
+	switch {
+	case st.Run == "": // no job began: the error says why
+	case jsonLog(c):
 		events(c).LogAttrs(context.WithoutCancel(c.Context), endLevel(st.Status), "summary",
 			append(outcomeAttrs("replay", st.Outcome, err), slog.Int("responses", st.Responses))...)
-	} else {
+	default:
 		fmt.Fprintf(c.App.Writer, "replayed %d responses (run %s, %s): %s; %s\n", st.Responses, st.Run, st.Status, rowsSummary(st.Rows), jobs.DeadLetters(st.DeadLetters, st.Quarantined))
 	}
 	if err == nil && st.Verdict != jobs.VerdictOK {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -45,15 +46,9 @@ func changeTracked(c *cli.Context, name string, remove bool, summary string) err
 		return err
 	}
 	checkDigitWarnings(log, refs)
-	wh, err := openWarehouse(c)
-	if err != nil {
-		return err
-	}
-	defer wh.Close()
-	res, err := jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCodes: exitCodes, Version: version, Log: log})
-	if cerr := wh.Close(); err == nil {
-		err = cerr
-	}
+	res, err := onWarehouse(c, func(wh *load.Warehouse) (jobs.TrackResult, error) {
+		return jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCodes: exitCodes, Version: version, Log: log})
+	})
 	if err == nil || res.Changed > 0 { // the change is made, whatever the publish did
 		sayTracked(c, name, summary, res, len(refs), skipped, jobExit(res.Verdict, err))
 	}

@@ -35,6 +35,23 @@ func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 	return load.Open(c.Context, c.String(flagWarehouse), opt)
 }
 
+// onWarehouse opens the warehouse, runs job on it and closes it: a close
+// that fails (the publish's last step) is the command's error when the
+// job's was nil.
+func onWarehouse[T any](c *cli.Context, job func(*load.Warehouse) (T, error)) (T, error) {
+	wh, err := openWarehouse(c)
+	if err != nil {
+		var none T
+		return none, err
+	}
+	defer wh.Close()
+	res, err := job(wh)
+	if cerr := wh.Close(); err == nil {
+		err = cerr
+	}
+	return res, err
+}
+
 // sayWaiting says, once, that a job waits for the warehouse, for whom and
 // how long at most.
 func sayWaiting(log *slog.Logger, timeout time.Duration) func(*load.BusyError) {
