@@ -55,6 +55,21 @@ type comparison struct {
 	Fails  []string
 }
 
+// olderName names the calibration: nightly's own ETAs a night older.
+const olderName = "nightly, a night older"
+
+// older compares nightly's ETAs held a night before each cut with its
+// ETAs at the cuts: how far each carrier's error moves when every ETA is
+// exactly one night older, the scale against which ± 0.5 h is judged.
+func older(ref *outcome, boot int) comparison {
+	return comparison{
+		Policy:   olderName,
+		Horizons: horizonStats(ref.M.Older, ref.M.ETAs),
+		Carriers: carrierStats(ref.M.Older, ref.M.ETAs, boot),
+		Pooled:   carrierStats(pooled(ref.M.Older), pooled(ref.M.ETAs), boot),
+	}
+}
+
 // stats sums one policy's horizon rows up (ExtraAge against ref; ref nil:
 // the policy is nightly).
 func horizonStats(rows, ref []etaRow) map[int]horizonStat {

@@ -82,6 +82,15 @@
 // MAEs over it, each over the drawn shipments it has a usable ETA for; its
 // 2.5 and 97.5 percentiles are the interval.
 //
+// The scale of ± 0.5 h: "nightly, a night older" is nightly's own
+// warehouse read as if every ETA had been taken a day before each cut
+// (the latest observation at or before A − h − 1 day, judged against
+// the cut as eta_accuracy judges it, 48 h staleness included). It costs
+// no run, and its difference from nightly, per carrier and horizon with
+// the same bootstrap, is how far a carrier's error moves when every ETA
+// is exactly one night older: what any policy asking less than nightly
+// risks at most at a horizon whose ETAs it keeps a night old.
+//
 // # The acceptance
 //
 // The issue's, a policy against nightly on the same world: credits at

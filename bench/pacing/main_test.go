@@ -45,6 +45,15 @@ func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
 		case o.Partial != 0:
 			t.Errorf("%s: %d nights not ok", name, o.Partial)
 		}
+		for _, r := range o.M.Older {
+			if r.Known && r.AgeDays < 1 {
+				t.Errorf("%s: an ETA a night before the %d-day cut of %s is %.2f days old, want 1 or more", name, r.Horizon, r.Shipment, r.AgeDays)
+				break
+			}
+		}
+		if len(o.M.Older) != len(o.M.ETAs) {
+			t.Errorf("%s: %d ETAs a night older, %d at the cuts: want one for one", name, len(o.M.Older), len(o.M.ETAs))
+		}
 		if o.Trial.Policy.Pushes && o.Pushes == 0 {
 			t.Errorf("%s: no push landed in 8 nights of 60 shipments", name)
 		}
@@ -53,7 +62,7 @@ func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
 	if err := report(&out, c, worlds, 0); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| 7 | nightly |", "| 7 | adaptive |", "| 7 | paced |", "| 7 | webhooks |", "reference"} {
+	for _, want := range []string{"| 7 | nightly |", "| 7 | adaptive |", "| 7 | paced |", "| 7 | webhooks |", "reference", "| nightly, a night older | 7 |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, out.String())
 		}

@@ -37,6 +37,11 @@ type metrics struct {
 	// ETAs are eta_accuracy's rows of the POD and the carrier's ETA, one
 	// per arrived shipment and horizon.
 	ETAs []etaRow
+	// Older are the same rows with the ETA the warehouse held a day
+	// before each cut (judged against the cut itself, 48 h staleness
+	// included): what the report would say of a policy whose every ETA
+	// was exactly one night older than this one's.
+	Older []etaRow
 }
 
 // etaRow is one row of eta_accuracy (target POD, source CARRIER).
@@ -117,22 +122,35 @@ func measure(ctx context.Context, wh *load.Warehouse, o *outcome) (metrics, erro
 	if err := conn.QueryRowContext(ctx, mismatchSQL).Scan(&m.Mismatched); err != nil {
 		return m, fmt.Errorf("arrivals against the truth: %w", err)
 	}
-	rows, err := conn.QueryContext(ctx, etaRowsSQL)
-	if err != nil {
+	if m.ETAs, err = etaRows(ctx, conn, etaRowsSQL); err != nil {
 		return m, fmt.Errorf("eta_accuracy: %w", err)
 	}
+	if m.Older, err = etaRows(ctx, conn, olderRowsSQL); err != nil {
+		return m, fmt.Errorf("the ETAs a night before the cuts: %w", err)
+	}
+	return m, nil
+}
+
+// etaRows reads the rows of query: shipment, carrier, horizon, age,
+// error.
+func etaRows(ctx context.Context, conn *sql.Conn, query string) ([]etaRow, error) {
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
+	var out []etaRow
 	for rows.Next() {
 		var r etaRow
 		var age, e sql.NullFloat64
 		if err := rows.Scan(&r.Shipment, &r.Carrier, &r.Horizon, &age, &e); err != nil {
-			return m, err
+			return nil, err
 		}
 		r.Known, r.AgeDays = age.Valid, age.Float64
 		r.Usable, r.Error = e.Valid, e.Float64
-		m.ETAs = append(m.ETAs, r)
+		out = append(out, r)
 	}
-	return m, rows.Err()
+	return out, rows.Err()
 }
 
 // loadTruth puts the truth and the nights in temporary tables of conn.
@@ -227,4 +245,30 @@ SELECT shipment_type || '/' || shipment_number, carrier, horizon_days,
        error_hours
 FROM eta_accuracy
 WHERE target = 'POD' AND source = 'CARRIER'
+ORDER BY 1, 3`
+
+// olderRowsSQL: as etaRowsSQL, with the ETA of the latest observation a
+// day before the cut, stale as eta_accuracy judges it (seen more than
+// etalake_max_staleness_hours() before the cut).
+const olderRowsSQL = `
+WITH obs AS (
+    SELECT shipment_number, shipment_type, observed_at, eta
+    FROM eta_observations
+    WHERE target = 'POD' AND source = 'CARRIER' AND NOT is_actual
+),
+cuts AS (
+    SELECT k.shipment_number, k.shipment_type, k.carrier, k.actual_at, h.horizon_days,
+           epoch_us(k.actual_at) - h.horizon_days * 86400000000 AS cut_us,
+           to_timestamp((epoch_us(k.actual_at) - (h.horizon_days + 1) * 86400000000) / 1e6) AS older_at
+    FROM eta_accuracy_known AS k
+    CROSS JOIN (VALUES (1), (3), (7), (14)) AS h(horizon_days)
+    WHERE k.target = 'POD' AND k.source = 'CARRIER'
+)
+SELECT c.shipment_type || '/' || c.shipment_number, c.carrier, c.horizon_days,
+       (c.cut_us - epoch_us(o.observed_at)) / 86400e6 AS age_days,
+       CASE WHEN c.cut_us - epoch_us(o.observed_at) <= etalake_max_staleness_hours() * 3600e6
+            THEN (epoch_us(c.actual_at) - epoch_us(o.eta)) / 3600e6 END AS error_hours
+FROM cuts AS c
+ASOF LEFT JOIN obs AS o
+  ON o.shipment_number = c.shipment_number AND o.shipment_type = c.shipment_type AND c.older_at >= o.observed_at
 ORDER BY 1, 3`

@@ -41,6 +41,7 @@ func report(out io.Writer, c config, worlds []world, took time.Duration) error {
 					creditsCell(o, ref), inTransitCell(o, ref), arrivalCell(o, ref),
 					errorsCell(o), ageCell(o, i == 0, cmp), usableCell(o), verdict(i == 0, cmp))
 			}
+			judged = append(judged, judgement{w: w, cmp: older(ref, c.boot)})
 		}
 		p("\n")
 		for _, w := range worlds {
@@ -320,7 +321,7 @@ func commit() string {
 		return "unknown"
 	}
 	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "status", "--porcelain").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
 		c += "-dirty"
 	}
 	return c
