@@ -5,6 +5,7 @@
 //
 //	go run -tags duckdb_arrow ./bench/pacing -seeds 7,8 -nights 60
 //	go run -tags duckdb_arrow ./bench/pacing -seeds 7,8 -nights 60 -jumps off
+//	go run -tags duckdb_arrow ./bench/pacing -seeds 7,8 -policies paced -pace-share 0.3
 //
 // It measures policy, not time: everything runs in-process, the
 // simulator (sim.Service) over httptest with its virtual clock frozen at
@@ -33,8 +34,8 @@
 //     credits a month, so that the pace (on by default, the balance
 //     being reported) never binds;
 //   - paced: the default, its key with C credits a month, C chosen so that
-//     the pace's allowances add up to half of what nightly spent on the
-//     same world (pacedCredits: a run spending exactly its allowance each
+//     the pace's allowances add up to half (-pace-share) of what nightly
+//     spent on the same world (pacedCredits: a run spending exactly its allowance each
 //     night keeps it constant, (C − reserve) ÷ the nights left in the
 //     month from its first night in it; the periods are calendar months);
 //   - webhooks: the default with plenty of credits, and the simulator's

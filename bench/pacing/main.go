@@ -25,6 +25,7 @@ type config struct {
 	jumps     []bool
 	policies  []policy
 	boot      int
+	paceShare float64
 	keep      string
 	verbose   bool
 	args      []string
@@ -34,7 +35,7 @@ const usageHead = `Usage: go run -tags duckdb_arrow ./bench/pacing [flags]
 
 The refresh policy's benchmark: for each seed, the simulator's world over
 -nights nights, one warehouse per policy — nightly (+grace), adaptive,
-adaptive paced at half of nightly's spend, adaptive with webhooks — each
+adaptive paced at half of nightly's spend (-pace-share), adaptive with webhooks — each
 night's run (jobs.RunJob) in-process against the simulator; then the
 credits spent and what the warehouse knew, judged against the world's
 truth, and the issue's acceptance. It prints a Markdown report for
@@ -60,6 +61,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	pols := fs.String("policies", "all", "policies to run, comma-separated, of nightly, adaptive, paced, webhooks (nightly always runs: the others are judged against it)")
 	fs.IntVar(&c.nights, "nights", 60, "nights to run, one nightly job each")
 	fs.IntVar(&c.shipments, "shipments", 400, "shipments in each world; each is tracked from the night it is booked")
+	fs.Float64Var(&c.paceShare, "pace-share", 0.5, "the paced policy's allowance over the run, a share of nightly's spend on the same world: more than 0, at most 1")
 	fs.IntVar(&c.boot, "boot", 2000, "bootstrap draws per carrier and horizon (0: none)")
 	fs.StringVar(&c.keep, "keep", "", "write the warehouses under this `directory` and keep them (default: a temporary directory, removed)")
 	fs.BoolVar(&c.verbose, "v", false, "log the runs' warnings and errors to standard error")
@@ -97,6 +99,11 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("-shipments %d: want 1 to 20000", c.shipments)
 	case c.boot < 0:
 		return c, fmt.Errorf("-boot %d: want 0 or more draws", c.boot)
+	case !(c.paceShare > 0 && c.paceShare <= 1):
+		return c, fmt.Errorf("-pace-share %g: want a share of nightly's spend, more than 0 and at most 1 (0.5: half)", c.paceShare)
+	}
+	for i := range c.policies {
+		c.policies[i].Share = c.paceShare
 	}
 	return c, nil
 }
@@ -160,7 +167,7 @@ func trials(ctx context.Context, c config, work string, progress io.Writer) ([]w
 					Dir: filepath.Join(work, fmt.Sprintf("seed%d-jumps-%s-%s", seed, onOff(jumps), p.Name))}
 				if p.Paced {
 					ref := wd.Outcomes[0]
-					t.Credits = pacedCredits(ref.Nights, ref.Charged, p.Refresh.Pace)
+					t.Credits = pacedCredits(ref.Nights, ref.Charged, p.Share, p.Refresh.Pace)
 				}
 				o, err := simulate(ctx, t)
 				if err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,10 +19,11 @@ type policy struct {
 	// Refresh is the policy of every night's run.
 	Refresh jobs.Refresh
 	// Paced: the key's tracking credits a period are set so that the
-	// pace's allowance adds up to half of what nightly spent on the same
-	// world (pacedCredits); otherwise the key has plentyCredits, which no
-	// allowance reaches.
+	// pace's allowance adds up to Share (-pace-share, a half by default)
+	// of what nightly spent on the same world (pacedCredits); otherwise
+	// the key has plentyCredits, which no allowance reaches.
 	Paced bool
+	Share float64
 	// Pushes: the simulator pushes its webhooks, through a receiver, into
 	// the warehouse's push landing before each night's run.
 	Pushes bool
@@ -58,7 +61,7 @@ func (p policy) describe() string {
 	case polAdaptive:
 		return "the default: tiers, horizon crossings, grace 0, pace on but never reached"
 	case polPaced:
-		return "the default, the key's credits set so that the pace's allowance adds up to half of nightly's spend"
+		return fmt.Sprintf("the default, the key's credits set so that the pace's allowance adds up to %s of nightly's spend", percent(p.Share))
 	case polWebhooks:
 		return "the default, the simulator pushing its webhooks into the push landing between nights"
 	}
@@ -94,13 +97,13 @@ func choosePolicies(list string) ([]policy, error) {
 }
 
 // pacedCredits is the least tracking credits a period that make the
-// pace's allowances over nights add up to half of spent, nightly's spend
-// over the same nights: the allowance of each night as pace computes it
-// (jobs.Pace.Allowance: the period's remaining credits less the reserve,
-// over the nights left in it), spent whole every night, the periods
-// calendar months (the simulator's).
-func pacedCredits(nights []time.Time, spent int64, pace jobs.Pace) int64 {
-	target := (spent + 1) / 2
+// pace's allowances over nights add up to share of spent, nightly's
+// spend over the same nights (rounded up): the allowance of each night as
+// pace computes it (jobs.Pace.Allowance: the period's remaining credits
+// less the reserve, over the nights left in it), spent whole every
+// night, the periods calendar months (the simulator's).
+func pacedCredits(nights []time.Time, spent int64, share float64, pace jobs.Pace) int64 {
+	target := int64(math.Ceil(float64(spent) * share))
 	lo, hi := int64(0), max(spent, 1)*4
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -130,4 +133,9 @@ func allowances(nights []time.Time, credits int64, pace jobs.Pace) int64 {
 		total += a.Credits
 	}
 	return total
+}
+
+// percent writes a share as a percentage: 50 %, 33.3 %.
+func percent(share float64) string {
+	return strconv.FormatFloat(100*share, 'f', -1, 64) + " %"
 }
