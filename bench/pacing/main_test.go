@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+// A short run of every policy on a small world: nightly's credits are
+// what its runs counted and the simulator charged, every other policy
+// spends less, the webhooks land, the warehouse's arrivals are the
+// truth's, and the report has a row per policy and the acceptance.
+func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 4 warehouses over 8 nights")
+	}
+	c, err := parse([]string{"-seeds", "7", "-nights", "8", "-shipments", "60", "-boot", "50"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worlds, err := trials(context.Background(), c, t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(worlds) != 1 || len(worlds[0].Outcomes) != 4 {
+		t.Fatalf("%d worlds, want 1 with 4 policies", len(worlds))
+	}
+	nightly := worlds[0].Outcomes[0]
+	if nightly.Charged == 0 || nightly.Charged != nightly.Calls {
+		t.Errorf("nightly: the simulator charged %d credits, the runs counted %d tracking calls", nightly.Charged, nightly.Calls)
+	}
+	for _, o := range worlds[0].Outcomes {
+		name := o.Trial.Policy.Name
+		switch {
+		case o.Charged > nightly.Charged:
+			t.Errorf("%s spent %d credits, more than nightly's %d", name, o.Charged, nightly.Charged)
+		case o.M.InTransit.Pairs == 0 || o.M.InTransit.Held != o.M.InTransit.Pairs:
+			t.Errorf("%s: %d of %d in-transit pairs with an ETA held", name, o.M.InTransit.Held, o.M.InTransit.Pairs)
+		case o.M.Arrivals.N == 0 || o.M.Arrivals.Seen == 0:
+			t.Errorf("%s: %d of %d arrivals seen", name, o.M.Arrivals.Seen, o.M.Arrivals.N)
+		case o.M.Mismatched != 0:
+			t.Errorf("%s: %d arrivals the warehouse holds are not the truth's", name, o.M.Mismatched)
+		case o.Partial != 0:
+			t.Errorf("%s: %d nights not ok", name, o.Partial)
+		}
+		for _, r := range o.M.Older {
+			if r.Known && r.AgeDays < 1 {
+				t.Errorf("%s: an ETA a night before the %d-day cut of %s is %.2f days old, want 1 or more", name, r.Horizon, r.Shipment, r.AgeDays)
+				break
+			}
+		}
+		if len(o.M.Older) != len(o.M.ETAs) {
+			t.Errorf("%s: %d ETAs a night older, %d at the cuts: want one for one", name, len(o.M.Older), len(o.M.ETAs))
+		}
+		if o.Trial.Policy.Pushes && o.Pushes == 0 {
+			t.Errorf("%s: no push landed in 8 nights of 60 shipments", name)
+		}
+	}
+	var out bytes.Buffer
+	if err := report(&out, c, worlds, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| 7 | nightly |", "| 7 | adaptive |", "| 7 | paced |", "| 7 | webhooks |", "reference", "| nightly, a night older | 7 |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report has no %q:\n%s", want, out.String())
+		}
+	}
+}
