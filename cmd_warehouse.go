@@ -33,6 +33,9 @@ func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 		return nil, err
 	}
 	opt.Waiting = sayWaiting(log, opt.LockTimeout)
+	if err := withLake(c, &opt); err != nil {
+		return nil, err
+	}
 	return load.Open(c.Context, c.String(flagWarehouse), opt)
 }
 

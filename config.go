@@ -268,7 +268,7 @@ func warehouseFlags() []cli.Flag {
 
 // writerFlags are the flags of the commands that write the warehouse.
 func writerFlags() []cli.Flag {
-	return append(warehouseFlags(), lockTimeoutFlag())
+	return append(append(warehouseFlags(), lockTimeoutFlag()), lakeFlags()...)
 }
 
 func lockTimeoutFlag() cli.Flag {

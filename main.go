@@ -86,6 +86,7 @@ func newApp() *cli.App {
 			reportCommand(),
 			simCommand(),
 			webhookCommand(),
+			lakeCommand(),
 			helpCommand(),
 		},
 	}
