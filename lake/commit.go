@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -85,7 +86,7 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 
 // commitTable replaces writer's partitions days of table t with the
 // warehouse's rows, in one snapshot carrying run.
-func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, days []time.Time, writer, run string, st *load.LakeStats) error {
+func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, days []time.Time, writer int64, run string, st *load.LakeStats) error {
 	tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
 	if err != nil {
 		return err
@@ -105,7 +106,7 @@ func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Tab
 	if l.opt.BeforeCommit != nil {
 		l.opt.BeforeCommit(t.Name)
 	}
-	props := iceberg.Properties{RunIDProperty: run, WriterProperty: writer}
+	props := iceberg.Properties{RunIDProperty: run, WriterProperty: strconv.FormatInt(writer, 10)}
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if tbl, err = l.cat.LoadTable(ctx, ident(t)); err != nil {
@@ -120,7 +121,7 @@ func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Tab
 			st.Tables++
 			return nil
 		}
-		if !errors.Is(err, table.ErrCommitFailed) || attempt+1 >= l.opt.MaxAttempts {
+		if !l.conflict(ctx, t, tbl, err) || attempt+1 >= l.opt.MaxAttempts {
 			return fmt.Errorf("lake: committing %s (%d tries): %w", t.Name, attempt+1, err)
 		}
 		st.Retries++
@@ -130,10 +131,24 @@ func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Tab
 	}
 }
 
+// conflict reports whether err, the failure of a commit on tbl as
+// loaded, is another writer's commit meanwhile: iceberg-go says so with
+// table.ErrCommitFailed when the catalog's row moved, but only in words
+// when the snapshot a requirement expected changed before the catalog
+// was asked, so the table is reloaded and compared.
+func (l *Lake) conflict(ctx context.Context, t *schema.Table, tbl *table.Table, err error) bool {
+	if errors.Is(err, table.ErrCommitFailed) {
+		return true
+	}
+	now, lerr := l.cat.LoadTable(ctx, ident(t))
+	return lerr == nil && now.MetadataLocation() != tbl.MetadataLocation()
+}
+
 // committed reports whether a snapshot of tbl carries run of writer.
-func committed(tbl *table.Table, writer, run string) bool {
+func committed(tbl *table.Table, writer int64, run string) bool {
+	w := strconv.FormatInt(writer, 10)
 	for _, s := range tbl.Metadata().Snapshots() {
-		if s.Summary != nil && s.Summary.Properties[RunIDProperty] == run && s.Summary.Properties[WriterProperty] == writer {
+		if s.Summary != nil && s.Summary.Properties[RunIDProperty] == run && s.Summary.Properties[WriterProperty] == w {
 			return true
 		}
 	}
@@ -142,7 +157,7 @@ func committed(tbl *table.Table, writer, run string) bool {
 
 // replace commits, on tbl as loaded, a snapshot that removes every data
 // file of writer's partitions days and adds files.
-func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, days []time.Time, writer string, files []iceberg.DataFile, props iceberg.Properties) error {
+func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, days []time.Time, writer int64, files []iceberg.DataFile, props iceberg.Properties) error {
 	old, err := partitionFiles(tbl, t, days, writer)
 	if err != nil {
 		return err
@@ -166,13 +181,13 @@ func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, d
 // partitionFiles lists the data files of the current snapshot of tbl in
 // writer's partitions days (read from the manifests, never from a
 // listing of the folder).
-func partitionFiles(tbl *table.Table, t *schema.Table, days []time.Time, writer string) ([]iceberg.DataFile, error) {
+func partitionFiles(tbl *table.Table, t *schema.Table, days []time.Time, writer int64) ([]iceberg.DataFile, error) {
 	want := map[string]bool{}
 	for _, d := range days {
 		want[d.UTC().Format(time.DateOnly)] = true
 	}
 	var out []iceberg.DataFile
-	err := eachFile(tbl, func(f iceberg.DataFile, w, day string) {
+	err := eachFile(tbl, func(f iceberg.DataFile, w int64, day string) {
 		if w == writer && want[day] {
 			out = append(out, f)
 		}
@@ -182,7 +197,7 @@ func partitionFiles(tbl *table.Table, t *schema.Table, days []time.Time, writer 
 
 // eachFile calls fn with every data file of the current snapshot of tbl,
 // its writer and its day (YYYY-MM-DD) as its partition says.
-func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer, day string)) error {
+func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer int64, day string)) error {
 	snap := tbl.CurrentSnapshot()
 	if snap == nil {
 		return nil
@@ -209,14 +224,13 @@ func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer, day string)) 
 		if m.ManifestContent() != iceberg.ManifestContentData {
 			continue
 		}
-		entries, err := m.FetchEntries(fs, true)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
+		for e, err := range m.Entries(fs, true) {
+			if err != nil {
+				return err
+			}
 			df := e.DataFile()
 			p := df.Partition()
-			w, _ := p[writerID].(string)
+			w, _ := p[writerID].(int64)
 			fn(df, w, dayString(p[dayID]))
 		}
 	}
@@ -239,7 +253,7 @@ func dayString(v any) string {
 // writeFiles writes the warehouse's rows of t in writer's partitions days
 // as data files of tbl, named by run (writeID), and returns them. Nothing
 // references them until the commit.
-func (l *Lake) writeFiles(ctx context.Context, w *load.Warehouse, tbl *table.Table, t *schema.Table, days []time.Time, writer, run string) ([]iceberg.DataFile, error) {
+func (l *Lake) writeFiles(ctx context.Context, w *load.Warehouse, tbl *table.Table, t *schema.Table, days []time.Time, writer int64, run string) ([]iceberg.DataFile, error) {
 	target, err := table.SchemaToArrowSchema(tbl.Schema(), nil, true, false)
 	if err != nil {
 		return nil, err

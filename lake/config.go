@@ -76,9 +76,11 @@ func (c Config) catalogSource() (driver, dsn string, err error) {
 		if u.Host != "" || u.Path == "" || !filepath.IsAbs(u.Path) {
 			return "", "", bad("a SQLite catalog is an absolute file path after sqlite:// (three slashes)")
 		}
-		// WAL and a busy timeout: writers of one machine queue on the
-		// catalog's lock rather than fail.
-		return "sqlite", "file:" + u.Path + "?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)", nil
+		// WAL, a busy timeout and transactions that take the write lock
+		// when they begin: writers of one machine queue on the catalog's
+		// lock rather than fail (a transaction that reads, then writes,
+		// cannot wait for the lock: SQLite fails it at once).
+		return "sqlite", "file:" + u.Path + "?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_txlock=immediate", nil
 	case "postgres", "postgresql":
 		if u.Host == "" {
 			return "", "", bad("a Postgres catalog names its host")

@@ -47,14 +47,14 @@ func demo(t testing.TB, dir string, lk *lake.Lake, seed int64) {
 }
 
 // writerOf is the lake writer id of the warehouse in dir.
-func writerOf(t testing.TB, dir string) string {
+func writerOf(t testing.TB, dir string) int64 {
 	t.Helper()
 	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb")+"?access_mode=read_only")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var w string
+	var w int64
 	if err := db.QueryRow("SELECT writer_id FROM lake_state").Scan(&w); err != nil {
 		t.Fatal(err)
 	}

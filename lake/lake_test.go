@@ -26,7 +26,7 @@ func checkLake(t *testing.T, lk *lake.Lake, dirs ...string) {
 		for i, d := range dirs {
 			w := writerOf(t, d)
 			n := same(t, db, fmt.Sprintf("%s of %s through the catalog", tbl.Name, d),
-				fmt.Sprintf("SELECT %s FROM lake_%s WHERE etalake_writer = '%s'", cols, tbl.Name, w),
+				fmt.Sprintf("SELECT %s FROM lake_%s WHERE etalake_writer = %d", cols, tbl.Name, w),
 				fmt.Sprintf("SELECT %s FROM wh%d.%s", cols, i, schema.Ident(tbl.Name)))
 			total += n
 		}

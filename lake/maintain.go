@@ -112,7 +112,7 @@ func (l *Lake) retry(ctx context.Context, t *schema.Table, try func(*table.Table
 			return err
 		}
 		err = try(tbl)
-		if err == nil || !errors.Is(err, table.ErrCommitFailed) || attempt+1 >= l.opt.MaxAttempts {
+		if err == nil || !l.conflict(ctx, t, tbl, err) || attempt+1 >= l.opt.MaxAttempts {
 			return err
 		}
 		if err := l.backoff(ctx, attempt); err != nil {
@@ -141,7 +141,10 @@ func (l *Lake) expire(ctx context.Context, t *schema.Table, opt MaintainOptions,
 }
 
 // partKey is a partition: a writer's day.
-type partKey struct{ writer, day string }
+type partKey struct {
+	writer int64
+	day    string
+}
 
 // compact rewrites, in each partition of t with two small files or more,
 // those files as one, in one commit per partition.
@@ -151,7 +154,7 @@ func (l *Lake) compact(ctx context.Context, t *schema.Table, small int64, up *Ta
 		return err
 	}
 	parts := map[partKey][]iceberg.DataFile{}
-	err = eachFile(tbl, func(f icebergDataFile, w, day string) {
+	err = eachFile(tbl, func(f icebergDataFile, w int64, day string) {
 		if f.FileSizeBytes() < small {
 			k := partKey{w, day}
 			parts[k] = append(parts[k], f)
@@ -166,7 +169,7 @@ func (l *Lake) compact(ctx context.Context, t *schema.Table, small int64, up *Ta
 		}
 		err := l.retry(ctx, t, func(tbl *table.Table) error { return rewrite(ctx, tbl, t, k, files) })
 		if err != nil {
-			return fmt.Errorf("partition %s=%s %s=%s: %w", load.LakeWriterColumn, k.writer, t.Partition, k.day, err)
+			return fmt.Errorf("partition %s=%d %s=%s: %w", load.LakeWriterColumn, k.writer, t.Partition, k.day, err)
 		}
 		up.Compacted++
 		up.Rewritten += len(files)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"time"
 
 	"github.com/apache/iceberg-go/catalog"
@@ -15,8 +16,8 @@ import (
 
 // writerData is where writer's data files of tbl are: its first
 // partition's folder.
-func writerData(tbl *table.Table, writer string) string {
-	return tbl.Location() + "/data/" + load.LakeWriterColumn + "=" + writer
+func writerData(tbl *table.Table, writer int64) string {
+	return tbl.Location() + "/data/" + load.LakeWriterColumn + "=" + strconv.FormatInt(writer, 10)
 }
 
 // removeOrphans removes writer's data files that no snapshot of any lake
@@ -24,7 +25,7 @@ func writerData(tbl *table.Table, writer string) string {
 // their commit. Only writer writes under its folder, and it holds its
 // warehouse's lock, so no file there is another writer's commit in the
 // making: none needs a grace period.
-func (l *Lake) removeOrphans(ctx context.Context, writer string) (int, error) {
+func (l *Lake) removeOrphans(ctx context.Context, writer int64) (int, error) {
 	n := 0
 	for _, t := range Tables() {
 		tbl, err := l.cat.LoadTable(ctx, ident(t))

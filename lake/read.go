@@ -14,7 +14,7 @@ import (
 // File is a data file of a table's current snapshot.
 type File struct {
 	Path   string // its URL (file:///…, s3://…)
-	Writer string
+	Writer int64
 	Day    string // YYYY-MM-DD, the partition's
 	Rows   int64
 	Bytes  int64
@@ -33,7 +33,7 @@ func (l *Lake) Files(ctx context.Context, t *schema.Table) ([]File, error) {
 		return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 	}
 	var out []File
-	err = eachFile(tbl, func(f icebergDataFile, w, day string) {
+	err = eachFile(tbl, func(f icebergDataFile, w int64, day string) {
 		out = append(out, File{Path: f.FilePath(), Writer: w, Day: day, Rows: f.Count(), Bytes: f.FileSizeBytes()})
 	})
 	return out, err

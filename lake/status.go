@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/apache/iceberg-go/catalog"
+
+	"github.com/etalake/etalake/schema"
 )
 
 // TableStatus is what a lake table holds now.
@@ -69,7 +71,7 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 			st.Writers = append(st.Writers, r)
 		}
 		sort.Slice(st.Writers, func(i, j int) bool { return st.Writers[i].At.After(st.Writers[j].At) })
-		err = eachFile(tbl, func(f icebergDataFile, _, _ string) {
+		err = eachFile(tbl, func(f icebergDataFile, _ int64, _ string) {
 			st.Files++
 			st.Rows += f.Count()
 			st.Bytes += f.FileSizeBytes()
@@ -78,6 +80,26 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 		}
 		out = append(out, st)
+	}
+	return out, nil
+}
+
+// Commits counts the snapshots of the named table per run id they carry
+// (the snapshots kept).
+func (l *Lake) Commits(ctx context.Context, name string) (map[string]int, error) {
+	t, ok := schema.ByName(name)
+	if !ok {
+		return nil, fmt.Errorf("lake: no table %s", name)
+	}
+	tbl, err := l.cat.LoadTable(ctx, ident(t))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, s := range tbl.Metadata().Snapshots() {
+		if s.Summary != nil && s.Summary.Properties[RunIDProperty] != "" {
+			out[s.Summary.Properties[RunIDProperty]]++
+		}
 	}
 	return out, nil
 }

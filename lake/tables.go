@@ -84,7 +84,7 @@ func icebergSchema(t *schema.Table, v int) *iceberg.Schema {
 		f.Type = icebergType(c.Type, next)
 		fields = append(fields, f)
 	}
-	fields = append(fields, iceberg.NestedField{ID: next(), Name: load.LakeWriterColumn, Type: iceberg.PrimitiveTypes.String, Required: true,
+	fields = append(fields, iceberg.NestedField{ID: next(), Name: load.LakeWriterColumn, Type: iceberg.PrimitiveTypes.Int64, Required: true,
 		Doc: "the warehouse that wrote the row (its lake writer id): each writer replaces its own partitions only"})
 	return iceberg.NewSchema(0, fields...)
 }
@@ -146,7 +146,7 @@ func (l *Lake) evolve(ctx context.Context, t *schema.Table, tbl *table.Table, v 
 		if err == nil {
 			return next, nil
 		}
-		if !errors.Is(err, table.ErrCommitFailed) || attempt >= l.opt.MaxAttempts {
+		if !l.conflict(ctx, t, tbl, err) || attempt >= l.opt.MaxAttempts {
 			return nil, fmt.Errorf("lake: adding %d columns to %s: %w", len(missing), t.Name, err)
 		}
 		if err := l.backoff(ctx, attempt); err != nil {

@@ -2,6 +2,8 @@ package load
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -51,7 +53,7 @@ type LakeStats struct {
 }
 
 const lakeDDL = `
-CREATE TABLE IF NOT EXISTS lake_state (writer_id VARCHAR NOT NULL, attached_at TIMESTAMPTZ NOT NULL);
+CREATE TABLE IF NOT EXISTS lake_state (writer_id BIGINT NOT NULL, attached_at TIMESTAMPTZ NOT NULL);
 COMMENT ON TABLE lake_state IS 'The id under which this warehouse writes to its lake (the etalake_writer column and partition of every lake table), since it first fed one.';
 CREATE TABLE IF NOT EXISTS lake_pending (table_name VARCHAR NOT NULL, partition_date DATE NOT NULL);
 COMMENT ON TABLE lake_pending IS 'Partitions changed since they were last committed to the lake; copied from parquet_pending before the mirror forgets them, removed once the lake table''s commit holds them.';
@@ -91,22 +93,27 @@ WHERE NOT EXISTS (SELECT 1 FROM lake_pending AS l WHERE l.table_name = p.table_n
 // attachLake creates the lake's tables when absent and returns the
 // writer id. The first time, every partition of every mirrored table is
 // pending: the lake gets the warehouse whole. The caller holds w.mu.
-func (w *Warehouse) attachLake(ctx context.Context) (string, error) {
+func (w *Warehouse) attachLake(ctx context.Context) (int64, error) {
 	on, err := w.lakeAttached(ctx)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	if on {
-		var id string
+		var id int64
 		err := w.db.QueryRowContext(ctx, `SELECT writer_id FROM lake_state LIMIT 1`).Scan(&id)
 		if err == nil {
 			return id, nil
 		}
 	}
-	id := randomHex()
+	// A positive 63-bit number: Iceberg partitions by it as a long
+	// (iceberg-go v0.7.0 reads string partition values of manifests
+	// into reused memory).
+	var rb [8]byte
+	_, _ = rand.Read(rb[:])
+	id := int64(binary.BigEndian.Uint64(rb[:]) >> 1)
 	var b strings.Builder
 	b.WriteString("BEGIN TRANSACTION;\n" + lakeDDL)
-	fmt.Fprintf(&b, "DELETE FROM lake_state;\nINSERT INTO lake_state VALUES (%s, %s);\n", literal(id), literal(w.opt.Now().UTC().Format(time.RFC3339Nano)))
+	fmt.Fprintf(&b, "DELETE FROM lake_state;\nINSERT INTO lake_state VALUES (%d, %s);\n", id, literal(w.opt.Now().UTC().Format(time.RFC3339Nano)))
 	for _, t := range schema.Tables {
 		if Mirrored(t) {
 			fmt.Fprintf(&b, "INSERT INTO lake_pending SELECT DISTINCT %s, %s FROM %s;\n", literal(t.Name), ident(t.Partition), ident(t.Name))
@@ -115,7 +122,7 @@ func (w *Warehouse) attachLake(ctx context.Context) (string, error) {
 	b.WriteString("COMMIT;\n")
 	if _, err := w.db.ExecContext(ctx, b.String()); err != nil {
 		_, _ = w.db.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		return "", fmt.Errorf("load: attaching the warehouse to a lake: %w", err)
+		return 0, fmt.Errorf("load: attaching the warehouse to a lake: %w", err)
 	}
 	return id, nil
 }
@@ -124,11 +131,11 @@ func (w *Warehouse) attachLake(ctx context.Context) (string, error) {
 // chosen at random the first time it feeds one and kept in the
 // warehouse (lake_state): every process writing this warehouse is the
 // same lake writer, and two warehouses never are.
-func (w *Warehouse) LakeWriter(ctx context.Context) (string, error) {
+func (w *Warehouse) LakeWriter(ctx context.Context) (int64, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.db == nil {
-		return "", errClosed
+		return 0, errClosed
 	}
 	return w.attachLake(ctx)
 }
@@ -176,7 +183,7 @@ func (w *Warehouse) LakePending(ctx context.Context) ([]*schema.Table, map[*sche
 // the lake holds them: every column of the table (the partition column
 // included) and then etalake_writer, the writer id, sorted by partition
 // and key. The reader is valid only during fn.
-func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.Time, writer string, fn func(array.RecordReader) error) error {
+func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.Time, writer int64, fn func(array.RecordReader) error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.db == nil {
@@ -200,8 +207,8 @@ func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.T
 		}
 		return k
 	}()...)
-	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s WHERE %s IN (%s) ORDER BY %s",
-		strings.Join(cols, ", "), literal(writer), ident(LakeWriterColumn), ident(t.Name), ident(t.Partition), strings.Join(in, ", "), strings.Join(keys, ", "))
+	q := fmt.Sprintf("SELECT %s, CAST(%d AS BIGINT) AS %s FROM %s WHERE %s IN (%s) ORDER BY %s",
+		strings.Join(cols, ", "), writer, ident(LakeWriterColumn), ident(t.Name), ident(t.Partition), strings.Join(in, ", "), strings.Join(keys, ", "))
 	conn, err := w.db.Conn(ctx)
 	if err != nil {
 		return err
