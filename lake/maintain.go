@@ -127,6 +127,9 @@ func (l *Lake) expire(ctx context.Context, t *schema.Table, opt MaintainOptions,
 	return l.retry(ctx, t, func(tbl *table.Table) error {
 		before := len(tbl.Metadata().Snapshots())
 		keep := opt.Now().Sub(opt.Now().AddDate(0, 0, -opt.KeepDays))
+		if keep <= 0 {
+			keep = time.Millisecond // iceberg-go refuses an age of 0
+		}
 		txn := tbl.NewTransaction()
 		if err := txn.ExpireSnapshots(table.WithOlderThan(keep), table.WithRetainLast(1)); err != nil {
 			return err

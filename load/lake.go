@@ -3,8 +3,8 @@ package load
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"database/sql/driver"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
