@@ -175,7 +175,7 @@ func filesOf(t testing.TB, lk *lake.Lake, tbl *schema.Table) (string, int) {
 	}
 	var paths []string
 	for _, f := range files {
-		paths = append(paths, schema.Literal(strings.TrimPrefix(f.Path, "file://")))
+		paths = append(paths, schema.Literal(localFile(t, f.Path)))
 	}
 	return "[" + strings.Join(paths, ", ") + "]", len(files)
 }

@@ -136,9 +136,13 @@ func copyDir(t *testing.T, src string) string {
 // Four writer processes, each on its own warehouse, commit five jobs each
 // to the same tables at once: every job's commit lands once (20 etl_runs
 // commits, each run id once), and the lake holds the sum of the
-// warehouses' rows.
+// warehouses' rows. On a SQLite catalog and on a Postgres one.
 func TestFourWritersCommitAtOnce(t *testing.T) {
-	cfg := localLake(t)
+	t.Run("sqlite", func(t *testing.T) { fourWriters(t, localLake(t)) })
+	t.Run("postgres", func(t *testing.T) { fourWriters(t, postgresLake(t)) })
+}
+
+func fourWriters(t *testing.T, cfg lake.Config) {
 	tpl := template(t)
 	var dirs []string
 	var cmds []*exec.Cmd
