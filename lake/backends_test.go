@@ -100,7 +100,9 @@ func postgresLake(t *testing.T) lake.Config {
 		if err := os.Chown(base, uid, gid); err != nil {
 			t.Fatal(err)
 		}
-		run = func(args ...string) *exec.Cmd { return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...) }
+		run = func(args ...string) *exec.Cmd {
+			return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...)
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -59,12 +59,8 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 			return st, err
 		}
 	}
-	// Every table exists, empty or not, with the binary's columns:
-	// readers find each one the mirror has.
-	for _, t := range Tables() {
-		if _, err := l.ensureTable(ctx, t, l.opt.SchemaVersion); err != nil {
-			return st, err
-		}
+	if err := l.EnsureTables(ctx); err != nil {
+		return st, err
 	}
 	order, days, err := w.LakePending(ctx)
 	if err != nil || len(order) == 0 {

@@ -1,6 +1,7 @@
 package lake_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -54,4 +55,54 @@ func TestDemoFeedsTheLake(t *testing.T) {
 	dir := t.TempDir()
 	demo(t, dir, lk, 1)
 	checkLake(t, lk, dir)
+}
+
+// A lake created by an older binary (its tables as of migration 2)
+// evolves when a newer one commits: the columns of later migrations are
+// added, the field ids of the columns it had are kept, and every table
+// holds the warehouse's rows with all their columns.
+func TestOlderLakeEvolves(t *testing.T) {
+	ctx := context.Background()
+	cfg := localLake(t)
+	old := open(t, cfg, lake.Options{SchemaVersion: 2})
+	if err := old.EnsureTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]map[string]int{}
+	added := 0
+	for _, tbl := range lake.Tables() {
+		ids, err := old.FieldIDs(ctx, tbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[tbl.Name] = ids
+		for _, c := range tbl.Columns {
+			if c.Since > 2 {
+				added++
+			}
+		}
+	}
+	if added == 0 {
+		t.Fatal("no column was added after migration 2: the test tests nothing")
+	}
+	lk := open(t, cfg, lake.Options{})
+	dir := t.TempDir()
+	demo(t, dir, lk, 4)
+	checkLake(t, lk, dir)
+	for _, tbl := range lake.Tables() {
+		ids, err := lk.FieldIDs(ctx, tbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, id := range before[tbl.Name] {
+			if ids[name] != id {
+				t.Errorf("%s.%s: field id %d, was %d", tbl.Name, name, ids[name], id)
+			}
+		}
+		for _, c := range tbl.Columns {
+			if _, ok := ids[c.Name]; !ok {
+				t.Errorf("%s.%s (migration %d) was not added", tbl.Name, c.Name, c.Since)
+			}
+		}
+	}
 }

@@ -157,3 +157,29 @@ func (l *Lake) evolve(ctx context.Context, t *schema.Table, tbl *table.Table, v 
 		}
 	}
 }
+
+// EnsureTables creates every lake table that does not exist yet, and adds
+// to each the columns of later migrations it lacks, as of
+// Options.SchemaVersion: readers find every table the mirror has, empty
+// or not. Commit calls it first.
+func (l *Lake) EnsureTables(ctx context.Context) error {
+	for _, t := range Tables() {
+		if _, err := l.ensureTable(ctx, t, l.opt.SchemaVersion); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FieldIDs maps each column of lake table t to its Iceberg field id.
+func (l *Lake) FieldIDs(ctx context.Context, t *schema.Table) (map[string]int, error) {
+	tbl, err := l.cat.LoadTable(ctx, ident(t))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, f := range tbl.Schema().Fields() {
+		out[f.Name] = f.ID
+	}
+	return out, nil
+}
