@@ -37,6 +37,7 @@ func demoCommand() *cli.Command {
 			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
 			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
 			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
+			demoLakeFlag(),
 		}, logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -72,6 +73,10 @@ func demoCommand() *cli.Command {
 				return err
 			}
 			opt.Waiting = sayWaiting(log, opt.LockTimeout)
+			lakeCfg, err := demoLake(c, c.String(flagWarehouse), &opt)
+			if err != nil {
+				return err
+			}
 			res, err := jobs.Demo(c.Context, jobs.DemoOptions{
 				Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
 				ScheduleAPI: api, PageSize: pageSize, Refresh: &refresh,
@@ -120,6 +125,7 @@ func demoCommand() *cli.Command {
 			fmt.Fprintln(c.App.Writer)
 			fmt.Fprintf(c.App.Writer, "demo: warehouse %s — try:\n  etalake sql --warehouse %s \"SELECT carrier, count(*) FROM port_calls GROUP BY ALL ORDER BY 2 DESC\"\n",
 				res.Dir, res.Dir)
+			sayDemoLake(c.App.Writer, lakeCfg)
 			return nil
 		},
 	}
