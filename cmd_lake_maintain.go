@@ -21,9 +21,9 @@ func lakeMaintainCommand() *cli.Command {
 			"  3. removes orphan files: those no snapshot references, older than --orphan-grace. A job killed\n" +
 			"     between writing its files and committing leaves some (its next job removes its own at once);\n" +
 			"     the grace spares the files of a job committing right now.",
-		Flags: append(lakeFlags(),
-			&cli.IntFlag{Name: "keep-days", Value: lake.DefaultKeepDays, Usage: "expire snapshots older than this many days (the current one is always kept)"},
-			&cli.DurationFlag{Name: "orphan-grace", Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this; 0s removes them all (only when no job is committing)"},
+		Flags: append(append(lakeFlags(), logFlags()...),
+			&cli.IntFlag{Name: "keep-days", EnvVars: []string{"ETALAKE_LAKE_KEEP_DAYS"}, Value: lake.DefaultKeepDays, Usage: "expire snapshots older than this many days (the current one is always kept)"},
+			&cli.DurationFlag{Name: "orphan-grace", EnvVars: []string{"ETALAKE_LAKE_ORPHAN_GRACE"}, Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this; 0s removes them all (only when no job is committing)"},
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {

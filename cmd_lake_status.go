@@ -18,7 +18,7 @@ func lakeStatusCommand() *cli.Command {
 			"(its id is the column and first partition etalake_writer); its last run is the etl_runs.run_id of the\n" +
 			"last job whose commit reached the table. Snapshots pile up with every job until 'etalake lake maintain'\n" +
 			"expires them.",
-		Flags:        lakeFlags(),
+		Flags:        append(lakeFlags(), logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			lk, err := needLake(c)
@@ -47,7 +47,16 @@ func lakeStatusCommand() *cli.Command {
 				}
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t\n", t.Name, t.Snapshots, t.Files, t.Rows, t.Bytes, at, strings.Join(runs, ", "))
 			}
-			return w.Flush()
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintln(c.App.Writer, "\ncurrent metadata files (DuckDB: iceberg_scan('<file>')):")
+			for _, t := range tables {
+				if t.Exists {
+					fmt.Fprintf(c.App.Writer, "  %-20s %s\n", t.Name, t.Metadata)
+				}
+			}
+			return nil
 		},
 	}
 }

@@ -25,8 +25,10 @@ type TableStatus struct {
 	// Writers are the last run each writer committed to the table, among
 	// the snapshots kept, newest first.
 	Writers []WriterRun
-	// Location is the table's root (its metadata/ and data/ under it).
-	Location string
+	// Location is the table's root (its metadata/ and data/ under it);
+	// Metadata its current metadata file, what DuckDB's iceberg_scan
+	// reads.
+	Location, Metadata string
 }
 
 // WriterRun is the last run a writer committed to a table.
@@ -50,7 +52,7 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 		if err != nil {
 			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 		}
-		st.Exists, st.Location = true, tbl.Location()
+		st.Exists, st.Location, st.Metadata = true, tbl.Location(), tbl.MetadataLocation()
 		snaps := tbl.Metadata().Snapshots()
 		st.Snapshots = len(snaps)
 		if cur := tbl.CurrentSnapshot(); cur != nil {
