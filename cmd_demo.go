@@ -37,6 +37,7 @@ func demoCommand() *cli.Command {
 			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
 			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
 			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
+			demoLakeFlag(),
 		}, logFlags()...),
 		OnUsageError: usageError,
 		Action:       demo,
@@ -47,6 +48,10 @@ func demoCommand() *cli.Command {
 // each, and ends with the report of the warehouse it built.
 func demo(c *cli.Context) error {
 	opt, err := demoOptions(c)
+	if err != nil {
+		return err
+	}
+	lakeCfg, err := demoLake(c, opt.Dir, &opt.Warehouse)
 	if err != nil {
 		return err
 	}
@@ -73,6 +78,7 @@ func demo(c *cli.Context) error {
 	fmt.Fprintln(c.App.Writer)
 	fmt.Fprintf(c.App.Writer, "demo: warehouse %s — try:\n  etalake sql --warehouse %s \"SELECT carrier, count(*) FROM port_calls GROUP BY ALL ORDER BY 2 DESC\"\n",
 		res.Dir, res.Dir)
+	sayDemoLake(c.App.Writer, lakeCfg)
 	return nil
 }
 

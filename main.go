@@ -98,6 +98,7 @@ func newApp() *cli.App {
 			reportCommand(),
 			simCommand(),
 			webhookCommand(),
+			lakeCommand(),
 			helpCommand(),
 		},
 	}

@@ -32,6 +32,9 @@ func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 		return nil, err
 	}
 	opt.Waiting = sayWaiting(log, opt.LockTimeout)
+	if err := withLake(c, &opt); err != nil {
+		return nil, err
+	}
 	return load.Open(c.Context, c.String(flagWarehouse), opt)
 }
 
@@ -136,7 +139,7 @@ func warehouseFlags() []cli.Flag {
 
 // writerFlags are the flags of the commands that write the warehouse.
 func writerFlags() []cli.Flag {
-	return append(warehouseFlags(), lockTimeoutFlag())
+	return append(append(warehouseFlags(), lockTimeoutFlag()), lakeFlags()...)
 }
 
 func lockTimeoutFlag() cli.Flag {

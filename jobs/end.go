@@ -115,6 +115,9 @@ func also(err, more error) error {
 // notPublished says what a failed publish means for readers and what
 // brings them the job.
 func notPublished(err error) error {
+	if errors.Is(err, load.ErrLake) {
+		return fmt.Errorf("the warehouse and its Parquet mirror were published, but %w; the lake's readers keep its last commit, and the next job commits this one's partitions", err)
+	}
 	if errors.Is(err, load.ErrUnderived) {
 		return fmt.Errorf("the warehouse was not published: %w; readers keep it as the last job published it, and the next job derives them and publishes", err)
 	}
@@ -133,6 +136,12 @@ func logPublished(log *slog.Logger, st load.PublishStats) {
 	}
 	if m := st.Mirror; m != (load.SyncStats{}) {
 		attrs = append(attrs, "mirror", ms(st.MirrorTook), "partitions_written", m.Written, "partitions_removed", m.Removed, "files_linked", m.Linked)
+	}
+	if l := st.Lake; l != (load.LakeStats{}) {
+		attrs = append(attrs, "lake", ms(l.Took), "lake_tables", l.Tables, "lake_files", l.Files, "lake_rows", l.Rows, "lake_bytes", l.Bytes, "lake_retries", l.Retries)
+		if l.Orphans > 0 {
+			attrs = append(attrs, "lake_orphans_removed", l.Orphans)
+		}
 	}
 	log.Info("published the warehouse for readers", attrs...)
 }

@@ -90,6 +90,9 @@ func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, 
 	if w.db == nil {
 		return st, errClosed
 	}
+	if err := w.notePending(ctx); err != nil {
+		return st, err
+	}
 	pending, err := w.pending(ctx)
 	if err != nil || len(pending) == 0 {
 		return st, err

@@ -34,6 +34,9 @@ type PublishStats struct {
 	MirrorTook time.Duration
 	// CopyTook is the checkpoint and the copy of the database.
 	CopyTook time.Duration
+	// Lake is what the commit to the lake did (Options.Lake), after the
+	// database was published.
+	Lake LakeStats
 }
 
 // mark identifies a state of the working copy: DuckDB rewrites the file
@@ -61,6 +64,8 @@ type mark struct {
 //  4. It checkpoints the working copy (every committed load is then in
 //     its file, none half), copies that file next to <dir>/etalake.duckdb,
 //     syncs it and renames it over the published one.
+//  5. With Options.Lake, it commits the partitions the mirror wrote to
+//     the lake (lake.go), etl_runs last; a failure there is ErrLake.
 //
 // The mirror is thus written before the database is copied: for the time
 // of the copy, readers of the mirror see the job and readers of the
@@ -77,6 +82,19 @@ type mark struct {
 // Once a writer has called Publish, Close publishes nothing more: see
 // Close.
 func (w *Warehouse) Publish(ctx context.Context) (PublishStats, error) {
+	st, err := w.publishDerived(ctx)
+	if err != nil {
+		return st, err
+	}
+	// 5. The lake, last: a failure there leaves readers of the database
+	// and the mirror the job (ErrLake).
+	st.Lake, err = w.commitLake(ctx)
+	st.Took += st.Lake.Took
+	return st, err
+}
+
+// publishDerived is Publish up to the lake, under w.mu.
+func (w *Warehouse) publishDerived(ctx context.Context) (PublishStats, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.published = true

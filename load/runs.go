@@ -97,6 +97,9 @@ func (w *Warehouse) SaveRun(ctx context.Context, r *Run) error {
 	if _, err := w.Load(ctx, []schema.Rows{{Table: schema.ETLRuns, Rec: rec}}); err != nil {
 		return fmt.Errorf("recording run %s: %w", r.ID, err)
 	}
+	w.mu.Lock()
+	w.lastRun = r.ID
+	w.mu.Unlock()
 	return nil
 }
 

@@ -56,6 +56,9 @@ type Options struct {
 	// Waiting, when set, is told once who holds the warehouse when Open
 	// starts to wait for it.
 	Waiting func(*BusyError)
+	// Lake, when set, is committed to at the end of every Publish: the
+	// partitions the publish wrote to the mirror (lake.go).
+	Lake Lake
 }
 
 // DefaultOptions are the options the zero Options stand for.
@@ -146,6 +149,9 @@ type Warehouse struct {
 	// partition. Guarded by mu.
 	noSwap    bool
 	recovered Recovery
+	// lastRun is the run last saved (SaveRun): the job whose end a
+	// Publish carries, named in its lake commits. Guarded by mu.
+	lastRun string
 	// scratch, when set, is a temporary directory Close removes (a dry
 	// run's migrated copy, see OpenPlanning).
 	scratch string

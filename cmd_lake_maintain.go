@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/lake"
+)
+
+func lakeMaintainCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "maintain",
+		Usage: "compact small files, expire old snapshots and remove orphan files, table by table",
+		Description: "Run it daily or weekly (beside the nightly run; it never blocks a job: each change is one commit,\n" +
+			"retried when a job commits meanwhile). Per table, in order:\n" +
+			"  1. compacts: a partition (a writer's day) with two files or more under 32 MiB gets one file;\n" +
+			"  2. expires the snapshots older than --keep-days (the current one never): readers' time travel\n" +
+			"     reaches that far back, and the files only expired snapshots used are deleted;\n" +
+			"  3. removes orphan files: those no snapshot references, older than --orphan-grace. A job killed\n" +
+			"     between writing its files and committing leaves some (its next job removes its own at once);\n" +
+			"     the grace spares the files of a job committing right now.",
+		Flags: append(append(lakeFlags(), logFlags()...),
+			&cli.IntFlag{Name: "keep-days", EnvVars: []string{"ETALAKE_LAKE_KEEP_DAYS"}, Value: lake.DefaultKeepDays, Usage: "expire snapshots older than this many days (the current one is always kept)"},
+			&cli.DurationFlag{Name: "orphan-grace", EnvVars: []string{"ETALAKE_LAKE_ORPHAN_GRACE"}, Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this; 0s removes them all (only when no job is committing)"},
+		),
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			opt := lake.DefaultMaintainOptions()
+			opt.KeepDays, opt.OrphanGrace = c.Int("keep-days"), c.Duration("orphan-grace")
+			if err := opt.Validate(); err != nil {
+				return usageErr{err}
+			}
+			lk, err := needLake(c)
+			if err != nil {
+				return err
+			}
+			defer lk.Close()
+			done, err := lk.Maintain(c.Context, opt)
+			w := tabwriter.NewWriter(c.App.Writer, 0, 2, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(w, "table\tpartitions compacted\tfiles rewritten\tsnapshots expired\torphans removed\tbytes freed\t")
+			for _, t := range done {
+				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t\n", t.Name, t.Compacted, t.Rewritten, t.Expired, t.Orphans, t.Freed)
+			}
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+			return err
+		},
+	}
+}

@@ -1,0 +1,285 @@
+package lake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
+
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// The snapshot summary properties of a commit: which run of which writer
+// it carries.
+const (
+	RunIDProperty  = "etalake.run-id"
+	WriterProperty = "etalake.writer"
+)
+
+// runNamespace makes a run's write id (the uuid in its data files' names)
+// from the run id and the table: the files of a run are found by name.
+var runNamespace = uuid.MustParse("6f0b7c52-8f6a-4a51-9d3c-2f1c3e7a9b10")
+
+// writeID is the id in the names of the data files run writes to table t.
+func writeID(run string, t *schema.Table) uuid.UUID {
+	return uuid.NewSHA1(runNamespace, []byte(run+"/"+t.Name))
+}
+
+// Commit commits to the lake the partitions of w changed since its last
+// commit (load.Warehouse.LakePending), one snapshot per table carrying
+// run, etl_runs last. A table whose snapshots already carry run for this
+// writer is not committed again. Data files a killed run of w left are
+// removed first. It is load.Lake's method: Publish calls it.
+func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.LakeStats, error) {
+	var st load.LakeStats
+	writer, err := w.LakeWriter(ctx)
+	if err != nil {
+		return st, err
+	}
+	dead, err := w.LakeInflight(ctx)
+	if err != nil {
+		return st, err
+	}
+	if len(dead) > 0 {
+		n, err := l.removeOrphans(ctx, writer)
+		st.Orphans = n
+		if err != nil {
+			return st, fmt.Errorf("lake: removing the files of killed runs %s: %w", strings.Join(dead, ", "), err)
+		}
+		if err := w.LakeEnd(ctx, dead...); err != nil {
+			return st, err
+		}
+	}
+	if err := l.EnsureTables(ctx); err != nil {
+		return st, err
+	}
+	order, days, err := w.LakePending(ctx)
+	if err != nil || len(order) == 0 {
+		return st, err
+	}
+	if err := w.LakeBegin(ctx, run); err != nil {
+		return st, err
+	}
+	for _, t := range order {
+		if err := l.commitTable(ctx, w, t, days[t], writer, run, &st); err != nil {
+			return st, err
+		}
+		if err := w.LakeDone(ctx, t, days[t]); err != nil {
+			return st, err
+		}
+	}
+	return st, w.LakeEnd(ctx, run)
+}
+
+// commitTable replaces writer's partitions days of table t with the
+// warehouse's rows, in one snapshot carrying run.
+func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, days []time.Time, writer int64, run string, st *load.LakeStats) error {
+	tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
+	if err != nil {
+		return err
+	}
+	if committed(tbl, writer, run) {
+		return nil
+	}
+	files, err := l.writeFiles(ctx, w, tbl, t, days, writer, run)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		st.Files++
+		st.Rows += f.Count()
+		st.Bytes += f.FileSizeBytes()
+	}
+	if l.opt.BeforeCommit != nil {
+		l.opt.BeforeCommit(t.Name)
+	}
+	props := iceberg.Properties{RunIDProperty: run, WriterProperty: strconv.FormatInt(writer, 10)}
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			if tbl, err = l.cat.LoadTable(ctx, ident(t)); err != nil {
+				return fmt.Errorf("lake: reloading %s: %w", t.Name, err)
+			}
+			if committed(tbl, writer, run) {
+				return nil // an earlier try committed, though its answer was lost
+			}
+		}
+		err = l.replace(ctx, tbl, t, days, writer, files, props)
+		if err == nil {
+			st.Tables++
+			return nil
+		}
+		if !l.conflict(ctx, t, tbl, err) || attempt+1 >= l.opt.MaxAttempts {
+			return fmt.Errorf("lake: committing %s (%d tries): %w", t.Name, attempt+1, err)
+		}
+		st.Retries++
+		if err := l.backoff(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// conflict reports whether err, the failure of a commit on tbl as
+// loaded, is another writer's commit meanwhile: iceberg-go says so with
+// table.ErrCommitFailed when the catalog's row moved, but only in words
+// when the snapshot a requirement expected changed before the catalog
+// was asked, so the table is reloaded and compared.
+func (l *Lake) conflict(ctx context.Context, t *schema.Table, tbl *table.Table, err error) bool {
+	if errors.Is(err, table.ErrCommitFailed) {
+		return true
+	}
+	now, lerr := l.cat.LoadTable(ctx, ident(t))
+	return lerr == nil && now.MetadataLocation() != tbl.MetadataLocation()
+}
+
+// committed reports whether a snapshot of tbl carries run of writer.
+func committed(tbl *table.Table, writer int64, run string) bool {
+	w := strconv.FormatInt(writer, 10)
+	for _, s := range tbl.Metadata().Snapshots() {
+		if s.Summary != nil && s.Summary.Properties[RunIDProperty] == run && s.Summary.Properties[WriterProperty] == w {
+			return true
+		}
+	}
+	return false
+}
+
+// replace commits, on tbl as loaded, a snapshot that removes every data
+// file of writer's partitions days and adds files.
+func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, days []time.Time, writer int64, files []iceberg.DataFile, props iceberg.Properties) error {
+	old, err := partitionFiles(tbl, t, days, writer)
+	if err != nil {
+		return err
+	}
+	if len(old) == 0 && len(files) == 0 {
+		return nil
+	}
+	txn := tbl.NewTransaction()
+	if len(old) == 0 {
+		err = txn.AddDataFiles(ctx, files, props)
+	} else {
+		err = txn.ReplaceDataFilesWithDataFiles(ctx, old, files, props)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = txn.Commit(ctx)
+	return err
+}
+
+// partitionFiles lists the data files of the current snapshot of tbl in
+// writer's partitions days (read from the manifests, never from a
+// listing of the folder).
+func partitionFiles(tbl *table.Table, t *schema.Table, days []time.Time, writer int64) ([]iceberg.DataFile, error) {
+	want := map[string]bool{}
+	for _, d := range days {
+		want[d.UTC().Format(time.DateOnly)] = true
+	}
+	var out []iceberg.DataFile
+	err := eachFile(tbl, func(f iceberg.DataFile, w int64, day string) {
+		if w == writer && want[day] {
+			out = append(out, f)
+		}
+	})
+	return out, err
+}
+
+// eachFile calls fn with every data file of the current snapshot of tbl,
+// its writer and its day (YYYY-MM-DD) as its partition says.
+func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer int64, day string)) error {
+	snap := tbl.CurrentSnapshot()
+	if snap == nil {
+		return nil
+	}
+	fs, err := tbl.FS(context.Background())
+	if err != nil {
+		return err
+	}
+	manifests, err := snap.Manifests(fs)
+	if err != nil {
+		return err
+	}
+	spec := tbl.Spec()
+	var writerID, dayID = -1, -1
+	for _, f := range spec.Fields() {
+		switch f.Name {
+		case load.LakeWriterColumn:
+			writerID = f.FieldID
+		default:
+			dayID = f.FieldID
+		}
+	}
+	for _, m := range manifests {
+		if m.ManifestContent() != iceberg.ManifestContentData {
+			continue
+		}
+		for e, err := range m.Entries(fs, true) {
+			if err != nil {
+				return err
+			}
+			df := e.DataFile()
+			p := df.Partition()
+			w, _ := p[writerID].(int64)
+			fn(df, w, dayString(p[dayID]))
+		}
+	}
+	return nil
+}
+
+// dayString renders a date partition value as YYYY-MM-DD.
+func dayString(v any) string {
+	switch d := v.(type) {
+	case iceberg.Date:
+		return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly)
+	case int32:
+		return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly)
+	case time.Time:
+		return d.UTC().Format(time.DateOnly)
+	}
+	return fmt.Sprint(v)
+}
+
+// writeFiles writes the warehouse's rows of t in writer's partitions days
+// as data files of tbl, named by run (writeID), and returns them. Nothing
+// references them until the commit.
+func (l *Lake) writeFiles(ctx context.Context, w *load.Warehouse, tbl *table.Table, t *schema.Table, days []time.Time, writer int64, run string) ([]iceberg.DataFile, error) {
+	target, err := table.SchemaToArrowSchema(tbl.Schema(), nil, true, false)
+	if err != nil {
+		return nil, err
+	}
+	var files []iceberg.DataFile
+	err = w.LakeRows(ctx, t, days, writer, func(rr array.RecordReader) error {
+		records := func(yield func(arrow.RecordBatch, error) bool) {
+			for rr.Next() {
+				rec, err := conform(rr.RecordBatch(), target)
+				if !yield(rec, err) || err != nil {
+					return
+				}
+			}
+			if err := rr.Err(); err != nil {
+				yield(nil, err)
+			}
+		}
+		for f, err := range table.WriteRecords(ctx, tbl, target, records, table.WithWriteUUID(writeID(run, t)), table.WithClusteredWrite()) {
+			if err != nil {
+				return err
+			}
+			files = append(files, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lake: writing the data files of %s: %w", t.Name, err)
+	}
+	return files, nil
+}
+
+// icebergDataFile is a data file as a manifest describes it.
+type icebergDataFile = iceberg.DataFile

@@ -1,0 +1,211 @@
+package lake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/schema"
+)
+
+// MaintainOptions say what Maintain keeps.
+type MaintainOptions struct {
+	// KeepDays: snapshots older than that many days are expired (the
+	// current one never is), and the files only they referenced removed.
+	KeepDays int
+	// OrphanGrace: files no snapshot references are removed once older
+	// than that. A younger one may be a concurrent writer's commit in the
+	// making.
+	OrphanGrace time.Duration
+	// SmallFile: a partition with two files or more smaller than that is
+	// compacted into one file (0: DefaultSmallFile).
+	SmallFile int64
+	Now       func() time.Time
+}
+
+// DefaultMaintainOptions keep a week of snapshots, and orphans for a day.
+func DefaultMaintainOptions() MaintainOptions {
+	return MaintainOptions{KeepDays: DefaultKeepDays, OrphanGrace: DefaultOrphanGrace, SmallFile: DefaultSmallFile, Now: time.Now}
+}
+
+// Defaults of MaintainOptions.
+const (
+	DefaultKeepDays    = 7
+	DefaultOrphanGrace = 24 * time.Hour
+	DefaultSmallFile   = 32 << 20
+)
+
+// Validate checks the options, naming the flag each comes from.
+func (o MaintainOptions) Validate() error {
+	var errs []error
+	if o.KeepDays < 0 {
+		errs = append(errs, fmt.Errorf("--keep-days %d: want 0 or more days (default %d)", o.KeepDays, DefaultKeepDays))
+	}
+	if o.OrphanGrace < 0 {
+		errs = append(errs, fmt.Errorf("--orphan-grace %s: want a duration of 0s or more (default %s)", o.OrphanGrace, DefaultOrphanGrace))
+	}
+	return errors.Join(errs...)
+}
+
+// TableUpkeep is what Maintain did to one table.
+type TableUpkeep struct {
+	Name      string
+	Compacted int // partitions compacted
+	Rewritten int // small files replaced by the compaction
+	Expired   int // snapshots expired
+	Orphans   int // unreferenced files removed
+	Freed     int64
+}
+
+// Maintain keeps the lake small and fast, table by table: it compacts
+// small files per partition, expires snapshots older than KeepDays, and
+// removes the files no snapshot references (after OrphanGrace). Each
+// change is one commit, retried on a conflict with a writer.
+func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.SmallFile == 0 {
+		opt.SmallFile = DefaultSmallFile
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	var out []TableUpkeep
+	for _, t := range Tables() {
+		up := TableUpkeep{Name: t.Name}
+		if _, err := l.cat.LoadTable(ctx, ident(t)); errors.Is(err, catalog.ErrNoSuchTable) {
+			continue
+		}
+		if err := l.compact(ctx, t, opt.SmallFile, &up); err != nil {
+			return out, fmt.Errorf("lake: compacting %s: %w", t.Name, err)
+		}
+		if err := l.expire(ctx, t, opt, &up); err != nil {
+			return out, fmt.Errorf("lake: expiring the snapshots of %s: %w", t.Name, err)
+		}
+		tbl, err := l.cat.LoadTable(ctx, ident(t))
+		if err != nil {
+			return out, err
+		}
+		res, err := tbl.DeleteOrphanFiles(ctx, table.WithFilesOlderThan(opt.OrphanGrace))
+		if err != nil {
+			return out, fmt.Errorf("lake: removing the orphan files of %s: %w", t.Name, err)
+		}
+		up.Orphans, up.Freed = len(res.DeletedFiles), res.TotalSizeBytes
+		out = append(out, up)
+	}
+	return out, nil
+}
+
+// retry runs try until it does not fail with a commit conflict, reloading
+// the table before each new try.
+func (l *Lake) retry(ctx context.Context, t *schema.Table, try func(*table.Table) error) error {
+	for attempt := 0; ; attempt++ {
+		tbl, err := l.cat.LoadTable(ctx, ident(t))
+		if err != nil {
+			return err
+		}
+		err = try(tbl)
+		if err == nil || !l.conflict(ctx, t, tbl, err) || attempt+1 >= l.opt.MaxAttempts {
+			return err
+		}
+		if err := l.backoff(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// expire expires the snapshots of t older than opt.KeepDays but the
+// current one.
+func (l *Lake) expire(ctx context.Context, t *schema.Table, opt MaintainOptions, up *TableUpkeep) error {
+	return l.retry(ctx, t, func(tbl *table.Table) error {
+		before := len(tbl.Metadata().Snapshots())
+		keep := opt.Now().Sub(opt.Now().AddDate(0, 0, -opt.KeepDays))
+		if keep <= 0 {
+			keep = time.Millisecond // iceberg-go refuses an age of 0
+		}
+		txn := tbl.NewTransaction()
+		if err := txn.ExpireSnapshots(table.WithOlderThan(keep), table.WithRetainLast(1)); err != nil {
+			return err
+		}
+		next, err := txn.Commit(ctx)
+		if err != nil {
+			return err
+		}
+		up.Expired = before - len(next.Metadata().Snapshots())
+		return nil
+	})
+}
+
+// partKey is a partition: a writer's day.
+type partKey struct {
+	writer int64
+	day    string
+}
+
+// compact rewrites, in each partition of t with two small files or more,
+// those files as one, in one commit per partition.
+func (l *Lake) compact(ctx context.Context, t *schema.Table, small int64, up *TableUpkeep) error {
+	tbl, err := l.cat.LoadTable(ctx, ident(t))
+	if err != nil {
+		return err
+	}
+	parts := map[partKey][]iceberg.DataFile{}
+	err = eachFile(tbl, func(f icebergDataFile, w int64, day string) {
+		if f.FileSizeBytes() < small {
+			k := partKey{w, day}
+			parts[k] = append(parts[k], f)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for k, files := range parts {
+		if len(files) < 2 {
+			continue
+		}
+		err := l.retry(ctx, t, func(tbl *table.Table) error { return rewrite(ctx, tbl, t, k, files) })
+		if err != nil {
+			return fmt.Errorf("partition %s=%d %s=%s: %w", load.LakeWriterColumn, k.writer, t.Partition, k.day, err)
+		}
+		up.Compacted++
+		up.Rewritten += len(files)
+	}
+	return nil
+}
+
+// rewrite replaces files, all of partition k, with one file of their
+// rows, in one snapshot. iceberg-go v0.7.0 keeps its replace operation
+// (rows unchanged) for itself, so the snapshot is an overwrite, marked
+// etalake.compaction.
+func rewrite(ctx context.Context, tbl *table.Table, t *schema.Table, k partKey, files []iceberg.DataFile) error {
+	day, err := time.Parse(time.DateOnly, k.day)
+	if err != nil {
+		return err
+	}
+	filter := iceberg.NewAnd(iceberg.EqualTo(iceberg.Reference(load.LakeWriterColumn), k.writer),
+		iceberg.EqualTo(iceberg.Reference(t.Partition), iceberg.Date(day.Unix()/86400)))
+	sc, records, err := tbl.Scan(table.WithRowFilter(filter)).ToArrowRecords(ctx)
+	if err != nil {
+		return err
+	}
+	var out []iceberg.DataFile
+	for f, err := range table.WriteRecords(ctx, tbl, sc, records, table.WithClusteredWrite()) {
+		if err != nil {
+			return err
+		}
+		out = append(out, f)
+	}
+	txn := tbl.NewTransaction()
+	if err := txn.ReplaceDataFilesWithDataFiles(ctx, files, out, iceberg.Properties{"etalake.compaction": "true"}); err != nil {
+		return err
+	}
+	_, err = txn.Commit(ctx)
+	return err
+}

@@ -1,0 +1,192 @@
+package lake_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/lake"
+	"github.com/etalake/etalake/load"
+)
+
+// A writer process: the test binary run again with these variables set
+// runs jobs (full replays) on one warehouse, each committing to the lake,
+// and exits; ETALAKE_TEST_KILL kills it with SIGKILL at a moment it names.
+const (
+	envDir       = "ETALAKE_TEST_WRITER_DIR"
+	envCatalog   = "ETALAKE_TEST_WRITER_CATALOG"
+	envWarehouse = "ETALAKE_TEST_WRITER_WAREHOUSE"
+	envJobs      = "ETALAKE_TEST_WRITER_JOBS"
+	// envKill is "before:<table>" (between the table's data files and its
+	// commit) or "after:<duration>" (wherever the job is then).
+	envKill = "ETALAKE_TEST_KILL"
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envDir); dir != "" {
+		if err := writer(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "writer:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func die() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+
+func writer(dir string) error {
+	ctx := context.Background()
+	opt := lake.Options{}
+	kill := os.Getenv(envKill)
+	if t, ok := strings.CutPrefix(kill, "before:"); ok {
+		opt.BeforeCommit = func(table string) {
+			if table == t {
+				die()
+			}
+		}
+	}
+	if d, ok := strings.CutPrefix(kill, "after:"); ok {
+		wait, err := time.ParseDuration(d)
+		if err != nil {
+			return err
+		}
+		time.AfterFunc(wait, die)
+	}
+	lk, err := lake.Open(ctx, lake.Config{Catalog: os.Getenv(envCatalog), Warehouse: os.Getenv(envWarehouse)}, opt)
+	if err != nil {
+		return err
+	}
+	defer lk.Close()
+	n, _ := strconv.Atoi(os.Getenv(envJobs))
+	for range n {
+		wh, err := load.Open(ctx, dir, load.Options{Lake: lk, LockTimeout: time.Minute})
+		if err != nil {
+			return err
+		}
+		_, err = jobs.Replay(ctx, wh, jobs.ReplayOptions{})
+		if cerr := wh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startWriter starts a writer process of n jobs on the warehouse in dir.
+func startWriter(t *testing.T, cfg lake.Config, dir string, n int, kill string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envDir+"="+dir, envCatalog+"="+cfg.Catalog, envWarehouse+"="+cfg.Warehouse,
+		envJobs+"="+strconv.Itoa(n), envKill+"="+kill)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// template is a small demo warehouse, built once per test, copied for
+// each writer.
+func template(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "template")
+	if _, err := jobs.Demo(context.Background(), jobs.DemoOptions{Days: 3, Dir: dir, Seed: 7, Shipments: 20}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// copyDir copies the warehouse in src to a new directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "wh")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// Four writer processes, each on its own warehouse, commit five jobs each
+// to the same tables at once: every job's commit lands once (20 etl_runs
+// commits, each run id once), and the lake holds the sum of the
+// warehouses' rows. On a SQLite catalog and on a Postgres one.
+func TestFourWritersCommitAtOnce(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { fourWriters(t, localLake(t)) })
+	t.Run("postgres", func(t *testing.T) { fourWriters(t, postgresLake(t)) })
+}
+
+func fourWriters(t *testing.T, cfg lake.Config) {
+	tpl := template(t)
+	var dirs []string
+	var cmds []*exec.Cmd
+	for range 4 {
+		dirs = append(dirs, copyDir(t, tpl))
+	}
+	for _, d := range dirs {
+		cmds = append(cmds, startWriter(t, cfg, d, 5, ""))
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("a writer failed: %v", err)
+		}
+	}
+	lk := open(t, cfg, lake.Options{})
+	checkLake(t, lk, dirs...)
+	st, err := lk.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range st {
+		if ts.Name != "etl_runs" {
+			continue
+		}
+		if ts.Snapshots != 20 || len(ts.Writers) != 4 {
+			t.Errorf("etl_runs: %d snapshots by %d writers, want 20 by 4", ts.Snapshots, len(ts.Writers))
+		}
+	}
+	runs := commitsPerRun(t, lk, "etl_runs")
+	if len(runs) != 20 {
+		t.Errorf("%d runs committed to etl_runs, want 20", len(runs))
+	}
+	for r, n := range runs {
+		if n != 1 {
+			t.Errorf("run %s committed %d times", r, n)
+		}
+	}
+}
+
+func commitsPerRun(t *testing.T, lk *lake.Lake, table string) map[string]int {
+	t.Helper()
+	out, err := lk.Commits(context.Background(), table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

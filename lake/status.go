@@ -1,0 +1,107 @@
+package lake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/apache/iceberg-go/catalog"
+
+	"github.com/etalake/etalake/schema"
+)
+
+// TableStatus is what a lake table holds now.
+type TableStatus struct {
+	Name      string
+	Exists    bool
+	Snapshots int       // snapshots kept (Maintain expires the old ones)
+	Current   int64     // the current snapshot's id, 0 for none
+	At        time.Time // when it was committed
+	Files     int       // data files of the current snapshot
+	Rows      int64
+	Bytes     int64
+	// Writers are the last run each writer committed to the table, among
+	// the snapshots kept, newest first.
+	Writers []WriterRun
+	// Location is the table's root (its metadata/ and data/ under it);
+	// Metadata its current metadata file, what DuckDB's iceberg_scan
+	// reads.
+	Location, Metadata string
+}
+
+// WriterRun is the last run a writer committed to a table.
+type WriterRun struct {
+	Writer string
+	Run    string
+	At     time.Time
+}
+
+// Status reads every lake table's state from the catalog and the current
+// snapshots' manifests.
+func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
+	var out []TableStatus
+	for _, t := range Tables() {
+		st := TableStatus{Name: t.Name}
+		tbl, err := l.cat.LoadTable(ctx, ident(t))
+		if errors.Is(err, catalog.ErrNoSuchTable) {
+			out = append(out, st)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
+		}
+		st.Exists, st.Location, st.Metadata = true, tbl.Location(), tbl.MetadataLocation()
+		snaps := tbl.Metadata().Snapshots()
+		st.Snapshots = len(snaps)
+		if cur := tbl.CurrentSnapshot(); cur != nil {
+			st.Current, st.At = cur.SnapshotID, time.UnixMilli(cur.TimestampMs).UTC()
+		}
+		last := map[string]WriterRun{}
+		for _, s := range snaps {
+			if s.Summary == nil {
+				continue
+			}
+			w, run := s.Summary.Properties[WriterProperty], s.Summary.Properties[RunIDProperty]
+			at := time.UnixMilli(s.TimestampMs).UTC()
+			if w != "" && (last[w].Run == "" || at.After(last[w].At)) {
+				last[w] = WriterRun{Writer: w, Run: run, At: at}
+			}
+		}
+		for _, r := range last {
+			st.Writers = append(st.Writers, r)
+		}
+		sort.Slice(st.Writers, func(i, j int) bool { return st.Writers[i].At.After(st.Writers[j].At) })
+		err = eachFile(tbl, func(f icebergDataFile, _ int64, _ string) {
+			st.Files++
+			st.Rows += f.Count()
+			st.Bytes += f.FileSizeBytes()
+		})
+		if err != nil {
+			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// Commits counts the snapshots of the named table per run id they carry
+// (the snapshots kept).
+func (l *Lake) Commits(ctx context.Context, name string) (map[string]int, error) {
+	t, ok := schema.ByName(name)
+	if !ok {
+		return nil, fmt.Errorf("lake: no table %s", name)
+	}
+	tbl, err := l.cat.LoadTable(ctx, ident(t))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, s := range tbl.Metadata().Snapshots() {
+		if s.Summary != nil && s.Summary.Properties[RunIDProperty] != "" {
+			out[s.Summary.Properties[RunIDProperty]]++
+		}
+	}
+	return out, nil
+}
