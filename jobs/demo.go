@@ -234,24 +234,13 @@ func newlyBooked(w *sim.World, at time.Time, tracked map[wire.ShipmentRef]bool) 
 		if err != nil {
 			continue
 		}
-		if delivered(s) {
+		if s.Delivered() {
 			continue
 		}
 		tracked[ref] = true
 		out = append(out, ref)
 	}
 	return out
-}
-
-// delivered reports whether a shipment has arrived at its final place.
-func delivered(s *wire.Shipment) bool {
-	if s.Route == nil {
-		return false
-	}
-	if p := s.Route.Postpod; p != nil {
-		return p.Actual != nil && *p.Actual
-	}
-	return s.Route.Pod != nil && s.Route.Pod.Actual != nil && *s.Route.Pod.Actual
 }
 
 // freshDemoDir empties dir if it holds a previous demo's warehouse (every

@@ -209,20 +209,7 @@ func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.T
 	}()...)
 	q := fmt.Sprintf("SELECT %s, CAST(%d AS BIGINT) AS %s FROM %s WHERE %s IN (%s) ORDER BY %s",
 		strings.Join(cols, ", "), writer, ident(LakeWriterColumn), ident(t.Name), ident(t.Partition), strings.Join(in, ", "), strings.Join(keys, ", "))
-	conn, err := w.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		c, ok := dc.(driver.Conn)
-		if !ok {
-			return fmt.Errorf("load: not a driver connection: %T", dc)
-		}
-		ar, err := duckdb.NewArrowFromConn(c)
-		if err != nil {
-			return err
-		}
+	return w.onArrowConn(ctx, func(_ driver.Conn, ar *duckdb.Arrow) error {
 		rr, err := ar.QueryContext(ctx, q)
 		if err != nil {
 			return fmt.Errorf("load: reading %s for the lake: %w", t.Name, err)

@@ -23,12 +23,10 @@ type session struct {
 	arrow *duckdb.Arrow
 }
 
-// inTx runs fn in one transaction on one connection of the warehouse and
-// commits when fn succeeds. The caller holds w.mu.
-func (w *Warehouse) inTx(ctx context.Context, fn func(*session) error) error {
-	if w.db == nil {
-		return errClosed
-	}
+// onArrowConn calls fn with one connection of the warehouse, as a driver
+// connection and as DuckDB's Arrow interface over it. The caller holds
+// w.mu.
+func (w *Warehouse) onArrowConn(ctx context.Context, fn func(driver.Conn, *duckdb.Arrow) error) error {
 	conn, err := w.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -43,6 +41,17 @@ func (w *Warehouse) inTx(ctx context.Context, fn func(*session) error) error {
 		if err != nil {
 			return err
 		}
+		return fn(c, ar)
+	})
+}
+
+// inTx runs fn in one transaction on one connection of the warehouse and
+// commits when fn succeeds. The caller holds w.mu.
+func (w *Warehouse) inTx(ctx context.Context, fn func(*session) error) error {
+	if w.db == nil {
+		return errClosed
+	}
+	return w.onArrowConn(ctx, func(c driver.Conn, ar *duckdb.Arrow) error {
 		s := &session{conn: c, arrow: ar}
 		if _, err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 			return err

@@ -220,7 +220,7 @@ func (w *World) shipmentPushes(ref wire.ShipmentRef, lo, hi int64) []Push {
 			return // not booked yet
 		}
 		pd, cd := podDate(prev), podDate(cur)
-		if pd == nil || cd == nil || podActual(prev) {
+		if pd == nil || cd == nil || prev.AtPOD() {
 			return
 		}
 		if d := cd.Sub(*pd); d > podChangeThreshold || -d > podChangeThreshold {
@@ -245,10 +245,6 @@ func podDate(s *wire.Shipment) *time.Time {
 	}
 	t := s.Route.Pod.Date.UTC()
 	return &t
-}
-
-func podActual(s *wire.Shipment) bool {
-	return s.Route != nil && s.Route.Pod != nil && s.Route.Pod.Actual != nil && *s.Route.Pod.Actual
 }
 
 // push renders the webhook of an event at Unix second t: the tracking

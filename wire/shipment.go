@@ -23,6 +23,22 @@ type Shipment struct {
 	Bad []ItemError `json:"-"`
 }
 
+// AtPOD reports whether the shipment's route says it arrived at its port
+// of discharge (route.pod.actual).
+func (s *Shipment) AtPOD() bool {
+	return s.Route != nil && s.Route.Pod != nil && s.Route.Pod.Actual != nil && *s.Route.Pod.Actual
+}
+
+// Delivered reports whether the shipment arrived at its final place: its
+// POSTPOD when the route has one, else its port of discharge.
+func (s *Shipment) Delivered() bool {
+	if s.Route != nil && s.Route.Postpod != nil {
+		p := s.Route.Postpod
+		return p.Actual != nil && *p.Actual
+	}
+	return s.AtPOD()
+}
+
 // ShipmentMetadata is the public tracking API's metadata block.
 type ShipmentMetadata struct {
 	ShipmentType   string     `json:"shipmentType"`

@@ -228,22 +228,11 @@ func newlyBooked(w *sim.World, night time.Time, trackedAt map[wire.ShipmentRef]t
 			continue
 		}
 		s, err := w.Shipment(ref, night)
-		if err != nil || delivered(s) {
+		if err != nil || s.Delivered() {
 			continue
 		}
 		trackedAt[ref] = night
 		out = append(out, ref)
 	}
 	return out
-}
-
-// delivered reports whether a shipment has arrived at its final place.
-func delivered(s *wire.Shipment) bool {
-	if s.Route == nil {
-		return false
-	}
-	if p := s.Route.Postpod; p != nil {
-		return p.Actual != nil && *p.Actual
-	}
-	return s.Route.Pod != nil && s.Route.Pod.Actual != nil && *s.Route.Pod.Actual
 }
