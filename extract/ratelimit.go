@@ -136,6 +136,10 @@ type LimiterConfig struct {
 	// (Key.Fingerprint), never the key itself. Letters, digits, '-' and '_'
 	// only; required when Dir is set.
 	KeyID string
+	// Shared is the key's window kept by a coordinator, shared with the
+	// processes of every machine (SharedWindow); nil keeps the window in
+	// this process or Dir. It excludes Dir.
+	Shared SharedWindow
 }
 
 var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -165,12 +169,18 @@ var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Without Dir, times are taken relative to the limiter's creation, so the
 // monotonic clock of SystemClock protects the log from wall-clock steps.
 // With Dir, times are wall-clock times and processes must share a clock.
+//
+// With LimiterConfig.Shared, the window is the coordinator's: every grant
+// is one round trip to it, which tells the wait in its own clock, and the
+// Clock only sleeps. A grant is not moved to the send time (Slot.Sent):
+// the margin covers both the network and the way to the wire.
 type Limiter struct {
 	rate   Rate
 	life   int64 // Window+Margin, in nanoseconds
 	clock  Clock
 	epoch  time.Time // origin of process-local stamps
 	file   *stateFile
+	shared SharedWindow
 	mu     sync.Mutex
 	mem    limiterState // the state when file is nil
 	closed bool
@@ -194,6 +204,13 @@ func NewLimiter(cfg LimiterConfig) (*Limiter, error) {
 		cfg.Clock = SystemClock{}
 	}
 	l := &Limiter{rate: cfg.Rate, life: int64(cfg.Rate.Window + cfg.Margin), clock: cfg.Clock, epoch: cfg.Clock.Now()}
+	if cfg.Shared != nil {
+		if cfg.Dir != "" {
+			return nil, errors.New("rate limiter: a shared window (coordinator) and a state directory exclude each other")
+		}
+		l.shared = cfg.Shared
+		return l, nil
+	}
 	if cfg.Dir == "" {
 		return l, nil
 	}
@@ -226,6 +243,9 @@ func (l *Limiter) Wait(ctx context.Context) error {
 // checking again. It returns ctx.Err() when ctx is done first, having
 // taken no slot.
 func (l *Limiter) Acquire(ctx context.Context) (*Slot, error) {
+	if l.shared != nil {
+		return l.acquireShared(ctx)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -251,7 +271,33 @@ func (l *Limiter) Acquire(ctx context.Context) (*Slot, error) {
 	}
 }
 
-// Slot is one request let go by Acquire.
+// acquireShared is Acquire on a coordinator's window: it asks, and sleeps
+// as long as the coordinator says. A coordinator that does not answer ends
+// it with an error matching ErrCoordinatorLost, no slot taken.
+func (l *Limiter) acquireShared(ctx context.Context) (*Slot, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		wait, err := l.shared.Admit(ctx, l.rate.N, time.Duration(l.life))
+		if err != nil {
+			return nil, fmt.Errorf("rate limiter: %w", err)
+		}
+		if wait <= 0 {
+			if l.onGrant != nil {
+				l.mu.Lock()
+				l.onGrant(l.clock.Now())
+				l.mu.Unlock()
+			}
+			return nil, nil
+		}
+		if err := l.clock.Sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Slot is one request let go by Acquire; nil for a shared window's.
 type Slot struct {
 	l     *Limiter
 	stamp int64 // as recorded in the log; guarded by l.mu
@@ -282,6 +328,15 @@ func (s *Slot) Sent(t time.Time) error {
 // the Retry-After time, or WindowFreesAt when there is none. A later until
 // extends the pause; an earlier one never shortens it.
 func (l *Limiter) Pause(until time.Time) error {
+	if l.shared != nil {
+		d := until.Sub(l.clock.Now())
+		if d <= 0 {
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+		defer cancel()
+		return l.shared.Pause(ctx, d)
+	}
 	return l.update(func(st *limiterState, now, keep int64) bool {
 		t := l.stamp(until)
 		if t <= st.Pause {
@@ -297,7 +352,12 @@ func (l *Limiter) Pause(until time.Time) error {
 // slot frees, the pause to take after a 429 that gave no Retry-After. With
 // no request in the window it returns now+Window+Margin, as a 429 then
 // means requests this limiter does not know about. It ignores any pause.
+// On a shared window it is always now+Window+Margin: a 429 there means
+// requests no process of the key knows about.
 func (l *Limiter) WindowFreesAt() time.Time {
+	if l.shared != nil {
+		return l.clock.Now().Add(time.Duration(l.life))
+	}
 	var at time.Time
 	err := l.update(func(st *limiterState, now, keep int64) bool {
 		at = l.unstamp(st.freesAt(now, l.life))
