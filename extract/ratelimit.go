@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -181,6 +182,7 @@ type Limiter struct {
 	epoch  time.Time // origin of process-local stamps
 	file   *stateFile
 	shared SharedWindow
+	lost   error // the shared window's failure, once it failed; guarded by mu
 	mu     sync.Mutex
 	mem    limiterState // the state when file is nil
 	closed bool
@@ -273,15 +275,29 @@ func (l *Limiter) Acquire(ctx context.Context) (*Slot, error) {
 
 // acquireShared is Acquire on a coordinator's window: it asks, and sleeps
 // as long as the coordinator says. A coordinator that does not answer ends
-// it with an error matching ErrCoordinatorLost, no slot taken.
+// it with an error matching ErrCoordinatorLost, no slot taken, and every
+// later Acquire at once: a coordinator that stopped answering is not asked
+// again by each of the requests left, each waiting for its timeout.
 func (l *Limiter) acquireShared(ctx context.Context) (*Slot, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		l.mu.Lock()
+		lost := l.lost
+		l.mu.Unlock()
+		if lost != nil {
+			return nil, lost
+		}
 		wait, err := l.shared.Admit(ctx, l.rate.N, time.Duration(l.life))
 		if err != nil {
-			return nil, fmt.Errorf("rate limiter: %w", err)
+			err = fmt.Errorf("rate limiter: %w", err)
+			if errors.Is(err, ErrCoordinatorLost) {
+				l.mu.Lock()
+				l.lost = cmp.Or(l.lost, err)
+				l.mu.Unlock()
+			}
+			return nil, err
 		}
 		if wait <= 0 {
 			if l.onGrant != nil {
