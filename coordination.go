@@ -36,7 +36,9 @@ func coordinationConfig(c *cli.Context) (coord.Config, error) {
 func coordinate(c *cli.Context, cc coord.Config, cfg *extract.Config, rate extract.Rate, caps [2]int64) error {
 	co, err := coord.Open(c.Context, cc)
 	if err != nil {
-		return fmt.Errorf("%s (--%s): %w", coord.URLEnv, coord.URLFlag, err)
+		// Not the sentinel: a coordinator unreachable before anything was
+		// asked is a setup that failed (exit 1), not a job cut short.
+		return fmt.Errorf("%s (--%s): %v", coord.URLEnv, coord.URLFlag, err)
 	}
 	id := cfg.Key.Fingerprint()
 	win, err := co.Window(id)

@@ -83,3 +83,18 @@ func TestCoordinationSettingsAreRefusedByName(t *testing.T) {
 		}
 	}
 }
+
+// A coordinator out of reach when the job starts is a setup that failed
+// (exit 1), naming the setting, before anything is asked.
+func TestACoordinatorOutOfReachAtTheStartFails(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100)}}})
+	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_API_KEY": cliKey,
+		"ETALAKE_COORDINATION": "postgres://etalake@127.0.0.1:1/x?sslmode=disable&connect_timeout=2"}
+	code, stdout, stderr := run(t, vars, "credits")
+	if code != exitFailure || !strings.Contains(stderr, "ETALAKE_COORDINATION (--coordination)") {
+		t.Errorf("exit %d, want %d, naming the setting:\n%s%s", code, exitFailure, stdout, stderr)
+	}
+	if n := env.Service.Stats().Requests; n != 0 {
+		t.Errorf("the service saw %d requests; want none", n)
+	}
+}
