@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -88,37 +87,52 @@ func TestProcessesShareOneWindow(t *testing.T) {
 	t.Logf("%d requests in %v, at most %d in any %v", len(ledger), span, peakInWindow(ledger, testRate.Window), testRate.Window)
 }
 
-// Two processes of one key with a cap of 7 credits each never spend past
-// 7 together: the cap is the key's, not each process's.
+// capEach is the cap of each process of TestProcessesShareOneCap.
+const capEach = 7
+
+// TestCapChild is one process of TestProcessesShareOneCap: it buys port
+// schedules until its cap stops it. Alone it skips.
+func TestCapChild(t *testing.T) {
+	db, simURL := os.Getenv(envChildDB), os.Getenv(envChildSim)
+	if db == "" || simURL == "" {
+		t.Skip("runs as a child of TestProcessesShareOneCap")
+	}
+	client := sharedClient(t, open(t, db), simURL, capEach)
+	for {
+		_, err := drain(client.PortSchedule(t.Context(), "NLRTM"))
+		if errors.Is(err, extract.ErrBudgetSpent) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Two processes of one key, each with a cap of 7 credits, never spend
+// past 7 together: the cap is the key's, not each process's.
 func TestProcessesShareOneCap(t *testing.T) {
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: 1000, Window: time.Second},
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
-	const limit = 7
-	var wg sync.WaitGroup
-	spent := make([]int, 2)
-	for i := range spent {
-		client := sharedClient(t, open(t, pg.URL), env.Server.URL, limit)
-		wg.Go(func() {
-			for {
-				_, err := drain(client.PortSchedule(t.Context(), "NLRTM"))
-				if errors.Is(err, extract.ErrBudgetSpent) {
-					return
-				}
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				spent[i]++
-			}
-		})
+	open(t, pg.URL)
+	var children []*exec.Cmd
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCapChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		children = append(children, cmd)
 	}
-	wg.Wait()
-	if got := env.Service.Stats().Charged[string(wire.ProductSchedule)]; got != limit {
-		t.Errorf("the server charged %d credits to the two processes (%v each); want the cap, %d", got, spent, limit)
+	for _, c := range children {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child: %v", err)
+		}
 	}
-	if spent[0]+spent[1] != limit {
-		t.Errorf("the processes spent %v; want %d together", spent, limit)
+	if got := env.Service.Stats().Charged[string(wire.ProductSchedule)]; got != capEach {
+		t.Errorf("the server charged the two processes %d credits; want the key's cap, %d", got, capEach)
 	}
 }
 
