@@ -31,11 +31,16 @@ const Unlimited int64 = -1
 // A budget with a SharedLedger (NewSharedBudget) also takes each credit
 // from the ledger, where the user's cap holds for the credits of every
 // process of the key in the service's period together; the server's cap
-// stays this process's own (the server refuses what goes past it, 403).
-// Once the ledger fails, every later Reserve fails with ErrCoordinatorLost.
+// stays this process's own (the server refuses what goes past it, 403),
+// and so does LowerCap: what one job confirmed bounds that job, while the
+// user's cap bounds the key. Once the ledger fails, every later Reserve fails with ErrCoordinatorLost.
 type Budget struct {
 	product wire.Product
 	ledger  SharedLedger // nil: the budget is this process's alone
+	// sharedCap is the cap of every process of the key together in the
+	// ledger: the user's cap as given, which LowerCap leaves alone (what
+	// one job confirmed bounds that job, not the key).
+	sharedCap int64
 
 	mu        sync.Mutex
 	userCap   int64 // Unlimited when none
@@ -66,7 +71,7 @@ func NewBudget(p wire.Product, userCap int64) *Budget {
 // shared with the other processes of the key (see Budget).
 func NewSharedBudget(p wire.Product, userCap int64, ledger SharedLedger) *Budget {
 	b := NewBudget(p, userCap)
-	b.ledger = ledger
+	b.ledger, b.sharedCap = ledger, b.userCap
 	return b
 }
 
@@ -188,7 +193,7 @@ func (b *Budget) reserveShared(ctx context.Context) (*Reservation, error) {
 	if b.reported != nil && b.reported.PeriodStart != nil {
 		period = b.reported.PeriodStart.UTC().Format(time.RFC3339)
 	}
-	limit := b.userCap
+	limit := b.sharedCap
 	b.mu.Unlock()
 	id, err := b.ledger.Reserve(ctx, period, limit)
 	if err == nil {

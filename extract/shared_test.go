@@ -178,6 +178,34 @@ func TestSharedBudgetsKeepToOneCap(t *testing.T) {
 		t.Errorf("a refused credit stays reserved in the process: %+v", st)
 	}
 
+	// A job's confirmed amount bounds that job; the key's cap the rest.
+	roomy := &ledger{}
+	confirmed := extract.NewSharedBudget(wire.ProductTracking, 10, roomy)
+	other := extract.NewSharedBudget(wire.ProductTracking, 10, roomy)
+	for range 6 {
+		res, err := other.Reserve(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Commit()
+	}
+	confirmed.LowerCap(2)
+	got := 0
+	for {
+		res, err := confirmed.Reserve(t.Context())
+		if errors.Is(err, extract.ErrBudgetSpent) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Commit()
+		got++
+	}
+	if got != 2 || roomy.settled != 8 {
+		t.Errorf("a job that confirmed 2 credits, the key's cap 10 with 6 spent by another: spent %d, the key %d; want 2 and 8", got, roomy.settled)
+	}
+
 	lost := &ledger{failSettle: true}
 	c := extract.NewSharedBudget(wire.ProductTracking, extract.Unlimited, lost)
 	res, err := c.Reserve(t.Context())
