@@ -252,3 +252,40 @@ func TestCoordinatorHoldsNoKey(t *testing.T) {
 		t.Errorf("the coordinator's tables hold the key, or not its id:\n%s", out)
 	}
 }
+
+// A database user that may only read and write the coordinator's tables,
+// once they exist, is enough: the tables are not created again.
+func TestAUserThatOnlyReadsAndWritesIsEnough(t *testing.T) {
+	pg := pgtest.Start(t)
+	open(t, pg.URL) // the tables, created by their owner
+	grant := []string{
+		"CREATE ROLE worker LOGIN",
+		"REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+		"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO worker",
+		"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO worker",
+	}
+	for _, q := range grant {
+		if out, err := exec.Command("psql", pg.URL, "-v", "ON_ERROR_STOP=1", "-c", q).CombinedOutput(); err != nil {
+			t.Skipf("psql: %v: %s", err, out)
+		}
+	}
+	c := open(t, strings.Replace(pg.URL, "etalake@", "worker@", 1))
+	w, err := c.Window("worker-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wait, err := w.Admit(t.Context(), 10, time.Second); err != nil || wait != 0 {
+		t.Fatalf("a grant as a user that only reads and writes: wait %v, %v", wait, err)
+	}
+	l, err := c.Ledger("worker-key", wire.ProductTracking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := l.Reserve(t.Context(), "", 5)
+	if err == nil {
+		err = l.Settle(t.Context(), id, extract.SettleCommit)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}

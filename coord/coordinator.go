@@ -56,6 +56,13 @@ func Open(ctx context.Context, cfg Config) (*Coordinator, error) {
 		return nil, c.lost(ctx, err)
 	}
 	if err := c.exec(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		// Created once: CREATE ... IF NOT EXISTS would need the right to
+		// create in the schema on every run, which a user that only reads
+		// and writes the tables has not.
+		var made bool
+		if err := tx.QueryRow(ctx, "SELECT to_regclass('etalake_credit_reservations') IS NOT NULL").Scan(&made); err != nil || made {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(schemaLock)); err != nil {
 			return err
 		}
