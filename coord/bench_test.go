@@ -28,7 +28,7 @@ func BenchmarkCoordinator(b *testing.B) {
 			each(b, cs, func(c *coord.Coordinator) func() error {
 				w, _ := c.Window("bench")
 				return func() error {
-					_, err := w.Admit(b.Context(), 1<<30, 100*time.Millisecond)
+					_, _, err := w.Admit(b.Context(), 1<<30, 100*time.Millisecond)
 					return err
 				}
 			})

@@ -5,7 +5,9 @@
 //
 // Every grant is decided under a transaction-scoped advisory lock of the
 // key, by the database's clock (clock_timestamp(), read under the lock),
-// so machines' clocks do not matter and grants are stamped in lock order.
+// so machines' clocks do not matter and grants are stamped in lock order;
+// a grant is then moved to when its request left (extract.Slot.Sent), by
+// the time the process measured between the two.
 // Credits are counted per key id, product and service period: totals of
 // those spent and uncertain, and a row per reservation in flight that
 // expires after a lease, so that a holder killed mid-request does not

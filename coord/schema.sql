@@ -3,6 +3,7 @@
 
 -- A key's grants in its current window, stamped by the database's clock.
 CREATE TABLE IF NOT EXISTS etalake_rate_grants (
+    id         bigserial   PRIMARY KEY,
     key_id     text        NOT NULL,
     granted_at timestamptz NOT NULL
 );

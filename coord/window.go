@@ -20,8 +20,9 @@ type Window struct {
 // under the key's lock; else it says how long until the oldest grant that
 // fills the window expires, or the pause ends. Grants older than life are
 // removed as it goes: processes of one key must use one rate.
-func (w *Window) Admit(ctx context.Context, n int, life time.Duration) (time.Duration, error) {
+func (w *Window) Admit(ctx context.Context, n int, life time.Duration) (time.Duration, int64, error) {
 	var wait time.Duration
+	var grant int64
 	err := w.c.exec(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, lockKey, "etalake-rate:"+w.key); err != nil {
 			return err
@@ -51,13 +52,24 @@ func (w *Window) Admit(ctx context.Context, n int, life time.Duration) (time.Dur
 			return nil
 		}
 		wait = 0
-		_, err = tx.Exec(ctx, `
+		return tx.QueryRow(ctx, `
 			WITH gone AS (DELETE FROM etalake_rate_grants WHERE key_id = $1 AND granted_at <= $2::timestamptz - $3 * interval '1 microsecond')
-			INSERT INTO etalake_rate_grants (key_id, granted_at) VALUES ($1, $2)`,
-			w.key, now, life.Microseconds())
+			INSERT INTO etalake_rate_grants (key_id, granted_at) VALUES ($1, $2) RETURNING id`,
+			w.key, now, life.Microseconds()).Scan(&grant)
+	})
+	return wait, grant, err
+}
+
+// Sent moves grant later by late, never past the database's now: the
+// request left that long after its grant, and the server counts it from
+// its arrival. A grant already removed (its window long over) stays so.
+func (w *Window) Sent(ctx context.Context, grant int64, late time.Duration) error {
+	return w.c.exec(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `
+			UPDATE etalake_rate_grants SET granted_at = least(granted_at + $2 * interval '1 microsecond', clock_timestamp())
+			 WHERE id = $1`, grant, late.Microseconds())
 		return err
 	})
-	return wait, err
 }
 
 // Pause stops the key's grants for d from the database's now; a pause

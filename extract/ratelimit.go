@@ -173,8 +173,9 @@ var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 //
 // With LimiterConfig.Shared, the window is the coordinator's: every grant
 // is one round trip to it, which tells the wait in its own clock, and the
-// Clock only sleeps. A grant is not moved to the send time (Slot.Sent):
-// the margin covers both the network and the way to the wire.
+// Clock only sleeps and measures how late a request left after its grant
+// (Slot.Sent moves the grant in the coordinator by that much: one more
+// round trip, so that the margin is left to cover the network alone).
 type Limiter struct {
 	rate   Rate
 	life   int64 // Window+Margin, in nanoseconds
@@ -289,7 +290,11 @@ func (l *Limiter) acquireShared(ctx context.Context) (*Slot, error) {
 		if lost != nil {
 			return nil, lost
 		}
-		wait, err := l.shared.Admit(ctx, l.rate.N, time.Duration(l.life))
+		// Asked is the grant's time as Sent measures from: the coordinator
+		// stamped the grant somewhere between the ask and the answer, so
+		// measuring from the ask moves it at least as far as it was late.
+		asked := l.clock.Now()
+		wait, grant, err := l.shared.Admit(ctx, l.rate.N, time.Duration(l.life))
 		if err != nil {
 			err = fmt.Errorf("rate limiter: %w", err)
 			if errors.Is(err, ErrCoordinatorLost) {
@@ -305,7 +310,7 @@ func (l *Limiter) acquireShared(ctx context.Context) (*Slot, error) {
 				l.onGrant(l.clock.Now())
 				l.mu.Unlock()
 			}
-			return nil, nil
+			return &Slot{l: l, stamp: grant, granted: asked}, nil
 		}
 		if err := l.clock.Sleep(ctx, wait); err != nil {
 			return nil, err
@@ -313,10 +318,14 @@ func (l *Limiter) acquireShared(ctx context.Context) (*Slot, error) {
 	}
 }
 
-// Slot is one request let go by Acquire; nil for a shared window's.
+// Slot is one request let go by Acquire.
 type Slot struct {
 	l     *Limiter
-	stamp int64 // as recorded in the log; guarded by l.mu
+	stamp int64 // as recorded in the log, or the shared window's grant id; guarded by l.mu
+	// granted is when a shared window's grant was asked for, by the
+	// Clock; moved how far Sent has moved it since. Both guarded by l.mu.
+	granted time.Time
+	moved   time.Duration
 }
 
 // Sent records when the request actually left — written to the connection
@@ -329,6 +338,9 @@ func (s *Slot) Sent(t time.Time) error {
 	if s == nil {
 		return nil
 	}
+	if s.l.shared != nil {
+		return s.sentShared(t)
+	}
 	return s.l.update(func(st *limiterState, now, keep int64) bool {
 		to := min(s.l.stamp(t), now)
 		if !st.move(s.stamp, to) {
@@ -337,6 +349,22 @@ func (s *Slot) Sent(t time.Time) error {
 		s.stamp = to
 		return true
 	})
+}
+
+// sentShared moves a shared window's grant to t, when that is later than
+// where it is.
+func (s *Slot) sentShared(t time.Time) error {
+	s.l.mu.Lock()
+	late := t.Sub(s.granted) - s.moved
+	if late <= 0 {
+		s.l.mu.Unlock()
+		return nil
+	}
+	s.moved += late
+	s.l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	return s.l.shared.Sent(ctx, s.stamp, late)
 }
 
 // Pause stops every request of this key, in this process and (with Dir)

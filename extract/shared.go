@@ -21,9 +21,13 @@ var ErrCoordinatorLost = errors.New("coordinator lost: no request is sent withou
 // Errors it returns match ErrCoordinatorLost.
 type SharedWindow interface {
 	// Admit grants a request when fewer than n were granted in the last
-	// life (and no pause is on), recording it: it returns 0. Otherwise it
-	// returns how long to wait before asking again.
-	Admit(ctx context.Context, n int, life time.Duration) (wait time.Duration, err error)
+	// life (and no pause is on), recording it: it returns a wait of 0 and
+	// the grant's id. Otherwise it returns how long to wait before asking
+	// again.
+	Admit(ctx context.Context, n int, life time.Duration) (wait time.Duration, grant int64, err error)
+	// Sent moves grant later by late (never past the coordinator's now):
+	// the request left that long after it was granted (see Slot.Sent).
+	Sent(ctx context.Context, grant int64, late time.Duration) error
 	// Pause stops every request of the key for d from now, in every
 	// process sharing the window; a shorter pause than one already on
 	// changes nothing.

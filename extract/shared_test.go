@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -23,10 +24,10 @@ type window struct {
 	fail   error // every call fails with it, when set
 }
 
-func (w *window) Admit(_ context.Context, n int, life time.Duration) (time.Duration, error) {
+func (w *window) Admit(_ context.Context, n int, life time.Duration) (time.Duration, int64, error) {
 	w.admits++
 	if w.fail != nil {
-		return 0, w.fail
+		return 0, 0, w.fail
 	}
 	now := w.clock.Now()
 	var in []time.Time
@@ -35,6 +36,7 @@ func (w *window) Admit(_ context.Context, n int, life time.Duration) (time.Durat
 			in = append(in, g)
 		}
 	}
+	slices.SortFunc(in, time.Time.Compare)
 	wake := now
 	if len(in) >= n {
 		wake = in[len(in)-n].Add(life)
@@ -43,10 +45,23 @@ func (w *window) Admit(_ context.Context, n int, life time.Duration) (time.Durat
 		wake = w.pause
 	}
 	if wake.After(now) {
-		return wake.Sub(now), nil
+		return wake.Sub(now), 0, nil
 	}
-	w.grants = append(in, now)
-	return 0, nil
+	w.grants = append(w.grants, now)
+	return 0, int64(len(w.grants) - 1), nil
+}
+
+// Sent moves grant i later, never past now.
+func (w *window) Sent(_ context.Context, i int64, late time.Duration) error {
+	if w.fail != nil {
+		return w.fail
+	}
+	if t := w.grants[i].Add(late); t.Before(w.clock.Now()) {
+		w.grants[i] = t
+	} else {
+		w.grants[i] = w.clock.Now()
+	}
+	return nil
 }
 
 func (w *window) Pause(_ context.Context, d time.Duration) error {
@@ -89,6 +104,33 @@ func TestLimiterOnASharedWindowSleepsWhatItSays(t *testing.T) {
 	}
 	if got, want := l.WindowFreesAt(), clock.Now().Add(1100*time.Millisecond); !got.Equal(want) {
 		t.Errorf("after a 429 with no Retry-After a shared window waits until %v; want a whole window, %v", got, want)
+	}
+}
+
+// A request that left late after its grant moves the grant in the shared
+// window: the slot frees a window after the request left, not after the
+// grant.
+func TestSharedGrantMovesToTheSendTime(t *testing.T) {
+	clock := fakeclock.New(epoch)
+	w := &window{clock: clock}
+	r := extract.Rate{N: 1, Window: time.Second}
+	l := newLimiter(t, extract.LimiterConfig{Rate: r, Margin: 100 * time.Millisecond, Clock: clock, Shared: w})
+	slot, err := l.Acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(300 * time.Millisecond) // dialing, on a loaded machine
+	if err := slot.Sent(clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := slot.Sent(clock.Now()); err != nil { // again: moves nothing more
+		t.Fatal(err)
+	}
+	if err := l.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := clock.Now(), epoch.Add(1400*time.Millisecond); !got.Equal(want) {
+		t.Errorf("the next grant at %v; want a window and margin after the send, %v", got, want)
 	}
 }
 
