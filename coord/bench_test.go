@@ -14,8 +14,8 @@ import (
 
 // What the coordinator adds to each request, against a private Postgres on
 // loopback (docs/scale.md): a grant of the window (Admit, a window never
-// full, so nothing waits) and, for a paid request, a credit reserved and
-// settled. The processes of one key are each a Coordinator of its own;
+// full, so nothing waits) moved to the send time (Sent), and, for a paid
+// request, a credit reserved and settled. The processes of one key are each a Coordinator of its own;
 // with more of them the grants queue on the key's advisory lock.
 func BenchmarkCoordinator(b *testing.B) {
 	pg := pgtest.Start(b)
@@ -28,8 +28,11 @@ func BenchmarkCoordinator(b *testing.B) {
 			each(b, cs, func(c *coord.Coordinator) func() error {
 				w, _ := c.Window("bench")
 				return func() error {
-					_, _, err := w.Admit(b.Context(), 1<<30, 100*time.Millisecond)
-					return err
+					_, id, err := w.Admit(b.Context(), 1<<30, 100*time.Millisecond)
+					if err != nil {
+						return err
+					}
+					return w.Sent(b.Context(), id, time.Millisecond)
 				}
 			})
 		})
