@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/etalake/etalake/coord"
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
@@ -46,7 +47,7 @@ const (
 // deliberately no flag for the key itself: --api-key exists, hidden, only
 // to explain why it is refused.
 func sourceFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{envScheduleURL}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0); unset in a tracking-only setup, where a job that asks a schedule stops before any request (exit 2)"},
 		&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{envScheduleAPI}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (docs/spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
 		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items, 1 to 10000 (the limit parameter; 0: the provider's default); every page is a request and a credit"},
@@ -55,12 +56,12 @@ func sourceFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{envTrackingURL}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2; unset in a schedule-only setup, where a job with shipments due stops before any request (exit 2)"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from " + envAPIKey + ")"},
 		authFlag(),
-		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION (N 1 to 10000, DURATION at most 24h); every etalake process on this machine using the key shares it"},
+		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION (N 1 to 10000, DURATION at most 24h); every etalake process on this machine using the key shares it (on every machine, with --" + coord.URLFlag + ")"},
 		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt, 1s to 1h"},
 		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
 		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, {date} is the logical date and {until} the end of the schedule window: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
-	}
+	}, coordinationFlags()...)
 }
 
 // urlSetting names the setting of product p's URL, and how the URL ends.
@@ -178,6 +179,23 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, settingError(c, err)
+	}
+	cc, err := coordinationConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	if cc.Enabled() {
+		// The key's window and caps are the coordinator's, for every
+		// process of the key: the state directory has no part.
+		if err := coordinate(c, cc, &cfg, rate, [2]int64{capSchedule, capTracking}); err != nil {
+			return nil, err
+		}
+		client, err := extract.NewClient(cfg)
+		if err != nil {
+			return nil, settingError(c, err)
+		}
+		log.Debug("client ready", "key", cfg.Key.Fingerprint(), "auth", cfg.Auth.String(), "rate", rate.String(), "coordination_lease", coordinationLease(cc).String())
+		return client, nil
 	}
 	dir := c.String(flagStateDir)
 	if dir == "" {

@@ -24,6 +24,7 @@ var mayImport = map[string][]string{
 	"extract":   {"wire", "response"},
 	"transform": {"schema", "wire", "response"},
 	"load":      {"schema", "sql", "response"},
+	"coord":     {"extract", "wire"}, // the coordinator serves the client's limiter and budgets, and speaks no HTTP
 }
 
 // Each package imports only what the design lets it: extract, transform

@@ -2,9 +2,11 @@ package extract
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/etalake/etalake/wire"
 )
@@ -25,8 +27,20 @@ const Unlimited int64 = -1
 // The cap is the smaller of the user's cap and the server's: see
 // SetServerRemaining. A Reserve succeeds only while spent + uncertain +
 // reserved is below the cap.
+//
+// A budget with a SharedLedger (NewSharedBudget) also takes each credit
+// from the ledger, where the user's cap holds for the credits of every
+// process of the key in the service's period together; the server's cap
+// stays this process's own (the server refuses what goes past it, 403),
+// and so does LowerCap: what one job confirmed bounds that job, while the
+// user's cap bounds the key. Once the ledger fails, every later Reserve fails with ErrCoordinatorLost.
 type Budget struct {
 	product wire.Product
+	ledger  SharedLedger // nil: the budget is this process's alone
+	// sharedCap is the cap of every process of the key together in the
+	// ledger: the user's cap as given, which LowerCap leaves alone (what
+	// one job confirmed bounds that job, not the key).
+	sharedCap int64
 
 	mu        sync.Mutex
 	userCap   int64 // Unlimited when none
@@ -37,6 +51,7 @@ type Budget struct {
 	reserved  int64
 	exhausted bool
 	reason    string
+	lost      error                   // the ledger's failure, once it failed
 	reported  *wire.ConsumptionPeriod // the last current period the service reported
 	// changed is closed (and replaced) whenever a reservation settles or
 	// the cap or the quota changes: Reserve waits on it.
@@ -50,6 +65,14 @@ func NewBudget(p wire.Product, userCap int64) *Budget {
 		userCap = Unlimited
 	}
 	return &Budget{product: p, userCap: userCap, serverCap: Unlimited, remaining: -1}
+}
+
+// NewSharedBudget is NewBudget whose credits are also taken from ledger,
+// shared with the other processes of the key (see Budget).
+func NewSharedBudget(p wire.Product, userCap int64, ledger SharedLedger) *Budget {
+	b := NewBudget(p, userCap)
+	b.ledger, b.sharedCap = ledger, b.userCap
+	return b
 }
 
 // SetServerRemaining records the server's remaining credits n, as read from
@@ -126,6 +149,11 @@ func (b *Budget) notifyLocked() {
 func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
 	for {
 		b.mu.Lock()
+		if b.lost != nil {
+			err := fmt.Errorf("%s: %w", b.label(), b.lost)
+			b.mu.Unlock()
+			return nil, err
+		}
 		if b.exhausted {
 			b.mu.Unlock()
 			return nil, fmt.Errorf("%s: quota exhausted (%s): %w", b.label(), b.reason, ErrQuotaExhausted)
@@ -133,8 +161,11 @@ func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
 		limit := b.capLocked()
 		if limit == Unlimited || b.spent+b.uncertain+b.reserved < limit {
 			b.reserved++
-			b.mu.Unlock()
-			return &Reservation{b: b}, nil
+			if b.ledger == nil {
+				b.mu.Unlock()
+				return &Reservation{b: b}, nil
+			}
+			return b.reserveShared(ctx)
 		}
 		if b.spent+b.uncertain >= limit {
 			err := fmt.Errorf("%s: cap %d reached (%s): %w", b.label(), limit, b.tallyLocked(), ErrBudgetSpent)
@@ -152,6 +183,30 @@ func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// reserveShared takes from the ledger the credit Reserve has just taken
+// locally (b.mu held, and released here), returning it when the ledger
+// refuses.
+func (b *Budget) reserveShared(ctx context.Context) (*Reservation, error) {
+	period := ""
+	if b.reported != nil && b.reported.PeriodStart != nil {
+		period = b.reported.PeriodStart.UTC().Format(time.RFC3339)
+	}
+	limit := b.sharedCap
+	b.mu.Unlock()
+	id, err := b.ledger.Reserve(ctx, period, limit)
+	if err == nil {
+		return &Reservation{b: b, id: id}, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reserved--
+	if errors.Is(err, ErrCoordinatorLost) && b.lost == nil {
+		b.lost = err
+	}
+	b.notifyLocked()
+	return nil, fmt.Errorf("%s: %w", b.label(), err)
 }
 
 // Exhaust stops the product for the rest of the run, after the server
@@ -226,45 +281,55 @@ func (b *Budget) label() string {
 // Reservation (a free request), do nothing.
 type Reservation struct {
 	b    *Budget
-	done bool // guarded by b.mu
+	id   int64 // in the budget's ledger, if it has one
+	done bool  // guarded by b.mu
 }
 
 // Commit settles the reservation as charged: the request succeeded.
-func (r *Reservation) Commit() { r.settle(settleCommit) }
+func (r *Reservation) Commit() { r.settle(SettleCommit) }
 
 // Release returns the credit: the request definitely failed and was not
 // charged.
-func (r *Reservation) Release() { r.settle(settleRelease) }
+func (r *Reservation) Release() { r.settle(SettleRelease) }
 
 // Uncertain settles the reservation as possibly charged: the request's
 // outcome is unknown. It counts as spent, tallied as Uncertain.
-func (r *Reservation) Uncertain() { r.settle(settleUncertain) }
+func (r *Reservation) Uncertain() { r.settle(SettleUncertain) }
 
-// How a reservation settles.
-const (
-	settleCommit = iota
-	settleRelease
-	settleUncertain
-)
-
-func (r *Reservation) settle(how int) {
+func (r *Reservation) settle(how Settlement) {
 	if r == nil {
 		return
 	}
 	r.b.mu.Lock()
-	defer r.b.mu.Unlock()
 	if r.done {
+		r.b.mu.Unlock()
 		return
 	}
 	r.done = true
 	r.b.reserved--
 	switch how {
-	case settleCommit:
+	case SettleCommit:
 		r.b.spent++
-	case settleUncertain:
+	case SettleUncertain:
 		r.b.uncertain++
 	}
 	r.b.notifyLocked()
+	r.b.mu.Unlock()
+	if r.b.ledger == nil {
+		return
+	}
+	// After the request, outside its context: the outcome is recorded
+	// even when the job is being cancelled.
+	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	if err := r.b.ledger.Settle(ctx, r.id, how); err != nil {
+		r.b.mu.Lock()
+		if r.b.lost == nil {
+			r.b.lost = err
+		}
+		r.b.notifyLocked()
+		r.b.mu.Unlock()
+	}
 }
 
 // BudgetState is a snapshot of a Budget.

@@ -13,4 +13,10 @@
 // decode comes, with Config.SpillDir, in the file it was streamed to as
 // it arrived, redacted, never held whole (body.go). It knows nothing of
 // DuckDB, Arrow or the warehouse.
+//
+// A key's window and credits are the process's, or shared with the
+// processes of one machine through a state directory, or with those of
+// every machine through a coordinator that implements SharedWindow and
+// SharedLedger (package coord); without the coordinator, a process that
+// had one asks nothing more (ErrCoordinatorLost).
 package extract

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -136,6 +137,10 @@ type LimiterConfig struct {
 	// (Key.Fingerprint), never the key itself. Letters, digits, '-' and '_'
 	// only; required when Dir is set.
 	KeyID string
+	// Shared is the key's window kept by a coordinator, shared with the
+	// processes of every machine (SharedWindow); nil keeps the window in
+	// this process or Dir. It excludes Dir.
+	Shared SharedWindow
 }
 
 var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -165,12 +170,20 @@ var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Without Dir, times are taken relative to the limiter's creation, so the
 // monotonic clock of SystemClock protects the log from wall-clock steps.
 // With Dir, times are wall-clock times and processes must share a clock.
+//
+// With LimiterConfig.Shared, the window is the coordinator's: every grant
+// is one round trip to it, which tells the wait in its own clock, and the
+// Clock only sleeps and measures how late a request left after its grant
+// (Slot.Sent moves the grant in the coordinator by that much: one more
+// round trip, so that the margin is left to cover the network alone).
 type Limiter struct {
 	rate   Rate
 	life   int64 // Window+Margin, in nanoseconds
 	clock  Clock
 	epoch  time.Time // origin of process-local stamps
 	file   *stateFile
+	shared SharedWindow
+	lost   error // the shared window's failure, once it failed; guarded by mu
 	mu     sync.Mutex
 	mem    limiterState // the state when file is nil
 	closed bool
@@ -194,6 +207,13 @@ func NewLimiter(cfg LimiterConfig) (*Limiter, error) {
 		cfg.Clock = SystemClock{}
 	}
 	l := &Limiter{rate: cfg.Rate, life: int64(cfg.Rate.Window + cfg.Margin), clock: cfg.Clock, epoch: cfg.Clock.Now()}
+	if cfg.Shared != nil {
+		if cfg.Dir != "" {
+			return nil, errors.New("rate limiter: a shared window (coordinator) and a state directory exclude each other")
+		}
+		l.shared = cfg.Shared
+		return l, nil
+	}
 	if cfg.Dir == "" {
 		return l, nil
 	}
@@ -226,6 +246,9 @@ func (l *Limiter) Wait(ctx context.Context) error {
 // checking again. It returns ctx.Err() when ctx is done first, having
 // taken no slot.
 func (l *Limiter) Acquire(ctx context.Context) (*Slot, error) {
+	if l.shared != nil {
+		return l.acquireShared(ctx)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -251,10 +274,58 @@ func (l *Limiter) Acquire(ctx context.Context) (*Slot, error) {
 	}
 }
 
+// acquireShared is Acquire on a coordinator's window: it asks, and sleeps
+// as long as the coordinator says. A coordinator that does not answer ends
+// it with an error matching ErrCoordinatorLost, no slot taken, and every
+// later Acquire at once: a coordinator that stopped answering is not asked
+// again by each of the requests left, each waiting for its timeout.
+func (l *Limiter) acquireShared(ctx context.Context) (*Slot, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		lost := l.lost
+		l.mu.Unlock()
+		if lost != nil {
+			return nil, lost
+		}
+		// Asked is the grant's time as Sent measures from: the coordinator
+		// stamped the grant somewhere between the ask and the answer, so
+		// measuring from the ask moves it at least as far as it was late.
+		asked := l.clock.Now()
+		wait, grant, err := l.shared.Admit(ctx, l.rate.N, time.Duration(l.life))
+		if err != nil {
+			err = fmt.Errorf("rate limiter: %w", err)
+			if errors.Is(err, ErrCoordinatorLost) {
+				l.mu.Lock()
+				l.lost = cmp.Or(l.lost, err)
+				l.mu.Unlock()
+			}
+			return nil, err
+		}
+		if wait <= 0 {
+			if l.onGrant != nil {
+				l.mu.Lock()
+				l.onGrant(l.clock.Now())
+				l.mu.Unlock()
+			}
+			return &Slot{l: l, stamp: grant, granted: asked}, nil
+		}
+		if err := l.clock.Sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
 // Slot is one request let go by Acquire.
 type Slot struct {
 	l     *Limiter
-	stamp int64 // as recorded in the log; guarded by l.mu
+	stamp int64 // as recorded in the log, or the shared window's grant id; guarded by l.mu
+	// granted is when a shared window's grant was asked for, by the
+	// Clock; moved how far Sent has moved it since. Both guarded by l.mu.
+	granted time.Time
+	moved   time.Duration
 }
 
 // Sent records when the request actually left — written to the connection
@@ -267,6 +338,9 @@ func (s *Slot) Sent(t time.Time) error {
 	if s == nil {
 		return nil
 	}
+	if s.l.shared != nil {
+		return s.sentShared(t)
+	}
 	return s.l.update(func(st *limiterState, now, keep int64) bool {
 		to := min(s.l.stamp(t), now)
 		if !st.move(s.stamp, to) {
@@ -277,11 +351,36 @@ func (s *Slot) Sent(t time.Time) error {
 	})
 }
 
+// sentShared moves a shared window's grant to t, when that is later than
+// where it is.
+func (s *Slot) sentShared(t time.Time) error {
+	s.l.mu.Lock()
+	late := t.Sub(s.granted) - s.moved
+	if late <= 0 {
+		s.l.mu.Unlock()
+		return nil
+	}
+	s.moved += late
+	s.l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	return s.l.shared.Sent(ctx, s.stamp, late)
+}
+
 // Pause stops every request of this key, in this process and (with Dir)
 // in the others sharing the state, until until: call it after a 429 with
 // the Retry-After time, or WindowFreesAt when there is none. A later until
 // extends the pause; an earlier one never shortens it.
 func (l *Limiter) Pause(until time.Time) error {
+	if l.shared != nil {
+		d := until.Sub(l.clock.Now())
+		if d <= 0 {
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+		defer cancel()
+		return l.shared.Pause(ctx, d)
+	}
 	return l.update(func(st *limiterState, now, keep int64) bool {
 		t := l.stamp(until)
 		if t <= st.Pause {
@@ -297,7 +396,12 @@ func (l *Limiter) Pause(until time.Time) error {
 // slot frees, the pause to take after a 429 that gave no Retry-After. With
 // no request in the window it returns now+Window+Margin, as a 429 then
 // means requests this limiter does not know about. It ignores any pause.
+// On a shared window it is always now+Window+Margin: a 429 there means
+// requests no process of the key knows about.
 func (l *Limiter) WindowFreesAt() time.Time {
+	if l.shared != nil {
+		return l.clock.Now().Add(time.Duration(l.life))
+	}
 	var at time.Time
 	err := l.update(func(st *limiterState, now, keep int64) bool {
 		at = l.unstamp(st.freesAt(now, l.life))

@@ -139,7 +139,7 @@ func Retryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
-	for _, never := range []error{ErrDecode, ErrTooLarge, ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput} {
+	for _, never := range []error{ErrDecode, ErrTooLarge, ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput, ErrCoordinatorLost} {
 		if errors.Is(err, never) {
 			return false
 		}

@@ -134,7 +134,7 @@ func limitOf(userCap int64, balance *int64) int {
 // sentNothing reports whether a request that ended with err never left:
 // its product had stopped (cap, quota) before its first page.
 func sentNothing(it workItem, err error) bool {
-	return (errors.Is(err, extract.ErrBudgetSpent) || errors.Is(err, extract.ErrQuotaExhausted)) &&
+	return (errors.Is(err, extract.ErrBudgetSpent) || errors.Is(err, extract.ErrQuotaExhausted) || errors.Is(err, extract.ErrCoordinatorLost)) &&
 		!errors.Is(err, extract.ErrForbidden) && it.landed == 0
 }
 

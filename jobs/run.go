@@ -494,7 +494,11 @@ func (r *runner) classify(it workItem, err error, cancel context.CancelCauseFunc
 	switch {
 	case errors.Is(err, extract.ErrNotFound):
 		r.res.NotFound = append(r.res.NotFound, it.resource.String())
-	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrForbidden):
+	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrForbidden),
+		errors.Is(err, extract.ErrCoordinatorLost):
+		// A lost coordinator stops every product as a spent cap stops
+		// one: what is left is not asked (the limiter and the budgets
+		// fail at once from then on), and the job ends partial.
 		if !errors.Is(err, extract.ErrForbidden) && it.landed == 0 {
 			r.res.Unasked[it.product]++
 		}

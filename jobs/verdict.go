@@ -52,7 +52,7 @@ func Judge(status string, err error) Verdict {
 	case errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput),
 		errors.Is(err, extract.ErrNoURL), errors.Is(err, extract.ErrMisconfigured):
 		return VerdictRefused
-	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted):
+	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrCoordinatorLost):
 		return VerdictPartial
 	}
 	return VerdictFailed

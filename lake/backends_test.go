@@ -1,22 +1,18 @@
 package lake_test
 
 import (
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
+	"github.com/etalake/etalake/internal/pgtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -73,52 +69,11 @@ func TestDemoFeedsALakeOnS3(t *testing.T) {
 	checkLake(t, lk, dir)
 }
 
-// postgresLake starts a private Postgres (Debian's postgresql: initdb and
-// pg_ctl on loopback, a data directory of the test's) and returns a lake
-// cataloged in it, its files local. Without the binaries the test skips.
+// postgresLake starts a private Postgres (internal/pgtest) and returns a
+// lake cataloged in it, its files local. Without Postgres the test skips.
 func postgresLake(t *testing.T) lake.Config {
-	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
-	if len(bins) == 0 {
-		t.Skip("no Postgres here (/usr/lib/postgresql/*/bin/pg_ctl): install Debian's postgresql, as .ci/run does")
-	}
-	bin := filepath.Dir(bins[len(bins)-1])
-	base, err := os.MkdirTemp("", "etalake-pg-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	data := filepath.Join(base, "data")
-	// initdb refuses root: as root, Postgres runs as the postgres user.
-	run := func(args ...string) *exec.Cmd { return exec.Command(args[0], args[1:]...) }
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Skip("running as root and no postgres user to run Postgres as")
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(base, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-		run = func(args ...string) *exec.Cmd {
-			return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...)
-		}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	if out, err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "etalake", "--auth=trust", "-E", "UTF8").CombinedOutput(); err != nil {
-		t.Fatalf("initdb: %v\n%s", err, out)
-	}
-	opts := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off", port, base)
-	if out, err := run(filepath.Join(bin, "pg_ctl"), "-D", data, "-o", opts, "-l", filepath.Join(base, "log"), "-w", "start").CombinedOutput(); err != nil {
-		t.Fatalf("pg_ctl start: %v\n%s", err, out)
-	}
-	t.Cleanup(func() { _ = run(filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop").Run() })
-	return lake.Config{Catalog: fmt.Sprintf("postgres://etalake@127.0.0.1:%d/postgres?sslmode=disable", port), Warehouse: "file://" + filepath.Join(t.TempDir(), "files")}
+	pg := pgtest.Start(t)
+	return lake.Config{Catalog: pg.URL, Warehouse: "file://" + filepath.Join(t.TempDir(), "files")}
 }
 
 // The demo feeding a lake cataloged in Postgres.

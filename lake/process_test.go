@@ -3,8 +3,8 @@ package lake_test
 import (
 	"context"
 	"fmt"
-	"github.com/etalake/etalake/internal/slowtest"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/internal/slowtest"
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
@@ -30,6 +32,9 @@ const (
 	// envKill is "before:<table>" (between the table's data files and its
 	// commit) or "after:<duration>" (wherever the job is then).
 	envKill = "ETALAKE_TEST_KILL"
+	// envLog, when 1, has the writer log its jobs as JSON on stderr: the
+	// publish line carries each commit's time and retries.
+	envLog = "ETALAKE_TEST_WRITER_LOG"
 )
 
 func TestMain(m *testing.M) {
@@ -74,7 +79,11 @@ func writer(dir string) error {
 		if err != nil {
 			return err
 		}
-		_, err = jobs.Replay(ctx, wh, jobs.ReplayOptions{})
+		ropt := jobs.ReplayOptions{}
+		if os.Getenv(envLog) == "1" {
+			ropt.Log = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+		}
+		_, err = jobs.Replay(ctx, wh, ropt)
 		if cerr := wh.Close(); err == nil {
 			err = cerr
 		}

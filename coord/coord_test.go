@@ -1,0 +1,301 @@
+package coord_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/coord"
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
+	"github.com/etalake/etalake/wire"
+)
+
+// The environment of a child process of these tests.
+const (
+	envChildDB  = "ETALAKE_COORD_CHILD_DB"
+	envChildSim = "ETALAKE_COORD_CHILD_SIM"
+)
+
+const childRequests = 15
+
+// TestWindowChild is one process of TestProcessesShareOneWindow: it asks
+// the simulator childRequests times through the shared window. Alone it
+// skips.
+func TestWindowChild(t *testing.T) {
+	db, simURL := os.Getenv(envChildDB), os.Getenv(envChildSim)
+	if db == "" || simURL == "" {
+		t.Skip("runs as a child of TestProcessesShareOneWindow")
+	}
+	client := sharedClient(t, open(t, db), simURL, extract.Unlimited)
+	for range childRequests {
+		if _, err := drain(client.CurrentPeriod(t.Context(), wire.ProductSchedule)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Four processes of one key, each with its own connection to the
+// coordinator, stay together within the key's limit as the server counts
+// it: at most 10 requests in any second by the simulator's stamps, and no
+// 429.
+func TestProcessesShareOneWindow(t *testing.T) {
+	pg := pgtest.Start(t)
+	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: testRate.N, Window: testRate.Window},
+		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
+	open(t, pg.URL) // the tables, before the children race to them
+	const processes = 4
+	var children []*exec.Cmd
+	for range processes {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWindowChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		children = append(children, cmd)
+	}
+	for _, c := range children {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child: %v", err)
+		}
+	}
+	st := env.Service.Stats()
+	ledger := env.Service.Ledger()
+	slices.SortFunc(ledger, func(a, b sim.LedgerEntry) int { return a.At.Compare(b.At) })
+	if st.Requests != processes*childRequests || st.RateLimited != 0 {
+		for i, e := range ledger {
+			if e.Status == 429 {
+				var gaps []string
+				for _, p := range ledger[max(0, i-11):i] {
+					gaps = append(gaps, fmt.Sprintf("%d:%v", p.Status, e.At.Sub(p.At).Round(time.Millisecond)))
+				}
+				t.Logf("a 429; the requests before it arrived this long before: %v", gaps)
+			}
+		}
+		t.Fatalf("the server saw %d requests, %d of them 429; want %d and none", st.Requests, st.RateLimited, processes*childRequests)
+	}
+	if peak := peakInWindow(ledger, testRate.Window); peak > testRate.N {
+		t.Errorf("%d requests arrived within one %v; the key's limit is %d", peak, testRate.Window, testRate.N)
+	}
+	// The limit is also used: 60 requests at 10 a second take about 5 s
+	// (the first 10 at once), not one process's 15 after another's.
+	span := ledger[len(ledger)-1].At.Sub(ledger[0].At)
+	if span < 5*testRate.Window-time.Second/2 {
+		t.Errorf("60 requests within %v: faster than the limit allows", span)
+	}
+	t.Logf("%d requests in %v, at most %d in any %v", len(ledger), span, peakInWindow(ledger, testRate.Window), testRate.Window)
+}
+
+// capEach is the cap of each process of TestProcessesShareOneCap.
+const capEach = 7
+
+// TestCapChild is one process of TestProcessesShareOneCap: it buys port
+// schedules until its cap stops it. Alone it skips.
+func TestCapChild(t *testing.T) {
+	db, simURL := os.Getenv(envChildDB), os.Getenv(envChildSim)
+	if db == "" || simURL == "" {
+		t.Skip("runs as a child of TestProcessesShareOneCap")
+	}
+	client := sharedClient(t, open(t, db), simURL, capEach)
+	for {
+		_, err := drain(client.PortSchedule(t.Context(), "NLRTM"))
+		if errors.Is(err, extract.ErrBudgetSpent) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Two processes of one key, each with a cap of 7 credits, never spend
+// past 7 together: the cap is the key's, not each process's.
+func TestProcessesShareOneCap(t *testing.T) {
+	pg := pgtest.Start(t)
+	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: 1000, Window: time.Second},
+		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
+	open(t, pg.URL)
+	var children []*exec.Cmd
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCapChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		children = append(children, cmd)
+	}
+	for _, c := range children {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child: %v", err)
+		}
+	}
+	if got := env.Service.Stats().Charged[string(wire.ProductSchedule)]; got != capEach {
+		t.Errorf("the server charged the two processes %d credits; want the key's cap, %d", got, capEach)
+	}
+}
+
+// TestHolderChild is the holder TestKilledHolderReservationExpires kills:
+// it reserves a credit under a 2 s lease, says so, and waits to be
+// killed. Alone it skips.
+func TestHolderChild(t *testing.T) {
+	db := os.Getenv(envChildDB)
+	if db == "" {
+		t.Skip("runs as a child of TestKilledHolderReservationExpires")
+	}
+	c := open(t, db)
+	coord.SetLease(c, 2*time.Second)
+	ledger, err := c.Ledger("holder", wire.ProductTracking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.Reserve(t.Context(), "p", 2); err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout.WriteString("reserved\n")
+	time.Sleep(time.Minute)
+}
+
+// A holder killed with SIGKILL in the middle of a request holds its
+// credit only for its lease: another process of the key then takes it.
+func TestKilledHolderReservationExpires(t *testing.T) {
+	pg := pgtest.Start(t)
+	c := open(t, pg.URL)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHolderChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), envChildDB+"="+pg.URL)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	for lines.Scan() && !strings.Contains(lines.Text(), "reserved") {
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	killed := time.Now()
+
+	ledger, err := c.Ledger("holder", wire.ProductTracking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := ledger.Reserve(t.Context(), "p", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second credit is the dead holder's: it waits for its lease.
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	second, err := ledger.Reserve(ctx, "p", 2)
+	if err != nil {
+		t.Fatalf("the dead holder's credit was not freed: %v", err)
+	}
+	if waited := time.Since(killed); waited < time.Second {
+		t.Errorf("the dead holder's credit was free %v after the kill; want after its 2 s lease", waited)
+	}
+	for _, id := range []int64{first, second} {
+		if err := ledger.Settle(t.Context(), id, extract.SettleCommit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ledger.Reserve(t.Context(), "p", 2); !errors.Is(err, extract.ErrBudgetSpent) {
+		t.Errorf("a third credit under a cap of 2, both spent: %v; want ErrBudgetSpent", err)
+	}
+}
+
+// A coordinator stopped mid-run stops the process's requests: the next
+// one fails with ErrCoordinatorLost, and the server sees nothing more.
+func TestCoordinatorLostStopsRequests(t *testing.T) {
+	pg := pgtest.Start(t)
+	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: 1000, Window: time.Second},
+		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
+	client := sharedClient(t, open(t, pg.URL), env.Server.URL, 50)
+	for range 3 {
+		if _, err := drain(client.PortSchedule(t.Context(), "NLRTM")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pg.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []extract.Responses{client.PortSchedule(t.Context(), "NLRTM"), client.CurrentPeriod(t.Context(), wire.ProductSchedule)} {
+		if _, err := drain(call); !errors.Is(err, extract.ErrCoordinatorLost) {
+			t.Errorf("a call with the coordinator stopped: %v; want ErrCoordinatorLost", err)
+		}
+	}
+	if n := env.Service.Stats().Requests; n != 3 {
+		t.Errorf("the server saw %d requests; want the 3 before the coordinator stopped", n)
+	}
+}
+
+// The key reaches the coordinator only as its id.
+func TestCoordinatorHoldsNoKey(t *testing.T) {
+	pg := pgtest.Start(t)
+	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
+	c := open(t, pg.URL)
+	client := sharedClient(t, c, env.Server.URL, 5)
+	if _, err := drain(client.PortSchedule(t.Context(), "NLRTM")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pg_dump", "--data-only", pg.URL).CombinedOutput()
+	if err != nil {
+		t.Skipf("pg_dump: %v: %s", err, out)
+	}
+	k, _ := extract.NewKey(testKey)
+	if strings.Contains(string(out), testKey) || !strings.Contains(string(out), k.Fingerprint()) {
+		t.Errorf("the coordinator's tables hold the key, or not its id:\n%s", out)
+	}
+}
+
+// A database user that may only read and write the coordinator's tables,
+// once they exist, is enough: the tables are not created again.
+func TestAUserThatOnlyReadsAndWritesIsEnough(t *testing.T) {
+	pg := pgtest.Start(t)
+	open(t, pg.URL) // the tables, created by their owner
+	grant := []string{
+		"CREATE ROLE worker LOGIN",
+		"REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+		"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO worker",
+		"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO worker",
+	}
+	for _, q := range grant {
+		if out, err := exec.Command("psql", pg.URL, "-v", "ON_ERROR_STOP=1", "-c", q).CombinedOutput(); err != nil {
+			t.Skipf("psql: %v: %s", err, out)
+		}
+	}
+	c := open(t, strings.Replace(pg.URL, "etalake@", "worker@", 1))
+	w, err := c.Window("worker-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wait, _, err := w.Admit(t.Context(), 10, time.Second); err != nil || wait != 0 {
+		t.Fatalf("a grant as a user that only reads and writes: wait %v, %v", wait, err)
+	}
+	l, err := c.Ledger("worker-key", wire.ProductTracking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := l.Reserve(t.Context(), "", 5)
+	if err == nil {
+		err = l.Settle(t.Context(), id, extract.SettleCommit)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}

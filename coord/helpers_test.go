@@ -1,0 +1,100 @@
+package coord_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/coord"
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/response"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/wire"
+)
+
+// testRate is the key's limit in these tests: short, as the database's
+// clock is real.
+var testRate = extract.Rate{N: 10, Window: time.Second}
+
+// testMargin is the limiter's margin in these tests: on two cores shared
+// with other tests under -race, a process can be held 100 ms between its
+// grant and its request's arrival, longer than the default's 50 ms for a
+// 1 s window (the service's 10 s window has 100 ms; the extract tests of
+// the shared state directory take 100 ms on 500 ms for the same reason).
+const testMargin = 150 * time.Millisecond
+
+const testKey = "coord-key-5d1e"
+
+func open(t testing.TB, url string) *coord.Coordinator {
+	t.Helper()
+	c, err := coord.Open(t.Context(), coord.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// sharedClient is the client of one process of the key: its limiter on
+// c's window, its schedule budget (capped at capSchedule) on c's ledger.
+func sharedClient(t testing.TB, c *coord.Coordinator, simURL string, capSchedule int64) *extract.Client {
+	t.Helper()
+	k, err := extract.NewKey(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	win, err := c.Window(k.Fingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger, err := c.Ledger(k.Fingerprint(), wire.ProductSchedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: testRate, Margin: testMargin, Shared: win})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lim.Close() })
+	client, err := extract.NewClient(extract.Config{
+		ScheduleURL: simURL + sim.SchedulePrefix, TrackingURL: simURL + sim.TrackingPrefix, Key: k, Limiter: lim,
+		ScheduleBudget: extract.NewSharedBudget(wire.ProductSchedule, capSchedule, ledger),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// drain runs a call to its end: every response it yielded, and the error
+// it ended with.
+func drain(responses extract.Responses) ([]*response.Received, error) {
+	var got []*response.Received
+	for rec, err := range responses {
+		if err != nil {
+			if rec != nil {
+				return got, fmt.Errorf("a response yielded with the error %v: want the error alone, last", err)
+			}
+			return got, err
+		}
+		if rec == nil {
+			return got, errors.New("a nil response yielded without an error")
+		}
+		got = append(got, rec)
+	}
+	return got, nil
+}
+
+// peakInWindow is the most entries of the ledger inside any window w, by
+// the simulator's stamp of arrival.
+func peakInWindow(ledger []sim.LedgerEntry, w time.Duration) int {
+	peak, lo := 0, 0
+	for hi := range ledger {
+		for ledger[hi].At.Sub(ledger[lo].At) >= w {
+			lo++
+		}
+		peak = max(peak, hi-lo+1)
+	}
+	return peak
+}

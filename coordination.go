@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/etalake/etalake/coord"
+	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/wire"
+)
+
+// coordinationFlags are the settings of the coordinator that shares a
+// key's rate window and credit cap between machines.
+func coordinationFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: coord.URLFlag, EnvVars: []string{coord.URLEnv}, Usage: "postgres://user@host:port/db shared by every process of the key, on any machine: the rate window and the credit cap (--max-credits, --max-tracking-calls, for the service's period) become the key's, granted by the database's clock (replaces --state-dir); the key reaches the database only as its id"},
+		&cli.DurationFlag{Name: coord.LeaseFlag, EnvVars: []string{coord.LeaseEnv}, Value: coord.DefaultLease, Usage: "with --" + coord.URLFlag + ", how long a credit reserved by a process that died mid-request stays taken, 1m to 24h"},
+	}
+}
+
+// coordinationConfig reads the coordinator's settings, validated; the
+// zero Config when none is set.
+func coordinationConfig(c *cli.Context) (coord.Config, error) {
+	cfg := coord.Config{URL: c.String(coord.URLFlag), Lease: c.Duration(coord.LeaseFlag)}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageErr{err}
+	}
+	return cfg, nil
+}
+
+// coordinate puts cfg's limiter and budgets on the coordinator: the
+// window and the ledgers of the key, by its id. It opens a pool that
+// stays open until the process ends, as the state directory's lock does.
+func coordinate(c *cli.Context, cc coord.Config, cfg *extract.Config, rate extract.Rate, caps [2]int64) error {
+	co, err := coord.Open(c.Context, cc)
+	if err != nil {
+		// Not the sentinel: a coordinator unreachable before anything was
+		// asked is a setup that failed (exit 1), not a job cut short.
+		return fmt.Errorf("%s (--%s): %v", coord.URLEnv, coord.URLFlag, err)
+	}
+	id := cfg.Key.Fingerprint()
+	win, err := co.Window(id)
+	if err != nil {
+		return err
+	}
+	if cfg.Limiter, err = extract.NewLimiter(extract.LimiterConfig{Rate: rate, Shared: win}); err != nil {
+		return fmt.Errorf("rate limiter: %w", err)
+	}
+	for i, p := range []wire.Product{wire.ProductSchedule, wire.ProductTracking} {
+		ledger, err := co.Ledger(id, p)
+		if err != nil {
+			return err
+		}
+		b := extract.NewSharedBudget(p, caps[i], ledger)
+		if p == wire.ProductSchedule {
+			cfg.ScheduleBudget = b
+		} else {
+			cfg.TrackingBudget = b
+		}
+	}
+	return nil
+}
+
+// coordinationLease is for the log line: the lease in force.
+func coordinationLease(cc coord.Config) time.Duration {
+	if cc.Lease == 0 {
+		return coord.DefaultLease
+	}
+	return cc.Lease
+}

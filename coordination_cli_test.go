@@ -1,0 +1,100 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/sim"
+	"github.com/etalake/etalake/sim/simtest"
+)
+
+// A coordinator stopped in the middle of a job ends the job partial (exit
+// 3), saying why, and not one request more reaches the service: the
+// process does not guess the window or the cap without it.
+func TestAJobThatLosesItsCoordinatorEndsPartial(t *testing.T) {
+	pg := pgtest.Start(t)
+	env := simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
+	})
+	// The database stops as the third request (the balance, then two
+	// ports) arrives, before it is answered: the next grant, a window
+	// later, finds it gone.
+	const before = 3
+	var mu sync.Mutex
+	seen := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen++
+		if seen == before {
+			if err := pg.Stop(); err != nil {
+				t.Error(err)
+			}
+		}
+		mu.Unlock()
+		env.Service.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	var ports []string
+	for _, p := range env.Service.World().Ports() {
+		if len(ports) < 6 {
+			ports = append(ports, p.Locode)
+		}
+	}
+	vars := map[string]string{"ETALAKE_SCHEDULE_URL": srv.URL + env.Service.ScheduleBasePath(), "ETALAKE_TRACKING_URL": srv.URL + sim.TrackingPrefix,
+		"ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1/1s", "ETALAKE_WAREHOUSE": filepath.Join(t.TempDir(), "wh"),
+		"ETALAKE_COORDINATION": pg.URL}
+	code, stdout, stderr := run(t, vars, "backfill", "--yes", "--ports", strings.Join(ports, ","), "--date", "2026-01-05", "--log-format", "json")
+	if code != exitPartial {
+		t.Fatalf("exit %d, want %d (partial)\n%s%s", code, exitPartial, stdout, stderr)
+	}
+	if !strings.Contains(stdout+stderr, "coordinator lost") {
+		t.Errorf("the job does not say it lost its coordinator:\n%s%s", stdout, stderr)
+	}
+	if n := env.Service.Stats().Requests; n != before {
+		t.Errorf("the service saw %d requests; want the %d before the coordinator stopped", n, before)
+	}
+}
+
+// The coordinator's settings are refused with a message naming the
+// variable and the flag, the URL's password never echoed.
+func TestCoordinationSettingsAreRefusedByName(t *testing.T) {
+	for _, tc := range []struct{ env map[string]string }{
+		{map[string]string{"ETALAKE_COORDINATION": "mysql://u:hunter2@db/x"}},
+		{map[string]string{"ETALAKE_COORDINATION": "postgres:///x"}},
+		{map[string]string{"ETALAKE_COORDINATION": "postgres://db/x", "ETALAKE_COORDINATION_LEASE": "5s"}},
+	} {
+		vars := map[string]string{"ETALAKE_SCHEDULE_URL": "http://127.0.0.1:1/schedule/api/v1", "ETALAKE_API_KEY": cliKey}
+		for k, v := range tc.env {
+			vars[k] = v
+		}
+		code, stdout, stderr := run(t, vars, "credits")
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s%s", tc.env, code, exitUsage, stdout, stderr)
+		}
+		if !strings.Contains(stderr, "ETALAKE_COORDINATION") || strings.Contains(stderr, "hunter2") {
+			t.Errorf("%v: the message does not name the setting, or shows the password:\n%s", tc.env, stderr)
+		}
+	}
+}
+
+// A coordinator out of reach when the job starts is a setup that failed
+// (exit 1), naming the setting, before anything is asked.
+func TestACoordinatorOutOfReachAtTheStartFails(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100)}}})
+	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_API_KEY": cliKey,
+		"ETALAKE_COORDINATION": "postgres://etalake@127.0.0.1:1/x?sslmode=disable&connect_timeout=2"}
+	code, stdout, stderr := run(t, vars, "credits")
+	if code != exitFailure || !strings.Contains(stderr, "ETALAKE_COORDINATION (--coordination)") {
+		t.Errorf("exit %d, want %d, naming the setting:\n%s%s", code, exitFailure, stdout, stderr)
+	}
+	if n := env.Service.Stats().Requests; n != 0 {
+		t.Errorf("the service saw %d requests; want none", n)
+	}
+}
