@@ -53,6 +53,12 @@ func (f *jobFigures) setKey(id string) {
 	}
 }
 
+func (f *jobFigures) setShard(s jobs.Shard) {
+	if f != nil {
+		f.shard = s.String()
+	}
+}
+
 func (f *jobFigures) setResult(res jobs.RunResult) {
 	if f != nil {
 		f.res = &res

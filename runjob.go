@@ -24,7 +24,7 @@ import (
 
 // runFlags are the flags of run and backfill.
 func runFlags() []cli.Flag {
-	return append(append(append(sourceFlags(), writerFlags()...), selectionFlags()...), progressIntervalFlag(), metricsFileFlag())
+	return append(append(append(sourceFlags(), writerFlags()...), selectionFlags()...), progressIntervalFlag(), metricsFileFlag(), shardFlag())
 }
 
 const runDescription = `Reads the balance of each product first (free), plans, then spends: only what was not
@@ -76,6 +76,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return err
 	}
 	opt.Confirm, opt.Progress = confirm, progressOf(status)
+	figures.setShard(opt.Shard)
 	client, err := runClient(c, log, opt)
 	if err != nil {
 		return err
@@ -125,6 +126,11 @@ func runOptions(c *cli.Context, job string, track bool, log *slog.Logger) (jobs.
 	if err := readRunLimits(c, &opt); err != nil {
 		return opt, err
 	}
+	shard, err := readShard(c)
+	if err != nil {
+		return opt, err
+	}
+	opt.Shard = shard
 	refresh, err := readRefresh(c)
 	if err != nil {
 		return opt, err

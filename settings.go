@@ -85,6 +85,8 @@ var settingFlags = map[string]string{
 	"Secret": flagSecretFile, "Tolerance": flagTolerance, "RotateEvery": flagRotateEvery,
 	// metrics.File
 	"MetricsFile": flagMetricsFile,
+	// jobs.Shard
+	"Shard": flagShard,
 }
 
 // settingError words a configuration's *setting.Error with the variable
