@@ -133,3 +133,15 @@ func TestShardsAreParsedAndPartition(t *testing.T) {
 		}
 	}
 }
+
+// The key's balance is every shard's: a shard's pace allows it its share
+// of the night's credits, 1/N of what one worker of the key is allowed.
+func TestAShardPacesItsShareOfTheKey(t *testing.T) {
+	b := newBench(t, 1000, 1000)
+	ships := visible(t, b.env.Service.World(), 10)
+	whole := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, DryRun: true}).Plan.Refresh
+	half := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, DryRun: true, Shard: jobs.Shard{Index: 1, Count: 2}}).Plan.Refresh
+	if !whole.Paced || !half.Paced || whole.Allowance.Credits < 2 || half.Allowance.Credits != whole.Allowance.Credits/2 {
+		t.Errorf("allowance: one worker %+v (paced %v), shard 1/2 %+v (paced %v); want half of it", whole.Allowance, whole.Paced, half.Allowance, half.Paced)
+	}
+}
