@@ -22,6 +22,7 @@ func summaryAttrs(res jobs.RunResult) []slog.Attr {
 		slog.String("job", r.Job),
 		slog.String("run", r.ID),
 		slog.Any("logical_date", dateOrNil(r.LogicalDate)),
+		slog.Any("shard", stringOrNil(r.Shard)),
 		slog.String("status", r.Status),
 		slog.String("verdict", string(res.Verdict)),
 		slog.Any("exit_code", intOrNil(r.ExitCode)),
@@ -132,6 +133,7 @@ func planAttrs(p jobs.Plan) []slog.Attr {
 	return []slog.Attr{
 		slog.String("job", p.Job),
 		slog.String("logical_date", p.LogicalDate.Format(time.DateOnly)),
+		shardAttr(p.Shard),
 		slog.Group("schedule",
 			slog.Int("requests", ps),
 			slog.Int("ports", p.Ports), slog.Int("lanes", p.Lanes), slog.Int("vessels", p.Vessels),
@@ -249,4 +251,12 @@ func refreshAttr(r jobs.RefreshPlan) slog.Attr {
 		slog.Int("asked", r.Asked), slog.Int("beyond_allowance", r.Beyond), slog.Int64("credits", r.Spent),
 		slog.Any("deferred", emptyList(r.Deferred)), slog.Any("deferred_by_reason", orEmpty(r.DeferredBy)),
 	)
+}
+
+// stringOrNil is s, or null when it is empty.
+func stringOrNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

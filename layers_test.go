@@ -19,6 +19,7 @@ var mayImport = map[string][]string{
 	"sql":       {},
 	"report":    {},
 	"webhook":   {},
+	"metrics":   {},
 	"response":  {"wire"}, // the hand-off of a response between the stages
 	"sim":       {"wire"}, // the simulator validates with its own code, never the client's
 	"extract":   {"wire", "response"},

@@ -211,16 +211,17 @@ func TestTheJSONSummaryCarriesEveryFact(t *testing.T) {
 		"RunResult": {"Run", "Plan", "Verdict", "NotFound", "Failed", "Refused", "Broken", "PagingStopped", "Reopened", "Reask", "Unasked", "Rest", "Skipped", "Warnings", "Stopped", "DeadLetters", "Quarantined"},
 		"Run": {"ID", "Job", "LogicalDate", "StartedAt", "EndedAt", "Status", "ExitCode", "StopReason", "Error", "Requests", "ByStatus",
 			"SpentSchedule", "UncertainSchedule", "CallsTracking", "UncertainTracking", "BalanceScheduleBefore", "BalanceScheduleAfter",
-			"BalanceTrackingBefore", "BalanceTrackingAfter", "Rows", "Shortfalls", "GivenUp"},
+			"BalanceTrackingBefore", "BalanceTrackingAfter", "Rows", "Shortfalls", "GivenUp", "Shard"},
 		"Plan": {"AlreadyLanded", "Finished", "Resumed", "Reasked", "Reopened", "GivenUp", "Refresh"},
 	}
 	// In etl_runs, not the summary's business: what was asked (the
-	// command line) and by which version; and the plan's pricing, which
-	// the plan event (dry run) carries.
+	// command line) and by which version; and the plan's pricing and the
+	// shard's part, which the plan event (dry run) carries (the summary
+	// names the shard: Run.Shard).
 	notSummary := map[string][]string{
 		"Run": {"Args", "Version"},
 		"Plan": {"Job", "LogicalDate", "Requests", "ScheduleAPI", "ScheduleLow", "ScheduleHigh", "Guessed", "MaxPages", "Free", "BalanceSchedule", "BalanceTracking", "CapSchedule", "CapTracking", "Rate",
-			"Billing", "ShipmentMonths"},
+			"Billing", "ShipmentMonths", "Shard"},
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[jobs.RunResult](), reflect.TypeFor[load.Run](), reflect.TypeFor[jobs.Plan]()} {
 		for i := range typ.NumField() {

@@ -197,18 +197,22 @@ func (e ended) Error() string { return e.why }
 // exitCode maps the error a command returns to the documented exit
 // codes: a command line to fix, how a job ended (exitCodes), or what an
 // error says of it (jobs.Judge).
-func exitCode(err error) int {
+func exitCode(err error) int { return exitCodes[verdictOf(err)] }
+
+// verdictOf is how a command that ended with err ended: a command line
+// to fix is refused (exit 2).
+func verdictOf(err error) jobs.Verdict {
 	var ue usageErr
 	var e ended
 	switch {
 	case err == nil:
-		return exitOK
+		return jobs.VerdictOK
 	case errors.As(err, &ue):
-		return exitUsage
+		return jobs.VerdictRefused
 	case errors.As(err, &e):
-		return exitCodes[e.verdict]
+		return e.verdict
 	}
-	return exitCodes[jobs.Judge(load.StatusFailed, err)]
+	return jobs.Judge(load.StatusFailed, err)
 }
 
 // jobExit is the exit code of a job that ended with verdict v and err,

@@ -15,6 +15,7 @@ func writePlan(w io.Writer, p jobs.Plan) {
 	_, st := p.Spend()
 	low, high := p.ScheduleCredits()
 	fmt.Fprintf(w, "plan of %s for %s:\n", p.Job, p.LogicalDate.Format(time.DateOnly))
+	writeShard(w, p.Shard)
 	fmt.Fprintf(w, "  schedule  %4d requests (%d ports, %d lanes, %d vessels) → %s credits%s\n", ps, p.Ports, p.Lanes, p.Vessels, creditRange(low, high), overCapText(p.ScheduleHigh, high))
 	if ps > 0 {
 		fmt.Fprintf(w, "            a credit a page (schedule API %s), at the pages each answer took last time", p.ScheduleAPI)

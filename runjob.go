@@ -24,7 +24,7 @@ import (
 
 // runFlags are the flags of run and backfill.
 func runFlags() []cli.Flag {
-	return append(append(append(sourceFlags(), writerFlags()...), selectionFlags()...), progressIntervalFlag())
+	return append(append(append(sourceFlags(), writerFlags()...), selectionFlags()...), progressIntervalFlag(), metricsFileFlag(), shardFlag())
 }
 
 const runDescription = `Reads the balance of each product first (free), plans, then spends: only what was not
@@ -59,25 +59,35 @@ the flag: --max-reasks 1 to 100, --max-pages 1 to 10000, --page-size 0 to 10000,
 
 // runJob runs the nightly job or a backfill and maps its end to an exit
 // code (main's exitCode, from the verdict sayRunEnd returns).
-func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool) error {
+// With --metrics-file, the job's figures are written as it returns,
+// however it ended (jobFigures).
+func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool) (err error) {
 	status, log, err := runLogger(c)
 	if err != nil {
 		return err
 	}
+	figures, err := readMetricsFile(c, job)
+	if err != nil {
+		return err
+	}
+	defer func() { err = figures.write(c, log, err) }()
 	opt, err := runOptions(c, job, track, log)
 	if err != nil {
 		return err
 	}
 	opt.Confirm, opt.Progress = confirm, progressOf(status)
+	figures.setShard(opt.Shard)
 	client, err := runClient(c, log, opt)
 	if err != nil {
 		return err
 	}
+	figures.setKey(client.KeyID())
 	wh, err := openForRun(c, opt)
 	if err != nil {
 		return err
 	}
 	res, err := runOn(c, client, wh, opt)
+	figures.setResult(res)
 	return sayRunEnd(c, job, res, err)
 }
 
@@ -116,6 +126,11 @@ func runOptions(c *cli.Context, job string, track bool, log *slog.Logger) (jobs.
 	if err := readRunLimits(c, &opt); err != nil {
 		return opt, err
 	}
+	shard, err := readShard(c)
+	if err != nil {
+		return opt, err
+	}
+	opt.Shard = shard
 	refresh, err := readRefresh(c)
 	if err != nil {
 		return opt, err

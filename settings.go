@@ -83,6 +83,10 @@ var settingFlags = map[string]string{
 	"Faults.BurstLength": "burst-length", "Faults.LatencyMedian": "latency-median", "Faults.LatencyP99": "latency-p99",
 	// webhook.Config, and webhook serve's own
 	"Secret": flagSecretFile, "Tolerance": flagTolerance, "RotateEvery": flagRotateEvery,
+	// metrics.File
+	"MetricsFile": flagMetricsFile,
+	// jobs.Shard
+	"Shard": flagShard,
 }
 
 // settingError words a configuration's *setting.Error with the variable

@@ -43,6 +43,9 @@ func runHeadline(res jobs.RunResult) string {
 	if r.LogicalDate != nil {
 		date = " for " + r.LogicalDate.Format(time.DateOnly)
 	}
+	if r.Shard != "" {
+		date += " (shard " + r.Shard + ")"
+	}
 	verdict := ""
 	if res.Verdict != "" && string(res.Verdict) != r.Status {
 		verdict = " (" + string(res.Verdict) + ")"

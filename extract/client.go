@@ -643,3 +643,7 @@ func invalidJSON(body []byte) string {
 	}
 	return fmt.Sprintf("the body of %d bytes is not JSON", len(body))
 }
+
+// KeyID is the key's fingerprint (Key.Fingerprint): a name for the key
+// in figures and logs that never reveals it.
+func (c *Client) KeyID() string { return c.cfg.Key.Fingerprint() }

@@ -96,6 +96,9 @@ type Plan struct {
 	// tracked shipments no longer refreshed; Resumed are among the requests
 	// and start at the page after those landed earlier for this date.
 	AlreadyLanded, Finished, Resumed int
+	// Shard is the worker's part of the selection and the tracked set
+	// (everything without --shard).
+	Shard ShardPlan
 	// Refresh is what the refresh policy made of the tracked set: what
 	// is due tonight and why, what the pace deferred (the nightly run).
 	Refresh RefreshPlan

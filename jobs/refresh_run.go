@@ -100,10 +100,18 @@ func (r *runner) dueTonight(ctx context.Context, adding []wire.ShipmentRef) ([]w
 	r.dues = map[string]candidate{}
 	var ships []wire.ShipmentRef
 	known := map[string]bool{}
+	sp := &r.res.Plan.Shard
 	for _, t := range tracked {
 		name := shipmentResource(t.Ref).String()
 		if t.State != TrackRemoved {
 			known[name] = true
+			sp.Tracked.Of++
+		}
+		if !r.opt.Shard.Has(name) {
+			continue // another worker's: not asked, not counted as this one's
+		}
+		if t.State != TrackRemoved {
+			sp.Tracked.Mine++
 		}
 		d := r.policy.Decide(t, r.logical)
 		switch {
@@ -205,6 +213,10 @@ func (r *runner) pace(ctx context.Context, work []workItem) ([]workItem, error) 
 			}
 			break
 		}
+		if !r.opt.Shard.Whole() {
+			// The key's balance is every worker's: each takes its share.
+			a.Credits /= int64(r.opt.Shard.Count)
+		}
 		rp.Paced, rp.Allowance = true, a
 	}
 	if !rp.Paced {
@@ -272,10 +284,10 @@ func (r *runner) saveDue(ctx context.Context) error {
 	}
 	var changed []load.TrackedShipment
 	for i, t := range tracked {
-		if t.State == TrackRemoved {
-			continue
-		}
 		name := shipmentResource(t.Ref).String()
+		if t.State == TrackRemoved || !r.opt.Shard.Has(name) {
+			continue // another worker's word, not this one's
+		}
 		next, reason := r.policy.NextDue(t, r.logical, r.grace)
 		if t.State == TrackFinished {
 			next, reason = nil, DueFinished

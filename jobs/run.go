@@ -24,6 +24,12 @@ type RunOptions struct {
 	Job         string    // run, backfill or demo
 	LogicalDate time.Time // the date the run is for (its UTC date counts)
 	Selection   Selection
+	// Shard is the part of the selection and of the tracked set this
+	// worker asks (--shard I/N; the zero Shard: everything): the nightly
+	// run adds only its part of the selection's shipments to the tracked
+	// set, asks only its part of the tracked set, and paces its part of
+	// the key's allowance (1/N of it). Reask is asked whatever the shard.
+	Shard Shard
 	// Track makes it the nightly run: the selection's shipments join the
 	// tracked set, and every tracked shipment not finished is refreshed. A
 	// backfill leaves the tracked set alone and asks only the selection.
@@ -164,6 +170,9 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 			Skipped: opt.Skipped, Warnings: opt.Warnings}}
 	r.run = load.Run{ID: newRunID(opt.Now()), Job: opt.Job, LogicalDate: &logical, StartedAt: opt.Now(), Status: load.StatusRunning,
 		Version: opt.Version, Args: selectionArgs(opt)}
+	if !opt.Shard.Whole() {
+		r.run.Shard = opt.Shard.String()
+	}
 	r.log = opt.Log.With("run", r.run.ID)
 	err := r.execute(ctx)
 	return r.finish(ctx, err)
@@ -350,7 +359,8 @@ func (r *runner) start(ctx context.Context) error {
 // worklist is the requests of the run after the checkpoint: the selection,
 // plus for the nightly run every tracked shipment not finished.
 func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
-	sel := r.opt.Selection
+	sel, sp := r.opt.Shard.split(r.opt.Selection)
+	r.res.Plan.Shard = sp
 	if r.opt.Track {
 		if !r.opt.DryRun && len(sel.Shipments) > 0 {
 			n, err := TrackAdd(ctx, r.wh, sel.Shipments, r.run.ID, r.opt.Now())

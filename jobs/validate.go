@@ -34,6 +34,7 @@ func (opt RunOptions) Validate() error {
 		validMaxBody(opt.MaxBody),
 		setting.Duration("ProgressEvery", opt.ProgressEvery, 0, math.MaxInt64, "a duration such as 60s, or 0 for no progress events"),
 		setting.Within("Refresh", opt.refresh().Validate()),
+		opt.Shard.Validate(),
 	)
 }
 

@@ -49,6 +49,9 @@ type Run struct {
 	GivenUp []GivenUp
 	Args    map[string]any
 	Version string
+	// Shard is the worker's part, I/N (etl_runs.shard); "" when the run
+	// asked everything.
+	Shard string
 }
 
 // GivenUp is a resource whose answer for a run's logical date was not had
@@ -160,6 +163,9 @@ func (r *Run) values() map[string]any {
 	}
 	if len(r.GivenUp) > 0 {
 		v["given_up"] = jsonText(r.GivenUp)
+	}
+	if r.Shard != "" {
+		v["shard"] = r.Shard
 	}
 	return v
 }

@@ -163,6 +163,8 @@ var (
 				`the service answers their product well again; each with the command that asks it again now: ` +
 				`[{"resource": "port:NLRTM", "failed_jobs": 3, "why": "…", "asked": false, "command": "etalake backfill --date 2026-01-05 --reask port:NLRTM"}] ` +
 				`(asked: this run asked it, in vain; else it was not asked); see data_freshness`},
+			{Name: "shard", Type: Varchar, Nullable: true, Since: 7, Doc: `the worker's part of the key's work, I/N (--shard): the resources whose ` +
+				`FNV-1a 64-bit hash of their name (port:NLRTM, shipment:CT:MSCU1234566) modulo N is I-1; NULL when the run asked everything`},
 		},
 	}
 	TrackedShipments = &Table{

@@ -126,13 +126,13 @@ INSERT INTO etl_runs VALUES
   ('run-1', 'run', DATE '2026-03-11', TIMESTAMPTZ '2026-03-11 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:10:00+00', 'partial', 3, 'cap',
    120, '{"200": 118, "404": 2}', 20, 1, 90, 0, 500, 480, 300, 210, -1, 0, NULL, 600, NULL, NULL, 'test', DATE '2026-03-11', NULL,
    '[{"resource": "port:NLRTM", "failed_jobs": 3, "why": "the body of 9 bytes is not JSON", "asked": true, "command": "etalake backfill --warehouse /srv/etalake --date 2026-03-11 --reask port:NLRTM"},
-     {"resource": "port:DEHAM", "failed_jobs": 3, "why": "the connection broke after 512 bytes of the body", "asked": true, "command": "etalake backfill --warehouse /srv/etalake --date 2026-03-11 --reask port:DEHAM"}]'),
+     {"resource": "port:DEHAM", "failed_jobs": 3, "why": "the connection broke after 512 bytes of the body", "asked": true, "command": "etalake backfill --warehouse /srv/etalake --date 2026-03-11 --reask port:DEHAM"}]', NULL),
   ('run-1b', 'run', DATE '2026-03-11', TIMESTAMPTZ '2026-03-11 03:00:00+00', TIMESTAMPTZ '2026-03-11 03:01:00+00', 'ok', 0, NULL,
-   10, '{"200": 10}', 2, 0, 6, 0, 480, 478, 210, 204, 0, 0, NULL, 60, NULL, NULL, 'test', DATE '2026-03-11', NULL, NULL),
+   10, '{"200": 10}', 2, 0, 6, 0, 480, 478, 210, 204, 0, 0, NULL, 60, NULL, NULL, 'test', DATE '2026-03-11', NULL, NULL, NULL),
   ('run-2', 'run', DATE '2026-03-12', TIMESTAMPTZ '2026-03-12 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:05:00+00', 'ok', 0, NULL,
    50, '{"200": 50}', 10, 0, 30, 0, 478, 466, 204, 174, 2, 0, NULL, 300, NULL, NULL, 'test', DATE '2026-03-12', NULL,
    '[{"resource": "port:NLRTM", "failed_jobs": 4, "why": "body ended after 10 of the 20 bytes of its Content-Length", "asked": true, "command": "etalake backfill --warehouse /srv/etalake --date 2026-03-12 --reask port:NLRTM"},
-     {"resource": "shipment:BL:S5", "failed_jobs": 3, "why": "the body of 0 bytes is not JSON", "asked": false, "command": "etalake backfill --warehouse /srv/etalake --date 2026-03-12 --reask shipment:BL:S5:ONEY"}]');
+     {"resource": "shipment:BL:S5", "failed_jobs": 3, "why": "the body of 0 bytes is not JSON", "asked": false, "command": "etalake backfill --warehouse /srv/etalake --date 2026-03-12 --reask shipment:BL:S5:ONEY"}]', NULL);
 
 -- The cases of issue 22: staleness, selectively published ETAs, clusters,
 -- transhipment, revisions, censored calls and months in UTC.

@@ -40,6 +40,7 @@ SELECT s."run_id" AS "run_id",
   s."started_date" AS "started_date",
   s."shortfalls" AS "shortfalls",
   s."given_up" AS "given_up",
+  s."shard" AS "shard",
   t."started_date" AS "__load_old"
 FROM (SELECT "run_id",
     "job",
@@ -68,13 +69,14 @@ FROM (SELECT "run_id",
     "version",
     "started_date",
     "shortfalls",
-    "given_up"
+    "given_up",
+    "shard"
   FROM "__load_in") AS s
 LEFT JOIN (SELECT *,
     true AS "__load_hit"
   FROM "etl_runs") AS t ON t."run_id" = s."run_id"
-WHERE t."__load_hit" IS NULL OR row(t."job", t."logical_date", t."started_at", t."ended_at", t."status", t."exit_code", t."stop_reason", t."requests", t."requests_by_status", t."credits_spent_schedule", t."credits_uncertain_schedule", t."calls_tracking", t."calls_uncertain_tracking", t."balance_schedule_before", t."balance_schedule_after", t."balance_tracking_before", t."balance_tracking_after", t."drift_schedule", t."drift_tracking", t."rows_loaded", t."duration_seconds", t."args", t."error", t."version", t."started_date", t."shortfalls", t."given_up") IS DISTINCT
-FROM row(s."job", s."logical_date", s."started_at", s."ended_at", s."status", s."exit_code", s."stop_reason", s."requests", s."requests_by_status", s."credits_spent_schedule", s."credits_uncertain_schedule", s."calls_tracking", s."calls_uncertain_tracking", s."balance_schedule_before", s."balance_schedule_after", s."balance_tracking_before", s."balance_tracking_after", s."drift_schedule", s."drift_tracking", s."rows_loaded", s."duration_seconds", s."args", s."error", s."version", s."started_date", s."shortfalls", s."given_up");
+WHERE t."__load_hit" IS NULL OR row(t."job", t."logical_date", t."started_at", t."ended_at", t."status", t."exit_code", t."stop_reason", t."requests", t."requests_by_status", t."credits_spent_schedule", t."credits_uncertain_schedule", t."calls_tracking", t."calls_uncertain_tracking", t."balance_schedule_before", t."balance_schedule_after", t."balance_tracking_before", t."balance_tracking_after", t."drift_schedule", t."drift_tracking", t."rows_loaded", t."duration_seconds", t."args", t."error", t."version", t."started_date", t."shortfalls", t."given_up", t."shard") IS DISTINCT
+FROM row(s."job", s."logical_date", s."started_at", s."ended_at", s."status", s."exit_code", s."stop_reason", s."requests", s."requests_by_status", s."credits_spent_schedule", s."credits_uncertain_schedule", s."calls_tracking", s."calls_uncertain_tracking", s."balance_schedule_before", s."balance_schedule_after", s."balance_tracking_before", s."balance_tracking_after", s."drift_schedule", s."drift_tracking", s."rows_loaded", s."duration_seconds", s."args", s."error", s."version", s."started_date", s."shortfalls", s."given_up", s."shard");
 
 -- countsSQL: all changed rows, those replaced, the touches, the touches that change Kept columns
 SELECT count(*),
@@ -89,7 +91,7 @@ FROM "etl_runs" AS t USING "__load_changed" AS n
 WHERE t."run_id" = n."run_id" AND n."__load_old" IS NOT NULL AND true;
 
 -- insertSQL: the changed rows that are not touches
-INSERT INTO "etl_runs" ("run_id", "job", "logical_date", "started_at", "ended_at", "status", "exit_code", "stop_reason", "requests", "requests_by_status", "credits_spent_schedule", "credits_uncertain_schedule", "calls_tracking", "calls_uncertain_tracking", "balance_schedule_before", "balance_schedule_after", "balance_tracking_before", "balance_tracking_after", "drift_schedule", "drift_tracking", "rows_loaded", "duration_seconds", "args", "error", "version", "started_date", "shortfalls", "given_up")
+INSERT INTO "etl_runs" ("run_id", "job", "logical_date", "started_at", "ended_at", "status", "exit_code", "stop_reason", "requests", "requests_by_status", "credits_spent_schedule", "credits_uncertain_schedule", "calls_tracking", "calls_uncertain_tracking", "balance_schedule_before", "balance_schedule_after", "balance_tracking_before", "balance_tracking_after", "drift_schedule", "drift_tracking", "rows_loaded", "duration_seconds", "args", "error", "version", "started_date", "shortfalls", "given_up", "shard")
 SELECT "run_id",
   "job",
   "logical_date",
@@ -117,7 +119,8 @@ SELECT "run_id",
   "version",
   "started_date",
   "shortfalls",
-  "given_up"
+  "given_up",
+  "shard"
 FROM "__load_changed" AS n
 WHERE true;
 
@@ -162,7 +165,8 @@ COPY (SELECT "run_id",
     "error",
     "version",
     "shortfalls",
-    "given_up"
+    "given_up",
+    "shard"
   FROM "etl_runs"
   WHERE "started_date" = DATE '2026-01-05'
   ORDER BY "run_id") TO 'part.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880);
