@@ -39,7 +39,7 @@ func TestWindowChild(t *testing.T) {
 	}
 	client := sharedClient(t, open(t, db), simURL, extract.Unlimited)
 	for range childRequests {
-		if _, err := drain(client.CurrentPeriod(t.Context(), wire.ProductSchedule)); err != nil {
+		if _, err := simtest.Drain(client.CurrentPeriod(t.Context(), wire.ProductSchedule)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,7 +109,7 @@ func TestCapChild(t *testing.T) {
 	}
 	client := sharedClient(t, open(t, db), simURL, capEach)
 	for {
-		_, err := drain(client.PortSchedule(t.Context(), "NLRTM"))
+		_, err := simtest.Drain(client.PortSchedule(t.Context(), "NLRTM"))
 		if errors.Is(err, extract.ErrBudgetSpent) {
 			return
 		}
@@ -227,7 +227,7 @@ func TestCoordinatorLostStopsRequests(t *testing.T) {
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
 	client := sharedClient(t, open(t, pg.URL), env.Server.URL, 50)
 	for range 3 {
-		if _, err := drain(client.PortSchedule(t.Context(), "NLRTM")); err != nil {
+		if _, err := simtest.Drain(client.PortSchedule(t.Context(), "NLRTM")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -235,7 +235,7 @@ func TestCoordinatorLostStopsRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, call := range []extract.Responses{client.PortSchedule(t.Context(), "NLRTM"), client.CurrentPeriod(t.Context(), wire.ProductSchedule)} {
-		if _, err := drain(call); !errors.Is(err, extract.ErrCoordinatorLost) {
+		if _, err := simtest.Drain(call); !errors.Is(err, extract.ErrCoordinatorLost) {
 			t.Errorf("a call with the coordinator stopped: %v; want ErrCoordinatorLost", err)
 		}
 	}
@@ -250,7 +250,7 @@ func TestCoordinatorHoldsNoKey(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
 	c := open(t, pg.URL)
 	client := sharedClient(t, c, env.Server.URL, 5)
-	if _, err := drain(client.PortSchedule(t.Context(), "NLRTM")); err != nil {
+	if _, err := simtest.Drain(client.PortSchedule(t.Context(), "NLRTM")); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("pg_dump", "--data-only", pg.URL).CombinedOutput()

@@ -1,14 +1,11 @@
 package coord_test
 
 import (
-	"errors"
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/etalake/etalake/coord"
 	"github.com/etalake/etalake/extract"
-	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/wire"
 )
@@ -65,25 +62,6 @@ func sharedClient(t testing.TB, c *coord.Coordinator, simURL string, capSchedule
 		t.Fatal(err)
 	}
 	return client
-}
-
-// drain runs a call to its end: every response it yielded, and the error
-// it ended with.
-func drain(responses extract.Responses) ([]*response.Received, error) {
-	var got []*response.Received
-	for rec, err := range responses {
-		if err != nil {
-			if rec != nil {
-				return got, fmt.Errorf("a response yielded with the error %v: want the error alone, last", err)
-			}
-			return got, err
-		}
-		if rec == nil {
-			return got, errors.New("a nil response yielded without an error")
-		}
-		got = append(got, rec)
-	}
-	return got, nil
 }
 
 // peakInWindow is the most entries of the ledger inside any window w, by

@@ -115,7 +115,7 @@ func TestEverySchemeAgainstTheSimulator(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					_, err = drain(c.PortSchedule(ctx, "NLRTM"))
+					_, err = simtest.Drain(c.PortSchedule(ctx, "NLRTM"))
 					var apiErr *extract.APIError
 					if !errors.Is(err, extract.ErrUnauthorized) || !errors.As(err, &apiErr) || !strings.Contains(apiErr.Message, "send it "+how) {
 						t.Errorf("sent as %s: %v; want a 401 saying to send it %s", other, err, how)
@@ -164,9 +164,9 @@ func TestTheKeyGoesOnlyInTheChosenHeader(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			_, _ = drain(c.PortSchedule(ctx, "NLRTM"))
-			_, _ = drain(c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer}))
-			_, _ = drain(c.CurrentPeriod(ctx, wire.ProductTracking))
+			_, _ = simtest.Drain(c.PortSchedule(ctx, "NLRTM"))
+			_, _ = simtest.Drain(c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: wire.ShipmentContainer}))
+			_, _ = simtest.Drain(c.CurrentPeriod(ctx, wire.ProductTracking))
 			if len(log.seen) != 3 {
 				t.Fatalf("%d requests, want 3", len(log.seen))
 			}
@@ -242,11 +242,11 @@ func TestEverySchemeRefusesRedirectsThatWouldCarryTheKeyAway(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule))
+				_, err = simtest.Drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule))
 				if err == nil || !strings.Contains(err.Error(), "another host") || strings.Contains(err.Error(), key) {
 					t.Fatalf("err = %v, want the redirect to another host refused", err)
 				}
-				if _, err := drain(c.CurrentPeriod(context.Background(), wire.ProductTracking)); err != nil {
+				if _, err := simtest.Drain(c.CurrentPeriod(context.Background(), wire.ProductTracking)); err != nil {
 					t.Fatalf("a redirect on the same host: %v", err)
 				}
 				if len(log.seen) != 1 || log.seen[0].Get(a.Header()) == "" {

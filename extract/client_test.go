@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -59,28 +58,9 @@ func (r *rig) ledger() []sim.LedgerEntry { return r.env.Service.Ledger() }
 // do runs a call to its end as a job does, landing nothing: every
 // response it yielded (kept in r.raws too), and the error it ended with.
 func (r *rig) do(responses extract.Responses) ([]*response.Received, error) {
-	got, err := drain(responses)
+	got, err := simtest.Drain(responses)
 	r.raws = append(r.raws, got...)
 	return got, err
-}
-
-// drain runs a call to its end: every response it yielded, and the error
-// it ended with.
-func drain(responses extract.Responses) ([]*response.Received, error) {
-	var got []*response.Received
-	for rec, err := range responses {
-		if err != nil {
-			if rec != nil {
-				return got, fmt.Errorf("a response yielded with the error %v: want the error alone, last", err)
-			}
-			return got, err
-		}
-		if rec == nil {
-			return got, errors.New("a nil response yielded without an error")
-		}
-		got = append(got, rec)
-	}
-	return got, nil
 }
 
 // last is the last response of rs; nil when there is none.
@@ -231,31 +211,31 @@ func TestClientStatuses(t *testing.T) {
 	}{
 		{"400 bad maxTranshipment", "good", func(c *extract.Client) error {
 			n := 9
-			_, err := drain(c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{MaxTranshipment: &n}))
+			_, err := simtest.Drain(c.PointToPoint(ctx, "CNSHA", "NLRTM", extract.P2POptions{MaxTranshipment: &n}))
 			return err
 		}, extract.ErrBadRequest, 1},
 		{"401 unknown key", "stranger", func(c *extract.Client) error {
-			_, err := drain(c.CurrentPeriod(ctx, wire.ProductSchedule))
+			_, err := simtest.Drain(c.CurrentPeriod(ctx, wire.ProductSchedule))
 			return err
 		}, extract.ErrUnauthorized, 1},
 		{"403 quota", "broke", func(c *extract.Client) error {
-			_, err := drain(c.PortSchedule(ctx, "NLRTM"))
+			_, err := simtest.Drain(c.PortSchedule(ctx, "NLRTM"))
 			return err
 		}, extract.ErrForbidden, 1},
 		{"403 no access to the product", "notrack", func(c *extract.Client) error {
-			_, err := drain(c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: "CT"}))
+			_, err := simtest.Drain(c.Shipment(ctx, wire.ShipmentRef{Number: "CSQU3054383", Type: "CT"}))
 			return err
 		}, extract.ErrForbidden, 1},
 		{"404 no data", "good", func(c *extract.Client) error {
-			_, err := drain(c.PortSchedule(ctx, "ZZ999"))
+			_, err := simtest.Drain(c.PortSchedule(ctx, "ZZ999"))
 			return err
 		}, extract.ErrNotFound, 1},
 		{"refused before sending: bad port", "good", func(c *extract.Client) error {
-			_, err := drain(c.PortSchedule(ctx, "NLRT"))
+			_, err := simtest.Drain(c.PortSchedule(ctx, "NLRT"))
 			return err
 		}, extract.ErrInvalidInput, 0},
 		{"refused before sending: bad IMO", "good", func(c *extract.Client) error {
-			_, err := drain(c.VesselSchedule(ctx, 9074728))
+			_, err := simtest.Drain(c.VesselSchedule(ctx, 9074728))
 			return err
 		}, extract.ErrInvalidInput, 0},
 	}
@@ -484,7 +464,7 @@ func TestClientNeverLeaksTheKey(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := drain(c.PortSchedule(context.Background(), "NLRTM"))
+			got, err := simtest.Drain(c.PortSchedule(context.Background(), "NLRTM"))
 			for _, raw := range got {
 				seen = append(seen, string(raw.Body), raw.Request)
 			}
@@ -571,8 +551,8 @@ func TestClientSendsPathTemplatesWithQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = c.WithLogicalDate(time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC))
-	_, _ = drain(c.PortSchedule(context.Background(), "NLAMS"))
-	_, _ = drain(c.PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}))
+	_, _ = simtest.Drain(c.PortSchedule(context.Background(), "NLAMS"))
+	_, _ = simtest.Drain(c.PointToPoint(context.Background(), "CNSHA", "NLRTM", extract.P2POptions{DepartureStart: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}))
 	want := []string{
 		"/schedule/api/v1/port-schedules?UNLocationCode=NLAMS&date=2026-01-05",
 		"/schedule/api/v1/point-to-point-routes?departureStartDate=2026-01-05&placeOfDelivery=NLRTM&placeOfReceipt=CNSHA",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/response"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -43,7 +44,7 @@ func askPorts(c *extract.Client, n int, raws *[]*response.Received) []error {
 	p := pool.New().WithMaxGoroutines(n)
 	for i := 0; i < n; i++ {
 		p.Go(func() {
-			got, err := drain(c.PortSchedule(context.Background(), "NLRTM"))
+			got, err := simtest.Drain(c.PortSchedule(context.Background(), "NLRTM"))
 			mu.Lock()
 			*raws = append(*raws, got...)
 			errs = append(errs, err)
@@ -98,11 +99,11 @@ func TestAWebPageWhereTheServiceAnswersIsAWrongURL(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := pagedClient(t, tc.h, extract.Unlimited, func(cfg *extract.Config) { cfg.ScheduleAPI = wire.ScheduleAPIService; cfg.Paths = wire.Paths{} })
-			_, err := drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule))
+			_, err := simtest.Drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("balance: err = %v, want %v", err, tc.want)
 			}
-			_, err = drain(c.PortSchedule(context.Background(), "NLRTM"))
+			_, err = simtest.Drain(c.PortSchedule(context.Background(), "NLRTM"))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("port schedule: err = %v, want %v", err, tc.want)
 			}
@@ -115,7 +116,7 @@ func TestAWebPageWhereTheServiceAnswersIsAWrongURL(t *testing.T) {
 			}
 			// The tracking product has its own URL: it is asked.
 			before := tc.h.asked.Load()
-			_, _ = drain(c.CurrentPeriod(context.Background(), wire.ProductTracking))
+			_, _ = simtest.Drain(c.CurrentPeriod(context.Background(), wire.ProductTracking))
 			if tc.h.asked.Load() != before+1 {
 				t.Errorf("the tracking product was not asked: one product's wrong URL stops only that product")
 			}

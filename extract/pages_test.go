@@ -17,6 +17,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
 	"github.com/etalake/etalake/response"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -137,7 +138,7 @@ func pagedClient(t *testing.T, p http.Handler, capSchedule int64, mod func(*extr
 
 // keep runs a call to its end, keeping every response it yielded in raws.
 func keep(raws *[]*response.Received, responses extract.Responses) error {
-	got, err := drain(responses)
+	got, err := simtest.Drain(responses)
 	*raws = append(*raws, got...)
 	return err
 }
@@ -147,7 +148,7 @@ func keep(raws *[]*response.Received, responses extract.Responses) error {
 // transform decodes them.
 func portPages(t *testing.T, raws *[]*response.Received, responses extract.Responses) (wire.Schedules[wire.PortSchedule], error) {
 	t.Helper()
-	got, err := drain(responses)
+	got, err := simtest.Drain(responses)
 	*raws = append(*raws, got...)
 	return decoded(t, got, wire.DecodePortSchedules), err
 }

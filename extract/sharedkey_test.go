@@ -41,7 +41,7 @@ func TestSharedKeyChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 12; i++ {
-		if _, err := drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule)); err != nil {
+		if _, err := simtest.Drain(c.CurrentPeriod(context.Background(), wire.ProductSchedule)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/response"
+	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -194,7 +195,7 @@ func TestAChunkedBodyWithinMaxDecodeComesBackIntoMemory(t *testing.T) {
 	k, _ := extract.NewKey(spillKey)
 	dir := t.TempDir()
 	c := spillClient(t, bodyServer(t, body, true, 0).URL, dir, 16<<20)
-	got, err := drain(c.Shipment(context.Background(), spillRef))
+	got, err := simtest.Drain(c.Shipment(context.Background(), spillRef))
 	seen := last(got)
 	if errors.Is(err, extract.ErrTooLarge) || seen == nil {
 		t.Fatalf("Shipment: %v; want the body handed over to be decoded, not too large", err)
@@ -224,7 +225,7 @@ func TestAChunkedBodyCutShortIsBrokenWhereverItIsHeld(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c2 := spillClient(t, bodyServer(t, body, true, c.cut).URL, t.TempDir(), c.maxDecode)
-			seen, err := drain(c2.Shipment(context.Background(), spillRef))
+			seen, err := simtest.Drain(c2.Shipment(context.Background(), spillRef))
 			if !errors.Is(err, extract.ErrBroken) || len(seen) != 2 {
 				t.Fatalf("Shipment: %v after %d attempts; want ErrBroken after 2", err, len(seen))
 			}
@@ -247,7 +248,7 @@ func TestAWebPageLargerThanMaxDecodeIsMisconfiguration(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	c := spillClient(t, srv.URL, t.TempDir(), 1<<20)
-	_, err := drain(c.Shipment(context.Background(), spillRef))
+	_, err := simtest.Drain(c.Shipment(context.Background(), spillRef))
 	if !errors.Is(err, extract.ErrMisconfigured) || !strings.Contains(err.Error(), "a web page (3000026 bytes of HTML)") {
 		t.Fatalf("Shipment: %v; want ErrMisconfigured naming the page", err)
 	}

@@ -43,7 +43,7 @@ func BenchmarkRateUtilisation(b *testing.B) {
 	p := pool.New().WithErrors().WithMaxGoroutines(workers)
 	for i := 0; i < b.N; i++ {
 		p.Go(func() error {
-			_, err := drain(client.CurrentPeriod(context.Background(), wire.ProductSchedule))
+			_, err := simtest.Drain(client.CurrentPeriod(context.Background(), wire.ProductSchedule))
 			return err
 		})
 	}
