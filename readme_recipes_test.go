@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
+
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -27,6 +29,7 @@ import (
 // which is how Airflow parses a DAG, so the commands run here are the
 // DAG's own.
 func TestREADMERecipesRun(t *testing.T) {
+	slowtest.Require(t, "runs the README's CronJob and Airflow commands as 4 processes against one simulator and lake, about 30 s")
 	text := readmeText(t)
 	var tmpl, dag, loop string
 	for _, b := range mdBlocks(text) {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
+
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/sim"
@@ -228,6 +230,7 @@ func freePort(t *testing.T) string {
 // refused at the door — then started again: the vendor's retries land
 // what was not answered, and every push is landed exactly once.
 func TestAReceiverKilledWhilePushedToLandsEveryPushOnce(t *testing.T) {
+	slowtest.Require(t, "kills a receiver 3 times while 630 pushes stream in, about 20 s")
 	if testing.Short() {
 		t.Skip("kills etalake processes")
 	}
@@ -334,6 +337,7 @@ func pushRows(t *testing.T, dir string) map[string]int {
 // a transaction, between two journals, removing one — leaves them to the
 // next writer, which lands every body exactly once.
 func TestAWriterKilledWhileLandingPushesLandsEachOnce(t *testing.T) {
+	slowtest.Require(t, "kills a writer 4 times while it lands 93 journals, about 20 s")
 	if testing.Short() {
 		t.Skip("kills etalake processes")
 	}
