@@ -78,6 +78,11 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p.mode == "cursor" || p.mode == "loop" || p.mode == "empty":
 		w.Header().Set("Next-Page-Cursor", "p"+strconv.Itoa(next))
 	case p.mode == "link":
+		// RFC 8288, section 3: "Link = #link-value" and "link-value = "<"
+		// URI-Reference ">" *( OWS ";" OWS link-param )" — several values in
+		// one header and in several, a quoted parameter holding a comma; and
+		// section 3.3: "The "rel" parameter can, however, contain multiple
+		// link relation types." Only the value whose rel names next counts.
 		w.Header().Add("Link", `<https://elsewhere.example/first>; rel="first"`)
 		w.Header().Add("Link", fmt.Sprintf(`<%s>; title="a, b"; rel="last next", <https://elsewhere.example/prev>; rel=prev`, nextURL.RequestURI()))
 	case p.mode == "offhost":

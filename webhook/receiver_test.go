@@ -21,7 +21,8 @@ import (
 // The receiver's signatures are checked against the simulator's signer,
 // written apart from the standard's text (sim/webhook.go), and
 // against Svix's documented example; each rule below quotes the sentence
-// of the Standard Webhooks specification (spec/standard-webhooks.md) it
+// of the Standard Webhooks specification (github.com/standard-webhooks/
+// standard-webhooks, spec/standard-webhooks.md) it
 // enforces.
 
 // key is a 32-byte signing key; other a different one.
