@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // conform gives a record read from DuckDB the lake table's Arrow schema
@@ -17,7 +18,7 @@ func conform(rec arrow.RecordBatch, target *arrow.Schema) (arrow.RecordBatch, er
 	for i, f := range target.Fields() {
 		idx := rec.Schema().FieldIndices(f.Name)
 		if len(idx) == 0 {
-			cols[i] = array.MakeArrayOfNull(memoryPool, f.Type, int(rec.NumRows()))
+			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, int(rec.NumRows()))
 			continue
 		}
 		data, err := retype(rec.Column(idx[0]).Data(), f.Type)

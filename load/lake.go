@@ -200,13 +200,10 @@ func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.T
 	if len(in) == 0 {
 		in = append(in, "NULL")
 	}
-	keys := append([]string{ident(t.Partition)}, func() []string {
-		var k []string
-		for _, c := range t.Key {
-			k = append(k, ident(c))
-		}
-		return k
-	}()...)
+	keys := []string{ident(t.Partition)}
+	for _, c := range t.Key {
+		keys = append(keys, ident(c))
+	}
 	q := fmt.Sprintf("SELECT %s, CAST(%d AS BIGINT) AS %s FROM %s WHERE %s IN (%s) ORDER BY %s",
 		strings.Join(cols, ", "), writer, ident(LakeWriterColumn), ident(t.Name), ident(t.Partition), strings.Join(in, ", "), strings.Join(keys, ", "))
 	return w.onArrowConn(ctx, func(_ driver.Conn, ar *duckdb.Arrow) error {
