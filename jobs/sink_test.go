@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
@@ -110,6 +111,7 @@ func landed(t *testing.T, s *sink, world *sim.World, ref wire.ShipmentRef, at ti
 // attributes apart (issue 20), and at 36 MiB failed now and then on a
 // busy machine; the poison is well over the limit.)
 func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
+	slowtest.Require(t, "large input: a 56 MiB answer through the race detector, about 20 s")
 	ctx := context.Background()
 	dir := t.TempDir()
 	wh, err := load.Open(ctx, dir, load.Options{MemoryLimit: 48 << 20})

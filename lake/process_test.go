@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,7 +46,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if tplWarehouse.dir != "" {
+		_ = os.RemoveAll(tplWarehouse.dir)
+	}
+	os.Exit(code)
 }
 
 func die() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) }
@@ -107,15 +112,26 @@ func startWriter(t *testing.T, cfg lake.Config, dir string, n int, kill string) 
 	return cmd
 }
 
-// template is a small demo warehouse, built once per test, copied for
-// each writer.
+// template is a small demo warehouse, built once for the package's tests
+// (TestMain removes it), never written: each writer runs on a copy.
 func template(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "template")
-	if _, err := jobs.Demo(context.Background(), jobs.DemoOptions{Days: 3, Dir: dir, Seed: 7, Shipments: 20}); err != nil {
-		t.Fatal(err)
+	tplWarehouse.once.Do(func() {
+		tplWarehouse.dir, tplWarehouse.err = os.MkdirTemp("", "etalake-lake-template-")
+		if tplWarehouse.err == nil {
+			_, tplWarehouse.err = jobs.Demo(context.Background(), jobs.DemoOptions{Days: 3, Dir: tplWarehouse.dir, Seed: 7, Shipments: 20})
+		}
+	})
+	if tplWarehouse.err != nil {
+		t.Fatalf("the template warehouse: %v", tplWarehouse.err)
 	}
-	return dir
+	return tplWarehouse.dir
+}
+
+var tplWarehouse struct {
+	once sync.Once
+	dir  string
+	err  error
 }
 
 // copyDir copies the warehouse in src to a new directory.
@@ -143,10 +159,6 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
-// Four writer processes, each on its own warehouse, commit five jobs each
-// to the same tables at once: every job's commit lands once (20 etl_runs
-// commits, each run id once), and the lake holds the sum of the
-// warehouses' rows. On a SQLite catalog and on a Postgres one.
 // Four writer processes commit jobs to the same tables at once: every
 // job's commit lands once, none is lost, and the rows are the sum. The
 // issue's 5 jobs a writer, on SQLite and on Postgres, run in the slow
