@@ -32,10 +32,10 @@ func lakePullCommand() *cli.Command {
 			"job does: etalake sql, report and notebooks on DIR see the previous pull or this one whole, never\n" +
 			"one half built. The table lake_pull says what it read: per table, the snapshot id and commit time,\n" +
 			"the writers, rows read and rows kept (cite the snapshot ids for the moment the numbers are of).\n\n" +
-			"raw_responses is not in the lake: the pull has none. The views over it are then partial there:\n" +
-			"data_freshness has no hours_behind_newest (NULL), tells stale shipments only by their due date\n" +
-			"(next_due_date), and lists no resource given up outside the tracked set. Every other view reads\n" +
-			"the contract tables and equals the view of one warehouse holding everything.\n\n" +
+			"raw_responses is not in the lake: the pull has none. The view over it is then partial there:\n" +
+			"data_freshness has no hours_behind_newest (NULL), its is_stale is NULL for an active shipment once\n" +
+			"observed, and it lists no resource given up outside the tracked set. Every other view reads the\n" +
+			"contract tables and equals the view of one warehouse holding everything.\n\n" +
 			"DIR is the pull's own: a worker's warehouse is refused (exit 2), never written over, and run,\n" +
 			"backfill, replay, import, track and demo refuse a pull's (exit 2). A second pull to DIR replaces\n" +
 			"the first. Run it after the fleet's night, when the workers have committed (a CronJob after theirs).",

@@ -318,6 +318,15 @@ func TestLakePullEqualsOneWarehouseOfTheShards(t *testing.T) {
 		t.Errorf("lake pull says:\n%s\nwant 13 tables and 2 writers read, etl_runs with 8 runs of 2 writers, its snapshot id", out)
 	}
 	counts := sameViews(t, filepath.Join(f.dir, "pull"), filepath.Join(f.dir, "one"), shardColumns)
+	// What the pull's data_freshness lacks without raw_responses, as
+	// lake pull --help and README say.
+	db := attached(t, f.dir, "pull")
+	if n := queryInt(t, db, "SELECT count(*) FROM pull.data_freshness WHERE hours_behind_newest IS NOT NULL OR (state = 'active' AND last_observed_at IS NOT NULL AND is_stale IS NOT NULL)"); n != 0 {
+		t.Errorf("the pull's data_freshness has %d rows with hours_behind_newest, or is_stale of an observed active shipment; the help says it has none", n)
+	}
+	if n := queryInt(t, db, "SELECT count(*) FROM pull.lake_pull WHERE snapshot_id IS NOT NULL AND len(writers) = 2"); n < 10 {
+		t.Errorf("lake_pull names %d tables read at a snapshot from 2 writers", n)
+	}
 	for _, v := range []string{"eta_accuracy", "schedule_reliability", "port_call_reliability", "event_timeliness", "data_freshness", "credit_usage"} {
 		if counts[v] == 0 {
 			t.Errorf("%s has no rows: the comparison shows nothing", v)
