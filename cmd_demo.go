@@ -56,7 +56,7 @@ func demo(c *cli.Context) error {
 		return err
 	}
 	res, err := jobs.Demo(c.Context, opt)
-	if errors.Is(err, jobs.ErrNotADemo) {
+	if errors.Is(err, jobs.ErrNotADemo) || errors.Is(err, load.ErrPull) {
 		return usageErr{err}
 	}
 	if err != nil {

@@ -35,7 +35,11 @@ func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 	if err := withLake(c, &opt); err != nil {
 		return nil, err
 	}
-	return load.Open(c.Context, c.String(flagWarehouse), opt)
+	wh, err := load.Open(c.Context, c.String(flagWarehouse), opt)
+	if errors.Is(err, load.ErrPull) {
+		return nil, usageErr{err}
+	}
+	return wh, err
 }
 
 // onWarehouse opens the warehouse, runs job on it and closes it: a close

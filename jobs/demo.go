@@ -253,8 +253,14 @@ func freshDemoDir(ctx context.Context, dir string, wopt load.Options) error {
 	if err != nil {
 		return fmt.Errorf("demo: %s: %w", dir, err)
 	}
+	pulled, perr := load.IsPull(ctx, db)
+	if perr == nil && pulled {
+		db.Close()
+		return fmt.Errorf("demo: %s is a pull of the lake (etalake lake pull: every writer's rows merged, rebuilt whole by the next pull); run jobs on a worker's warehouse, or give the demo another --warehouse: %w", dir, load.ErrPull)
+	}
 	byJob, qerr := load.RunsByJob(ctx, db)
 	db.Close()
+	qerr = errors.Join(perr, qerr)
 	if qerr != nil {
 		return fmt.Errorf("demo: reading %s: %w", dir, qerr)
 	}

@@ -20,6 +20,13 @@
 // the next commit of the same warehouse removes them, and Maintain
 // removes any left past a grace period.
 //
-// It reads the warehouse through load's Lake methods and writes nothing
-// else; it does not parse JSON or speak HTTP.
+// Pull reads it back (etalake lake pull): every table's current snapshot,
+// every writer's rows, merged into one warehouse of its own by load's
+// rules (load's PullTable), as one warehouse that had landed every
+// writer's responses would hold them, so that the analytic views are
+// the whole fleet's.
+//
+// It reads the warehouse through load's Lake methods, and writes a pull
+// through load's Pull methods, nothing else; it does not parse JSON or
+// speak HTTP.
 package lake

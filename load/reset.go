@@ -33,32 +33,40 @@ func (w *Warehouse) Reset(ctx context.Context, tables []*schema.Table) error {
 		return errClosed
 	}
 	for _, t := range tables {
-		var days []day
-		err := w.inTx(ctx, func(s *session) (err error) {
-			days, _, err = s.days(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s ORDER BY 1", ident(t.Partition), ident(t.Name)))
+		if err := w.reset(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reset is Reset of one table. The caller holds w.mu.
+func (w *Warehouse) reset(ctx context.Context, t *schema.Table) error {
+	var days []day
+	err := w.inTx(ctx, func(s *session) (err error) {
+		days, _, err = s.days(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s ORDER BY 1", ident(t.Partition), ident(t.Name)))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("load: reset %s: %w", t.Name, err)
+	}
+	for _, d := range days {
+		where := fmt.Sprintf("WHERE %s = %s", ident(t.Partition), d.sqlLiteral())
+		err := w.inTx(ctx, func(s *session) error {
+			if _, err := s.exec(ctx, pendingSQL(t, "SELECT "+d.sqlLiteral())); err != nil {
+				return err
+			}
+			_, err := s.exec(ctx, fmt.Sprintf("DELETE FROM %s %s", ident(t.Name), where))
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("load: reset %s: %w", t.Name, err)
+			return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 		}
-		for _, d := range days {
-			where := fmt.Sprintf("WHERE %s = %s", ident(t.Partition), d.sqlLiteral())
-			err := w.inTx(ctx, func(s *session) error {
-				if _, err := s.exec(ctx, pendingSQL(t, "SELECT "+d.sqlLiteral())); err != nil {
-					return err
-				}
-				_, err := s.exec(ctx, fmt.Sprintf("DELETE FROM %s %s", ident(t.Name), where))
-				return err
-			})
-			if err != nil {
-				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
-			}
-			w.stale = true
-			// Committed deletes stay in memory until a checkpoint writes
-			// them out.
-			if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
-				return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
-			}
+		w.stale = true
+		// Committed deletes stay in memory until a checkpoint writes
+		// them out.
+		if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+			return fmt.Errorf("load: reset %s %s: %w", t.Name, d, err)
 		}
 	}
 	return nil

@@ -203,13 +203,27 @@ func sourceSQL(t *schema.Table, dedup bool) string {
 // its partition — what merging the rows one by one into the table would
 // leave.
 func dimensionSourceSQL(t *schema.Table, dedup bool) string {
+	return dimensionSource(t, dedup, false)
+}
+
+// dimensionSource is dimensionSourceSQL; with carried, the batch's rows
+// are rows of a warehouse's table (a pull of the lake's, see pull.go),
+// each carrying its Kept columns: the observation of an attribute a row
+// gives is then its Kept column, else the row's latest, and a key's rows
+// are merged as the observations they stand for would be. Only a
+// deduplicating source reads carried rows.
+func dimensionSource(t *schema.Table, dedup, carried bool) string {
 	attrs := attributes(t)
 	byName := map[string]attribute{}
 	for _, a := range attrs {
 		byName[a.name] = a
 	}
 	read := make([]string, 0, len(t.Columns))
-	for _, c := range t.ColumnNames() {
+	names := t.ColumnNames()
+	if carried {
+		names = stored(t)
+	}
+	for _, c := range names {
 		if byName[c].varchar {
 			read = append(read, fmt.Sprintf("nullif(%s, '') AS %[1]s", ident(c)))
 		} else {
@@ -226,7 +240,11 @@ func dimensionSourceSQL(t *schema.Table, dedup bool) string {
 	obs := make([]string, 0, len(attrs)+1)
 	obs = append(obs, seenValue(ident(t.Last), ident(idColumn))+" AS "+ident(obsColumn))
 	for _, a := range attrs {
-		obs = append(obs, fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN %s END AS %s", ident(a.name), ident(obsColumn), ident(a.kept)))
+		from := ident(obsColumn)
+		if carried {
+			from = fmt.Sprintf("coalesce(%s, %s)", ident(a.kept), from)
+		}
+		obs = append(obs, fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN %s END AS %s", ident(a.name), from, ident(a.kept)))
 	}
 	cols := stored(t)
 	parts := make([]string, len(cols))
@@ -254,8 +272,12 @@ func dimensionSourceSQL(t *schema.Table, dedup bool) string {
 		}
 		parts[i] += " AS " + ident(c)
 	}
-	return fmt.Sprintf("(SELECT %s FROM (SELECT *, %s FROM (SELECT *, %s FROM (%s))) GROUP BY %s)",
-		strings.Join(parts, ", "), strings.Join(obs[1:], ", "), obs[0], rows, list("", t.Key))
+	add := "*, " + strings.Join(obs[1:], ", ")
+	if carried { // the rows have the Kept columns already
+		add = "* REPLACE (" + strings.Join(obs[1:], ", ") + ")"
+	}
+	return fmt.Sprintf("(SELECT %s FROM (SELECT %s FROM (SELECT *, %s FROM (%s))) GROUP BY %s)",
+		strings.Join(parts, ", "), add, obs[0], rows, list("", t.Key))
 }
 
 // dupSQL counts the keys the registered batch holds more than once. Most

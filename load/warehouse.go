@@ -59,6 +59,11 @@ type Options struct {
 	// Lake, when set, is committed to at the end of every Publish: the
 	// partitions the publish wrote to the mirror (lake.go).
 	Lake Lake
+	// Pull opens the warehouse for a pull of the lake (pull.go): Open
+	// refuses a warehouse that exists and is not a pull's, lands no
+	// journal, and publishes nothing before the pull's own Publish, nor
+	// does Close. Without it, Open refuses a pull's warehouse.
+	Pull bool
 }
 
 // DefaultOptions are the options the zero Options stand for.
@@ -206,11 +211,16 @@ func (w *Warehouse) open(ctx context.Context) error {
 	// after that publish — by a job that died or whose publish failed —
 	// and its analytic tables may lag its tables.
 	w.stale = !w.asPublished()
+	_, err := os.Stat(w.workPath())
+	existed := err == nil
 	c, err := connector(w.workPath(), w.opt, false)
 	if err != nil {
 		return fmt.Errorf("load: open %s: %w", w.dir, err)
 	}
 	w.db = sql.OpenDB(c)
+	if err := w.checkPull(ctx, existed); err != nil {
+		return err
+	}
 	if w.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1)); err != nil {
 		return err
 	}
@@ -230,6 +240,9 @@ func (w *Warehouse) open(ctx context.Context) error {
 	}
 	if err := sweepBodies(w.dir); err != nil {
 		return err
+	}
+	if w.opt.Pull { // a pull lands nothing, and publishes only itself whole
+		return nil
 	}
 	if err := w.drainJournals(ctx); err != nil {
 		return err
@@ -290,8 +303,9 @@ func Remove(ctx context.Context, dir string, opt Options) error {
 }
 
 // Close publishes what changed since the last publish, as Publish does
-// but for its first step — unless the writer called Publish itself —
-// closes the database and releases the lock. It is safe to call more than
+// but for its first step — unless the writer called Publish itself, or
+// the warehouse is a pull's (Options.Pull: one that failed is not
+// published half) — closes the database and releases the lock. It is safe to call more than
 // once; only the first call publishes.
 //
 // A writer that publishes its end itself owns it: what it writes after
@@ -303,7 +317,7 @@ func (w *Warehouse) Close() error {
 	if w.opened {
 		w.opened = false
 		w.mu.Lock()
-		if !w.published {
+		if !w.published && !w.opt.Pull {
 			_, err = w.publish(context.Background())
 		}
 		w.mu.Unlock()

@@ -119,6 +119,12 @@ type Table struct {
 	// First and Last are, for Latest and Dimension tables, the columns of
 	// the first and last observation.
 	First, Last string
+	// PullOrder, for a Ledger table whose key several warehouses may
+	// hold (a shipment two workers track), orders the rows of one key,
+	// first the one a pull of the lake keeps (load: PullTable): SQL ORDER
+	// BY terms over the table's columns. Without it, and after it, the
+	// lake writer's id breaks ties.
+	PullOrder string
 
 	arrowOnce   sync.Once
 	arrowSchema *arrow.Schema

@@ -173,6 +173,10 @@ var (
 			"each with the night the refresh policy next asks it, as the latest nightly run decided.",
 		DocSince: 6, OldDoc: "The shipments the nightly run refreshes until they are finished (etalake track, run --shipments).",
 		Key: []string{"shipment_number", "shipment_type"},
+		// Pulled from several workers that track one shipment, the row of
+		// the worker that tracks it now and added it first; when every
+		// worker removed it, the row of the last removal.
+		PullOrder: "removed_at IS NOT NULL, removed_at DESC, added_at",
 		Columns: []Column{
 			req("shipment_number", Varchar, "container, bill of lading or booking number"),
 			req("shipment_type", Varchar, "CT, BL or BK"),
