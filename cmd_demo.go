@@ -32,6 +32,7 @@ func demoCommand() *cli.Command {
 			&cli.StringFlag{Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
 			memoryLimitFlag(),
 			lockTimeoutFlag(),
+			threadsFlag(),
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the simulated world"},
 			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
 			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},

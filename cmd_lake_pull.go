@@ -39,7 +39,7 @@ func lakePullCommand() *cli.Command {
 			"DIR is the pull's own: a worker's warehouse is refused (exit 2), never written over, and run,\n" +
 			"backfill, replay, import, track and demo refuse a pull's (exit 2). A second pull to DIR replaces\n" +
 			"the first. Run it after the fleet's night, when the workers have committed (a CronJob after theirs).",
-		Flags:        append(append(warehouseFlags(), lockTimeoutFlag()), lakeFlags()...),
+		Flags:        append(append(warehouseFlags(), lockTimeoutFlag(), threadsFlag()), lakeFlags()...),
 		OnUsageError: usageError,
 		Action:       runLakePull,
 	}

@@ -270,7 +270,7 @@ func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
 		t.Fatalf("the first demo: exit %d\n%s%s", code, out, errOut)
 	}
 	startNotebook(t, demo)
-	if code, out, errOut := run(t, nil, "demo", "--days", "2", "--shipments", "20", "--warehouse", demo); code != exitOK {
+	if code, out, errOut := run(t, nil, "demo", "--days", "1", "--shipments", "20", "--warehouse", demo); code != exitOK {
 		t.Fatalf("the demo again beside an open notebook: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -76,7 +76,7 @@ var settingFlags = map[string]string{
 	"Refresh.Mode": flagRefresh, "Refresh.Tiers": flagRefreshTiers, "Refresh.Tiers.Every": flagRefreshEvery, "Refresh.AtPOD": flagRefreshEvery,
 	"Refresh.Horizons": flagRefreshHorizons, "Refresh.Pace.Mode": flagPace, "Refresh.Pace.Reserve": flagPaceReserve, "Refresh.Billing": flagBilling,
 	// load.Options
-	"MemoryLimit": flagMemoryLimit, "LockTimeout": flagLockTimeout,
+	"MemoryLimit": flagMemoryLimit, "LockTimeout": flagLockTimeout, "Threads": flagThreads,
 	// sim.Config, sim.WorldConfig (and the demo's world)
 	"Days": "days", "Shipments": "shipments", "DCSAVersion": "dcsa-version", "Rate": flagRate,
 	"Faults.ErrorRate": "error-rate", "Faults.TruncateRate": "truncate-rate", "Faults.BurstRate": "burst-rate",

@@ -119,6 +119,7 @@ const (
 	flagMemoryLimit = "memory-limit"
 	flagMaxBody     = "max-body"
 	flagLockTimeout = "lock-timeout"
+	flagThreads     = "threads"
 )
 
 // defaultLockTimeout is --lock-timeout's default: long enough for a
@@ -143,7 +144,12 @@ func warehouseFlags() []cli.Flag {
 
 // writerFlags are the flags of the commands that write the warehouse.
 func writerFlags() []cli.Flag {
-	return append(append(warehouseFlags(), lockTimeoutFlag()), lakeFlags()...)
+	return append(append(warehouseFlags(), lockTimeoutFlag(), threadsFlag()), lakeFlags()...)
+}
+
+func threadsFlag() cli.Flag {
+	return &cli.IntFlag{Name: flagThreads, EnvVars: []string{"ETALAKE_THREADS"}, Value: load.DefaultThreads,
+		Usage: "DuckDB's threads for the job, 1 to 256: one does a job's many small statements with less CPU in no more time (measured up to an import of 51 000 answers: BENCHMARKS.md, Writer threads); more may help a job of larger statements on an idle machine; readers (sql, report) take every core"}
 }
 
 func lockTimeoutFlag() cli.Flag {
@@ -161,12 +167,15 @@ func maxBodyFlag() cli.Flag {
 		Usage: "the largest response body decoded; a larger one is streamed to disk as it arrives, never held whole in memory, kept under <warehouse>/bodies and dead-lettered, not decoded (replay with a larger --max-body derives it)"}
 }
 
-// warehouseOptions reads --memory-limit and --lock-timeout into the
+// warehouseOptions reads --memory-limit, --lock-timeout and --threads into the
 // warehouse's options, and validates them (load.Options.Validate).
 func warehouseOptions(c *cli.Context) (load.Options, error) {
 	opt := load.DefaultOptions()
 	// Readers have no --lock-timeout: they never wait (zero).
 	opt.LockTimeout = c.Duration(flagLockTimeout)
+	if c.IsSet(flagThreads) {
+		opt.Threads = c.Int(flagThreads)
+	}
 	opt.MemoryLimit = defaultMemory()
 	if s := c.String(flagMemoryLimit); strings.TrimSpace(s) != "" {
 		n, err := parseMemoryLimit(s)

@@ -60,9 +60,17 @@ func localFile(t testing.TB, path string) string {
 	return local
 }
 
-// The demo feeding a lake whose files are on S3.
-func TestDemoFeedsALakeOnS3(t *testing.T) {
+// The demo feeding a lake whose files are on S3 and whose catalog is in
+// Postgres: both of the shared backends in one run (TestDemoFeedsTheLake
+// runs the local ones). Without Postgres here the catalog is SQLite, and
+// the test says so.
+func TestDemoFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
 	cfg := s3Lake(t)
+	if ok, why := pgtest.Available(); ok {
+		cfg.Catalog = pgtest.Start(t).URL
+	} else {
+		t.Logf("the catalog is SQLite: %s", why)
+	}
 	lk := open(t, cfg, lake.Options{})
 	dir := t.TempDir()
 	demo(t, dir, lk, 2)
@@ -74,13 +82,4 @@ func TestDemoFeedsALakeOnS3(t *testing.T) {
 func postgresLake(t *testing.T) lake.Config {
 	pg := pgtest.Start(t)
 	return lake.Config{Catalog: pg.URL, Warehouse: "file://" + filepath.Join(t.TempDir(), "files")}
-}
-
-// The demo feeding a lake cataloged in Postgres.
-func TestDemoFeedsALakeOnPostgres(t *testing.T) {
-	cfg := postgresLake(t)
-	lk := open(t, cfg, lake.Options{})
-	dir := t.TempDir()
-	demo(t, dir, lk, 3)
-	checkLake(t, lk, dir)
 }

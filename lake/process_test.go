@@ -162,10 +162,10 @@ func copyDir(t *testing.T, src string) string {
 // Four writer processes commit jobs to the same tables at once: every
 // job's commit lands once, none is lost, and the rows are the sum. The
 // issue's 5 jobs a writer, on SQLite and on Postgres, run in the slow
-// tier; the quick tier runs 2 on SQLite, which races the same commits (8
-// instead of 20).
+// tier; the quick tier runs one a writer on SQLite, whose four commits
+// race each other all the same.
 func TestFourWritersCommitAtOnce(t *testing.T) {
-	jobs := 2
+	jobs := 1
 	if slowtest.Enabled() {
 		jobs = 5
 	}

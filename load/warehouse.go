@@ -40,12 +40,20 @@ const (
 // this limit plus what DuckDB and Go allocate outside it (BENCHMARKS.md).
 const DefaultMemoryLimit = 1 << 30
 
+// DefaultThreads is a writer's DuckDB threads when not told: one. A job's
+// statements are many and small (a batch's merge, a partition's export),
+// where DuckDB's second thread costs more CPU than it saves time: the
+// demo, a replay and an import of 51 000 answers were as fast or faster
+// with one thread than with two, on 5–20 % less CPU (BENCHMARKS.md,
+// "Writer threads"). Readers take every core.
+const DefaultThreads = 1
+
 // Options tunes a Warehouse. The zero value is usable.
 type Options struct {
 	// MemoryLimit is DuckDB's memory_limit in bytes; 0 means
 	// DefaultMemoryLimit.
 	MemoryLimit int64
-	// Threads is DuckDB's threads; 0 means 2.
+	// Threads is DuckDB's threads; 0 means DefaultThreads.
 	Threads int
 	// Now is the clock of the lock file's "since" and of applied_at in
 	// schema_migrations; nil means time.Now.
@@ -68,7 +76,7 @@ type Options struct {
 
 // DefaultOptions are the options the zero Options stand for.
 func DefaultOptions() Options {
-	return Options{MemoryLimit: DefaultMemoryLimit, Threads: 2, Now: time.Now}
+	return Options{MemoryLimit: DefaultMemoryLimit, Threads: DefaultThreads, Now: time.Now}
 }
 
 // Bounds of the options an operator sets (Validate). MinMemoryLimit: a
@@ -79,18 +87,19 @@ func DefaultOptions() Options {
 const (
 	MinMemoryLimit = 64 << 20
 	MaxLockTimeout = 24 * time.Hour
+	MaxThreads     = 256 // far past any machine etalake is sized for
 )
 
 // Validate says the first rule o breaks, as a *setting.Error naming the
 // field, or nil: what an operator may set (MemoryLimit at least
-// MinMemoryLimit, LockTimeout 0 to MaxLockTimeout, Threads at least 1). It
+// MinMemoryLimit, LockTimeout 0 to MaxLockTimeout, Threads 1 to MaxThreads). It
 // checks o as given; Open fills the zero members first and refuses only
 // what cannot work at all (hardMinMemoryLimit), so that a test can hold
 // DuckDB to less.
 func (o Options) Validate() error {
 	return setting.First(
 		memoryLimit(o.MemoryLimit, MinMemoryLimit, "the least a load's batch fits in"),
-		setting.Int("Threads", o.Threads, 1, math.MaxInt),
+		setting.Int("Threads", o.Threads, 1, MaxThreads),
 		setting.Duration("LockTimeout", o.LockTimeout, 0, MaxLockTimeout, "0 (do not wait) to 24h, such as 10m"),
 	)
 }

@@ -14,9 +14,9 @@ import (
 // truth's, and the report has a row per policy and the acceptance.
 func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 4 warehouses over 8 nights")
+		t.Skip("runs 4 warehouses over 6 nights")
 	}
-	c, err := parse([]string{"-seeds", "7", "-nights", "8", "-shipments", "60", "-boot", "50"}, io.Discard)
+	c, err := parse([]string{"-seeds", "7", "-nights", "6", "-shipments", "50", "-boot", "50"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,11 +29,11 @@ type Server struct {
 // running as root with no postgres user to run it as (initdb refuses root).
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
-	if len(bins) == 0 {
-		t.Skip("no Postgres here (/usr/lib/postgresql/*/bin/pg_ctl): install Debian's postgresql, as .ci/run does")
+	bin, why := installed()
+	if why != "" {
+		t.Skip(why)
 	}
-	s := &Server{bin: filepath.Dir(bins[len(bins)-1])}
+	s := &Server{bin: bin}
 	base, err := os.MkdirTemp("", "etalake-pg-")
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func Start(t testing.TB) *Server {
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Skip("running as root and no postgres user to run Postgres as")
+			t.Fatal(err) // installed() found it
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
@@ -77,4 +77,25 @@ func Start(t testing.TB) *Server {
 // loses its database mid-run. Stopping a stopped server does nothing.
 func (s *Server) Stop() error {
 	return s.run(filepath.Join(s.bin, "pg_ctl"), "-D", s.data, "-m", "immediate", "stop").Run()
+}
+
+// Available says whether Start can start a Postgres here, and when not,
+// why: for a test that covers Postgres where it can and runs otherwise.
+func Available() (bool, string) {
+	_, why := installed()
+	return why == "", why
+}
+
+// installed finds Postgres's binaries, or says why Start cannot run them.
+func installed() (bin, why string) {
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
+	if len(bins) == 0 {
+		return "", "no Postgres here (/usr/lib/postgresql/*/bin/pg_ctl): install Debian's postgresql, as .ci/run does"
+	}
+	if os.Geteuid() == 0 {
+		if _, err := user.Lookup("postgres"); err != nil {
+			return "", "running as root and no postgres user to run Postgres as"
+		}
+	}
+	return filepath.Dir(bins[len(bins)-1]), ""
 }
