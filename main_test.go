@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
@@ -175,6 +176,7 @@ func TestCLITrack(t *testing.T) {
 // tracked in one call at the default memory limit, listed, planned and
 // refreshed by a run within its cap of tracking calls.
 func TestCLITracksTenThousandShipments(t *testing.T) {
+	slowtest.Require(t, "large input: a world of ten thousand shipments, built under the race detector")
 	world := simtest.World(sim.WorldConfig{Shipments: 10_000})
 	env := simtest.Start(t, simtest.Options{
 		World: sim.WorldConfig{Shipments: 10_000},

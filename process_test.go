@@ -67,6 +67,7 @@ func TestKilledRunLosesNothingAndBuysNothingTwice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills processes")
 	}
+	t.Parallel() // its processes wait on the network; it sets no variable of this process
 	const key = "kill-test-key-31f"
 	rate := extract.Rate{N: 25, Window: time.Second}
 	env := simtest.Start(t, simtest.Options{

@@ -89,6 +89,7 @@ func TestWebhookServeLandsWhatSimServePushes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs etalake processes")
 	}
+	t.Parallel() // its processes wait on each other; it sets no variable of this process
 	wh, state := t.TempDir(), t.TempDir()
 	secret := secretFile(t)
 	rcvLog, simLog := newSyncBuffer(), newSyncBuffer()

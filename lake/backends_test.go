@@ -61,7 +61,7 @@ func localFile(t testing.TB, path string) string {
 }
 
 // The demo feeding a lake whose files are on S3 and whose catalog is in
-// Postgres: both of the shared backends in one run (TestDemoFeedsTheLake
+// Postgres: both of the shared backends in one run (TestTheDemoFeedsTheLake…
 // runs the local ones). Without Postgres here the catalog is SQLite, and
 // the test says so.
 func TestDemoFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {

@@ -47,15 +47,6 @@ func checkLake(t *testing.T, lk *lake.Lake, dirs ...string) {
 	}
 }
 
-// The demo feeding a lake on a SQLite catalog and local files: every
-// table holds the warehouse's rows, with its types.
-func TestDemoFeedsTheLake(t *testing.T) {
-	cfg := localLake(t)
-	lk := open(t, cfg, lake.Options{})
-	dir := t.TempDir()
-	demo(t, dir, lk, 1)
-	checkLake(t, lk, dir)
-}
 
 // A lake created by an older binary (its tables as of migration 2)
 // evolves when a newer one commits: the columns of later migrations are

@@ -11,17 +11,20 @@ import (
 	"github.com/etalake/etalake/sim"
 )
 
-// A replay of a date range replaces in the lake the partitions it
-// changed, each table in one commit carrying the replay's run id, and no
-// other: the files of the partitions it left alone are the same files,
-// and the lake holds the warehouse's rows after it (the issue: "replay/
-// backfill of a date range replace those partitions in one commit").
-func TestAReplayOfADateRangeReplacesItsPartitionsInOneCommit(t *testing.T) {
+// The demo feeding a lake on a SQLite catalog and local files: every
+// table holds the warehouse's rows, with its types. Then a replay of a
+// date range replaces in the lake the partitions it changed, each table
+// in one commit carrying the replay's run id, and no other: the files of
+// the partitions it left alone are the same files, and the lake holds the
+// warehouse's rows after it (the issue: "replay/backfill of a date range
+// replace those partitions in one commit").
+func TestTheDemoFeedsTheLakeAndAReplayOfADateRangeReplacesItsPartitionsInOneCommit(t *testing.T) {
 	ctx := context.Background()
 	cfg := localLake(t)
 	lk := open(t, cfg, lake.Options{})
 	dir := t.TempDir()
 	demo(t, dir, lk, 1)
+	checkLake(t, lk, dir)
 
 	before := map[string]map[string]bool{} // table → file paths
 	total := 0
