@@ -47,7 +47,6 @@ func checkLake(t *testing.T, lk *lake.Lake, dirs ...string) {
 	}
 }
 
-
 // A lake created by an older binary (its tables as of migration 2)
 // evolves when a newer one commits: the columns of later migrations are
 // added, the field ids of the columns it had are kept, and every table
