@@ -9,6 +9,7 @@ import (
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 )
 
 // A DCSA Commercial Schedules answer saved by another tool — a JSON array
@@ -25,7 +26,7 @@ func TestImportOfADCSAPortScheduleLoadsItsPortCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	wh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
+	wh, err := load.Open(ctx, loadtest.Fresh(t, nil), load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -57,7 +58,7 @@ func TestARichAnswerThenAPoorOneInOneLoadKeepEveryDetail(t *testing.T) {
 	tables := map[string]map[string][]string{}
 	var richID string
 	for _, loads := range []string{"one load", "one load, the later answer first", "a load each"} {
-		wh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
+		wh, err := load.Open(ctx, loadtest.Fresh(t, nil), load.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -41,12 +42,12 @@ func TestAPushDerivesTheRowsOfAFetchOfTheSameAnswer(t *testing.T) {
 	}
 
 	log := slog.New(slog.DiscardHandler)
-	fetched, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
+	fetched, err := load.Open(ctx, loadtest.Fresh(t, nil), load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fetched.Close()
-	pushedWh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
+	pushedWh, err := load.Open(ctx, loadtest.Fresh(t, nil), load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

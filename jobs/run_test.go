@@ -16,6 +16,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -57,7 +58,7 @@ func newBench(t *testing.T, schedule, tracking int64) *bench {
 func newProfileBench(t *testing.T, schedule, tracking int64, api wire.ScheduleAPI, pageSize int) *bench {
 	t.Helper()
 	fast := sim.Rate{N: 1000, Window: time.Second}
-	b := &bench{dir: t.TempDir(), api: api}
+	b := &bench{dir: loadtest.Fresh(t, nil), api: api}
 	b.env = simtest.Start(t, simtest.Options{
 		Keys:        []sim.KeySpec{{Key: runKey, Schedule: simtest.Credits(schedule), Tracking: simtest.Credits(tracking)}},
 		Rate:        fast,

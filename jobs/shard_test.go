@@ -8,6 +8,7 @@ import (
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 )
 
 // Four workers of one key, each with its own warehouse and --shard i/4,
@@ -28,7 +29,7 @@ func TestFourShardsAskEachResourceOnce(t *testing.T) {
 	const n = 4
 	whs := make([]*load.Warehouse, n)
 	for i := range whs {
-		wh, err := load.Open(context.Background(), t.TempDir(), load.DefaultOptions())
+		wh, err := load.Open(context.Background(), loadtest.Fresh(t, nil), load.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -23,7 +24,7 @@ import (
 // responses to another.
 func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
 	ctx := context.Background()
-	wh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
+	wh, err := load.Open(ctx, loadtest.Fresh(t, nil), load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/lake"
+	"github.com/etalake/etalake/load/loadtest"
 )
 
 // envCatalogLoad turns on the measurement of the Postgres catalog under
@@ -35,7 +36,7 @@ func TestCatalogUnderConcurrentWriters(t *testing.T) {
 			var logs []*bytes.Buffer
 			for range writers {
 				cmd := exec.Command(os.Args[0], "-test.run=^$")
-				cmd.Env = append(os.Environ(), envDir+"="+copyDir(t, tpl), envCatalog+"="+cfg.Catalog, envWarehouse+"="+cfg.Warehouse,
+				cmd.Env = append(os.Environ(), envDir+"="+loadtest.CopyDir(t, tpl), envCatalog+"="+cfg.Catalog, envWarehouse+"="+cfg.Warehouse,
 					envJobs+"="+strconv.Itoa(jobsEach), envLog+"=1")
 				var buf bytes.Buffer
 				cmd.Stderr = &buf

@@ -13,6 +13,7 @@ import (
 
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
+	"github.com/etalake/etalake/load/loadtest"
 )
 
 // Writers killed with SIGKILL at random moments — between a table's data
@@ -26,7 +27,7 @@ func TestKilledWritersLeaveTheLakeWhole(t *testing.T) {
 		kills = 20
 	}
 	cfg := localLake(t)
-	dir := copyDir(t, template(t))
+	dir := loadtest.CopyDir(t, template(t))
 	rng := rand.New(rand.NewPCG(33, 1))
 	tables := lake.Tables()
 	for i := range kills {

@@ -3,11 +3,9 @@ package lake_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/internal/slowtest"
+	"github.com/etalake/etalake/load/loadtest"
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
@@ -134,31 +133,6 @@ var tplWarehouse struct {
 	err  error
 }
 
-// copyDir copies the warehouse in src to a new directory.
-func copyDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "wh")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // Four writer processes commit jobs to the same tables at once: every
 // job's commit lands once, none is lost, and the rows are the sum. The
 // issue's 5 jobs a writer, on SQLite and on Postgres, run in the slow
@@ -181,7 +155,7 @@ func fourWriters(t *testing.T, cfg lake.Config, jobs int) {
 	var dirs []string
 	var cmds []*exec.Cmd
 	for range 4 {
-		dirs = append(dirs, copyDir(t, tpl))
+		dirs = append(dirs, loadtest.CopyDir(t, tpl))
 	}
 	for _, d := range dirs {
 		cmds = append(cmds, startWriter(t, cfg, d, jobs, ""))

@@ -110,7 +110,7 @@ func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
 // and SHA-256 recorded, is refused, naming the file; the row is not
 // landed.
 func TestABodyFileThatChangedIsRefused(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	r := spilled(t, w, fetched(t0, bigBody(4096)))
 	if err := load.HashBodyFile(&r); err != nil {
 		t.Fatal(err)

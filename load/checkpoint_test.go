@@ -42,7 +42,7 @@ func TestAPagedAnswerIsAnsweredOnlyOnceItsLastPageLanded(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			land(t, w, tc.landed...)
 			answered, err := w.Answered(t.Context(), day)
 			if err != nil {
@@ -107,7 +107,7 @@ func TestFailedAsksSayWhenTheServiceAnswersTheProductWellAgain(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			land(t, w, tc.landed...)
 			failed, err := w.FailedAsks(t.Context(), day)
 			if err != nil {

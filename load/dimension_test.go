@@ -140,7 +140,7 @@ var dimensionCases = []mergeCase{
 			"timezone": {"Europe/Amsterdam", t1, "r1"},
 		})
 		for _, order := range [][]row{{rich, poor}, {poor, rich}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for _, r := range order {
 				if n := load1(t, w, mem, schema.Locations, r).Rows["locations"]; n != 1 {
 					t.Errorf("%s: %d rows changed, want 1", r["response_id"], n)
@@ -149,7 +149,7 @@ var dimensionCases = []mergeCase{
 			}
 			equal(t, fmt.Sprint("first ", order[0]["response_id"]), st.rows(t, w, schema.Locations), lines(schema.Locations, want))
 		}
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		load1(t, w, mem, schema.Locations, poor, rich)
 		equal(t, "one batch", st.rows(t, w, schema.Locations), lines(schema.Locations, want))
 
@@ -176,7 +176,7 @@ var dimensionCases = []mergeCase{
 			"name": {"Hamburg", t1, "r7"}, "timezone": {"Europe/Berlin", t2, "r2"},
 		})
 		for _, order := range [][]row{{old, later}, {later, old}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for _, r := range order {
 				load1(t, w, mem, schema.Locations, r)
 				st.rows(t, w, schema.Locations)
@@ -191,7 +191,7 @@ var dimensionCases = []mergeCase{
 			"state": {"Antwerpen", t2, "r5"}, "name": {"Antwerp", t2, "r4"},
 		})
 		for _, order := range [][]row{{a, b}, {b, a}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for _, r := range order {
 				load1(t, w, mem, schema.Locations, r)
 			}
@@ -242,7 +242,7 @@ var dimensionCases = []mergeCase{
 				return [][]row{a, b}
 			}},
 		} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for i, b := range way.batches() {
 				load1(t, w, mem, schema.Locations, b...)
 				if i%8 == 0 {
@@ -254,7 +254,7 @@ var dimensionCases = []mergeCase{
 	}},
 	{"dimension: the same observations again change nothing and count nothing", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		obs := append(fourObservations("NLRTM"), fourObservations("DEHAM")...)
 		load1(t, w, mem, schema.Locations, obs...)
 		once := st.rows(t, w, schema.Locations)
@@ -275,7 +275,7 @@ var dimensionCases = []mergeCase{
 	}},
 	{"dimension: an empty string is no value", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		r := place("NLRTM", "2024-01-01T08:00:00Z", "r1", row{"name": "", "state": "", "timezone": "Europe/Amsterdam"})
 		load1(t, w, mem, schema.Locations, r)
 		equal(t, "rows", st.rows(t, w, schema.Locations), lines(schema.Locations, observedOnce(schema.Locations, r)))
@@ -287,7 +287,7 @@ var dimensionCases = []mergeCase{
 		mem := checkedMem(t)
 		t1, t2 := "2024-01-01T08:00:00Z", "2024-01-02T08:00:00Z"
 		for tbl, key := range map[*schema.Table]row{schema.Facilities: {"facility_key": "NLRTM:ECT"}, schema.Vessels: {"imo": 9321483}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			values, kept := row{}, map[string]gave{}
 			for i, a := range dimensionAttributes(tbl) {
 				c, _ := tbl.Column(a)

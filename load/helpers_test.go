@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -35,6 +36,13 @@ func openWarehouse(t testing.TB, dir string) *load.Warehouse {
 		}
 	})
 	return w
+}
+
+// freshWarehouse opens an empty warehouse of the test's: a copy of one
+// created once (loadtest.Fresh), at the tests' clock.
+func freshWarehouse(t testing.TB) *load.Warehouse {
+	t.Helper()
+	return openWarehouse(t, loadtest.Fresh(t, clock))
 }
 
 // checkedMem is an allocator that fails the test if a record outlives it.

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 		mode, dir, _ := strings.Cut(v, " ")
 		os.Exit(helper(mode, dir))
 	}
-	os.Exit(m.Run())
+	os.Exit(loadtest.Main(m))
 }
 
 // holdReadWrite opens the published database read-write, as a notebook's

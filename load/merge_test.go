@@ -104,7 +104,7 @@ type mergeCase struct {
 var mergeCases = []mergeCase{
 	{"append keeps one row per key, the smaller response_id", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		a := etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r2")
 		b := etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-08T00:00:00Z", "r1") // same key
 		c := etaObs("S1", "2024-01-02T10:00:00Z", "2024-01-08T00:00:00Z", "r3")
@@ -117,7 +117,7 @@ var mergeCases = []mergeCase{
 	}},
 	{"append: load twice = load once", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		rows := []row{
 			etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"),
 			etaObs("S2", "2024-01-03T10:00:00Z", "2024-01-09T00:00:00Z", "r2"),
@@ -147,7 +147,7 @@ var mergeCases = []mergeCase{
 		}
 		want := lines(schema.ETAObservations, b1[1], b2[0], b2[1])
 		for _, order := range [][][]row{{b1, b2}, {b2, b1}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for _, b := range order {
 				load1(t, w, mem, schema.ETAObservations, b...)
 				st.rows(t, w, schema.ETAObservations) // sync between loads too
@@ -163,7 +163,7 @@ var mergeCases = []mergeCase{
 		other := container("C2", "GATE_OUT", "2024-01-02T09:00:00Z", "r2")
 		want := lines(schema.Containers, merged(o3, "2024-01-01T08:00:00Z"), other)
 		for _, order := range [][]row{{o1, o2, o3, other}, {o3, o1, other, o2}, {other, o2, o3, o1}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for _, r := range order {
 				load1(t, w, mem, schema.Containers, r)
 				st.rows(t, w, schema.Containers)
@@ -176,13 +176,13 @@ var mergeCases = []mergeCase{
 			}
 			equal(t, "reloaded", st.rows(t, w, schema.Containers), want)
 		}
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		load1(t, w, mem, schema.Containers, o2, o1, other, o3)
 		equal(t, "one batch", st.rows(t, w, schema.Containers), want)
 	}},
 	{"latest: a re-observation of the same values moves only last_observed_at", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		o1 := container("C1", "LOADED", "2024-01-01T08:00:00Z", "r1")
 		o1["iso_code"] = nil // a null stays a null: the same value, not a change
 		other := container("C2", "GATE_OUT", "2024-01-01T09:00:00Z", "r1")
@@ -206,7 +206,7 @@ var mergeCases = []mergeCase{
 	}},
 	{"latest: an older observation moves the row to an earlier partition", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		o2 := container("C1", "LOADED", "2024-01-02T08:00:00Z", "r2")
 		o3 := container("C1", "DISCHARGED", "2024-01-05T08:00:00Z", "r3")
 		stay := container("C2", "GATE_OUT", "2024-01-02T09:00:00Z", "r2")
@@ -233,7 +233,7 @@ var mergeCases = []mergeCase{
 		// Every attribute b gives is b's; a and c give the same ones.
 		want := lines(schema.Vessels, observedOnce(schema.Vessels, mergedSeen(b, "2024-01-01T00:00:00Z")))
 		for _, order := range [][]row{{a, b, c}, {c, b, a}, {b, a, c}} {
-			w := openWarehouse(t, t.TempDir())
+			w := freshWarehouse(t)
 			for _, r := range order {
 				load1(t, w, mem, schema.Vessels, r)
 			}
@@ -242,7 +242,7 @@ var mergeCases = []mergeCase{
 	}},
 	{"ledger: the last write wins", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		started := run("run-1", "running", "2024-01-01T02:00:00Z", 0)
 		ended := run("run-1", "ok", "2024-01-01T02:00:00Z", 42)
 		ended["ended_at"], ended["exit_code"] = "2024-01-01T02:10:00Z", 0
@@ -263,7 +263,7 @@ var mergeCases = []mergeCase{
 	}},
 	{"all batches of a Load or none", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		good := record(t, mem, schema.ETAObservations, etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"))
 		defer good.Release()
 		r := run("run-1", "running", "2024-01-01T02:00:00Z", 0)
@@ -279,7 +279,7 @@ var mergeCases = []mergeCase{
 	}},
 	{"reset empties both stores", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		load1(t, w, mem, schema.ETAObservations,
 			etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"),
 			etaObs("S1", "2024-01-02T10:00:00Z", "2024-01-09T00:00:00Z", "r2"))
@@ -300,7 +300,7 @@ var mergeCases = []mergeCase{
 	}},
 	{"delete by response removes exactly those rows", func(t *testing.T, st store) {
 		mem := checkedMem(t)
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		keep := etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1")
 		gone1 := etaObs("S2", "2024-01-01T11:00:00Z", "2024-01-09T00:00:00Z", "r2")
 		gone2 := etaObs("S2", "2024-01-03T11:00:00Z", "2024-01-09T00:00:00Z", "r3")
@@ -340,7 +340,7 @@ func TestMerge(t *testing.T) {
 // from the directory name as a DATE).
 func TestMirrorMatchesTables(t *testing.T) {
 	mem := checkedMem(t)
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	load1(t, w, mem, schema.ETAObservations, etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"))
 	load1(t, w, mem, schema.Containers, container("C1", "LOADED", "2024-01-02T08:00:00Z", "r2"))
 	load1(t, w, mem, schema.Vessels, vessel(9321483, "A", "2024-01-01T00:00:00Z", "r1"))
@@ -363,7 +363,7 @@ func TestMirrorMatchesTables(t *testing.T) {
 // TestLoadRefusesForeignRecords checks the schema of a batch is the table's.
 func TestLoadRefusesForeignRecords(t *testing.T) {
 	mem := checkedMem(t)
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	rec := record(t, mem, schema.Containers, container("C1", "LOADED", "2024-01-02T08:00:00Z", "r2"))
 	defer rec.Release()
 	for _, b := range []schema.Rows{

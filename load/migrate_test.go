@@ -22,7 +22,7 @@ import (
 // TestMigrationsCreateTheContract: a fresh warehouse has every table of
 // package schema with exactly its columns, types and nullability, in order.
 func TestMigrationsCreateTheContract(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := openWarehouse(t, t.TempDir()) // created here: the test is of creation
 	duckType := map[schema.Type]string{
 		schema.Varchar: "VARCHAR", schema.BigInt: "BIGINT", schema.Integer: "INTEGER", schema.Double: "DOUBLE",
 		schema.Boolean: "BOOLEAN", schema.Timestamp: "TIMESTAMP WITH TIME ZONE", schema.Date: "DATE",
@@ -269,7 +269,7 @@ func TestMigrationThreeKeepsDimensionRows(t *testing.T) {
 		equal(t, tbl.Name+" in Parquet", pq.rows(t, w, tbl), lines(tbl, want...))
 	}
 
-	fresh := openWarehouse(t, t.TempDir())
+	fresh := openWarehouse(t, t.TempDir()) // created here: the test is of creation
 	for _, q := range []string{
 		`SELECT table_name || ': ' || comment FROM duckdb_tables() WHERE table_name IN ('locations', 'facilities', 'vessels')`,
 		`SELECT table_name || '.' || column_name || ': ' || comment FROM duckdb_columns() WHERE table_name IN ('locations', 'facilities', 'vessels')`,

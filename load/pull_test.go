@@ -43,7 +43,7 @@ func TestPullMergesDimensionRowsAsOneWarehouse(t *testing.T) {
 	}
 	var writers []*load.Warehouse
 	for _, p := range parts {
-		w := openWarehouse(t, t.TempDir())
+		w := freshWarehouse(t)
 		load1(t, w, mem, schema.Locations, p...)
 		writers = append(writers, w)
 	}

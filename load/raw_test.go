@@ -66,7 +66,7 @@ func all(t testing.TB, w *load.Warehouse, f load.RawFilter) ([]response.Landed, 
 }
 
 func TestLandIsIdempotent(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	r := fetched(t0, `{"a":1}`)
 	if n := land(t, w, r); n != 1 {
 		t.Errorf("first landing: %d new, want 1", n)
@@ -110,7 +110,7 @@ func TestLandIsIdempotent(t *testing.T) {
 }
 
 func TestRawRoundTripsBodies(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	binary := make([]byte, 4096)
 	for i := range binary {
 		binary[i] = byte(i * 7)
@@ -160,7 +160,7 @@ func shorten(b []byte) string {
 }
 
 func TestBodiesAreStoredCompressed(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	body := strings.Repeat(`{"vessel":"MAERSK ESSEN","eta":"2024-03-01T10:00:00Z"},`, 2000)
 	land(t, w, fetched(t0, body))
 	var size, stored int64
@@ -222,7 +222,7 @@ func TestLandStoresOnlyTheGivenFields(t *testing.T) {
 }
 
 func TestRawFiltersAndPages(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	var rs []response.Landed
 	for i := range 600 {
 		// Observed out of order, with ties: Raw must sort.
@@ -280,7 +280,7 @@ func TestRawFiltersAndPages(t *testing.T) {
 }
 
 func TestLandRefusesIncompleteResponses(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	for name, edit := range map[string]func(*response.Landed){
 		"no run":      func(r *response.Landed) { r.RunID = "" },
 		"no observed": func(r *response.Landed) { r.ObservedAt = time.Time{} },
@@ -297,7 +297,7 @@ func TestLandRefusesIncompleteResponses(t *testing.T) {
 // A response landed but never loaded (a crash in between) is found by
 // Underived; once Load records it as derived, it is not.
 func TestUnderivedFindsWhatACrashLeftBehind(t *testing.T) {
-	w := openWarehouse(t, t.TempDir())
+	w := freshWarehouse(t)
 	ctx := t.Context()
 	a, b := fetched(t0, `{"a":1}`), fetched(t0.Add(time.Hour), `{"b":2}`)
 	land(t, w, a, b)
