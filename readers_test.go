@@ -15,6 +15,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2" // the notebook's DuckDB
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
@@ -228,9 +229,7 @@ func (nb *notebookProc) close(t *testing.T) string {
 // Every job that writes completes while notebooks hold the warehouse open:
 // track add and rm, import, replay, backfill, and the demo.
 func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	slowtest.Require(t, "six jobs and a demo, each beside its notebook processes, about 12 s; the quick tier runs the nightly job beside one (TestNightlyRunBesideAnOpenNotebook)")
 	const key = "notebook-writers-key-77b"
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},
