@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/childproc"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/sim"
@@ -30,6 +31,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
+	childproc.QuickExit()
 	os.Exit(m.Run())
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/childproc"
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load/loadtest"
 
@@ -45,6 +46,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	childproc.QuickExit()
 	code := m.Run()
 	if tplWarehouse.dir != "" {
 		_ = os.RemoveAll(tplWarehouse.dir)

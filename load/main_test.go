@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/internal/childproc"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
@@ -28,6 +29,7 @@ func TestMain(m *testing.M) {
 		mode, dir, _ := strings.Cut(v, " ")
 		os.Exit(helper(mode, dir))
 	}
+	childproc.QuickExit()
 	os.Exit(loadtest.Main(m))
 }
 
