@@ -72,9 +72,7 @@ func notebook(dir string) int {
 // the notebook still sees what it opened; after the run, readers see the
 // new rows.
 func TestNightlyRunBesideAnOpenNotebook(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	slowtest.Require(t, "a nightly run paced at 4 requests a second beside notebook processes, about 12 s; the quick tier checks what readers see during a publish in package load")
 	const key = "notebook-run-key-5e0"
 	rate := extract.Rate{N: 4, Window: time.Second}
 	env := simtest.Start(t, simtest.Options{
@@ -229,7 +227,7 @@ func (nb *notebookProc) close(t *testing.T) string {
 // Every job that writes completes while notebooks hold the warehouse open:
 // track add and rm, import, replay, backfill, and the demo.
 func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
-	slowtest.Require(t, "six jobs and a demo, each beside its notebook processes, about 12 s; the quick tier runs the nightly job beside one (TestNightlyRunBesideAnOpenNotebook)")
+	slowtest.Require(t, "six jobs and a demo, each beside its notebook processes, about 12 s; the quick tier checks what readers see during a publish in package load")
 	const key = "notebook-writers-key-77b"
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: key, Schedule: simtest.Credits(1000), Tracking: simtest.Credits(1000)}},

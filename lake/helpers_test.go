@@ -17,6 +17,7 @@ import (
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -44,6 +45,26 @@ func demo(t testing.TB, dir string, lk *lake.Lake, seed int64) {
 	if _, err := jobs.Demo(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fed is a copy of the package's template warehouse replayed once into
+// lk, every partition committed: a warehouse the lake holds whole, at a
+// third of a demo's cost.
+func fed(t *testing.T, lk *lake.Lake) string {
+	t.Helper()
+	dir := loadtest.CopyDir(t, template(t))
+	wh, err := load.Open(context.Background(), dir, load.Options{Lake: lk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = jobs.Replay(context.Background(), wh, jobs.ReplayOptions{})
+	if cerr := wh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // writerOf is the lake writer id of the warehouse in dir.

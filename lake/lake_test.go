@@ -76,8 +76,7 @@ func TestOlderLakeEvolves(t *testing.T) {
 		t.Fatal("no column was added after migration 2: the test tests nothing")
 	}
 	lk := open(t, cfg, lake.Options{})
-	dir := t.TempDir()
-	demo(t, dir, lk, 4)
+	dir := fed(t, lk)
 	checkLake(t, lk, dir)
 	for _, tbl := range lake.Tables() {
 		ids, err := lk.FieldIDs(ctx, tbl)
