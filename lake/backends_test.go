@@ -60,11 +60,11 @@ func localFile(t testing.TB, path string) string {
 	return local
 }
 
-// The demo feeding a lake whose files are on S3 and whose catalog is in
+// A job feeding a lake whose files are on S3 and whose catalog is in
 // Postgres: both of the shared backends in one run (TestTheDemoFeedsTheLake…
 // runs the local ones). Without Postgres here the catalog is SQLite, and
 // the test says so.
-func TestDemoFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
+func TestAJobFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
 	cfg := s3Lake(t)
 	if ok, why := pgtest.Available(); ok {
 		cfg.Catalog = pgtest.Start(t).URL
@@ -72,9 +72,7 @@ func TestDemoFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
 		t.Logf("the catalog is SQLite: %s", why)
 	}
 	lk := open(t, cfg, lake.Options{})
-	dir := t.TempDir()
-	demo(t, dir, lk, 2)
-	checkLake(t, lk, dir)
+	checkLake(t, lk, fed(t, lk))
 }
 
 // postgresLake starts a private Postgres (internal/pgtest) and returns a
