@@ -328,7 +328,7 @@ func TestLakePullEqualsOneWarehouseOfTheShards(t *testing.T) {
 	if n := queryInt(t, db, "SELECT count(*) FROM pull.lake_pull WHERE snapshot_id IS NOT NULL AND len(writers) = 2"); n < 10 {
 		t.Errorf("lake_pull names %d tables read at a snapshot from 2 writers", n)
 	}
-	for _, v := range []string{"eta_accuracy", "schedule_reliability", "port_call_reliability", "event_timeliness", "data_freshness", "credit_usage"} {
+	for _, v := range []string{"eta_accuracy", "eta_accuracy_comparison", "schedule_reliability", "port_call_reliability", "event_timeliness", "data_freshness", "credit_usage"} {
 		if counts[v] == 0 {
 			t.Errorf("%s has no rows: the comparison shows nothing", v)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/childproc"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 	"github.com/etalake/etalake/sim"
@@ -181,9 +182,7 @@ func landedAt(t *testing.T, db *sql.DB) map[string]time.Time {
 // backfill, each with its own warehouse — together stay within the key's
 // limit at the server.
 func TestTwoProcessesOnOneKeyStayWithinTheLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	slowtest.Require(t, "two etalake processes held to a real-time window, about 6 s; the quick tier holds two processes of the limiter to one key's window in package extract (TestTwoProcessesShareOneKey)")
 	const key = "shared-process-key-8a2"
 	rate := extract.Rate{N: 5, Window: 500 * time.Millisecond}
 	// The server counts a window 50 ms shorter than the one the processes
