@@ -27,7 +27,7 @@ func TestMaintainCompactsAPartitionOfSmallFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, err := jobs.Demo(ctx, jobs.DemoOptions{Days: 3, Dir: filepath.Join(dir, "wh"), Seed: 1, Shipments: 20, Warehouse: load.Options{Lake: l}}); err != nil {
+	if _, err := jobs.Demo(ctx, jobs.DemoOptions{Days: 2, Dir: filepath.Join(dir, "wh"), Seed: 1, Shipments: 10, Warehouse: load.Options{Lake: l}}); err != nil {
 		t.Fatal(err)
 	}
 	tbl := schema.ContainerEvents
