@@ -1,6 +1,8 @@
 // Package loadtest checks, for tests of the jobs and the command, what
 // readers of a warehouse see: the published database opened read-only as
 // a notebook opens it, and the Parquet mirror read as a notebook reads it.
+// It also hands tests empty warehouses (Fresh) and copies of warehouses
+// (CopyDir), cheaper than creating their own.
 package loadtest
 
 import (
