@@ -15,6 +15,7 @@ import (
 
 	"github.com/etalake/etalake/coord"
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/childproc"
 	"github.com/etalake/etalake/internal/pgtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -55,21 +56,7 @@ func TestProcessesShareOneWindow(t *testing.T) {
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
 	open(t, pg.URL) // the tables, before the children race to them
 	const processes = 4
-	var children []*exec.Cmd
-	for range processes {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestWindowChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		children = append(children, cmd)
-	}
-	for _, c := range children {
-		if err := c.Wait(); err != nil {
-			t.Fatalf("child: %v", err)
-		}
-	}
+	childproc.RunTest(t, processes, "TestWindowChild", envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
 	st := env.Service.Stats()
 	ledger := env.Service.Ledger()
 	slices.SortFunc(ledger, func(a, b sim.LedgerEntry) int { return a.At.Compare(b.At) })
@@ -126,21 +113,7 @@ func TestProcessesShareOneCap(t *testing.T) {
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: 1000, Window: time.Second},
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
 	open(t, pg.URL)
-	var children []*exec.Cmd
-	for range 2 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCapChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		children = append(children, cmd)
-	}
-	for _, c := range children {
-		if err := c.Wait(); err != nil {
-			t.Fatalf("child: %v", err)
-		}
-	}
+	childproc.RunTest(t, 2, "TestCapChild", envChildDB+"="+pg.URL, envChildSim+"="+env.Server.URL)
 	if got := env.Service.Stats().Charged[string(wire.ProductSchedule)]; got != capEach {
 		t.Errorf("the server charged the two processes %d credits; want the key's cap, %d", got, capEach)
 	}

@@ -3,13 +3,13 @@ package extract_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/childproc"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -55,21 +55,7 @@ func TestTwoProcessesShareOneKey(t *testing.T) {
 	}
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: sharedRate.N, Window: sharedRate.Window}, Keys: []sim.KeySpec{{Key: sharedKey, Schedule: simtest.Credits(1)}}})
 	dir := t.TempDir()
-	var children []*exec.Cmd
-	for i := 0; i < 2; i++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestSharedKeyChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "ETALAKE_CHILD_URL="+env.Server.URL, "ETALAKE_CHILD_DIR="+dir)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		children = append(children, cmd)
-	}
-	for _, c := range children {
-		if err := c.Wait(); err != nil {
-			t.Fatalf("child: %v", err)
-		}
-	}
+	childproc.RunTest(t, 2, "TestSharedKeyChild", "ETALAKE_CHILD_URL="+env.Server.URL, "ETALAKE_CHILD_DIR="+dir)
 	st := env.Service.Stats()
 	if st.Requests != 24 || st.RateLimited != 0 {
 		t.Fatalf("server saw %d requests, %d of them 429; want 24 and none", st.Requests, st.RateLimited)
