@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/etalake/etalake/internal/pgtest"
 	"github.com/etalake/etalake/sim"
@@ -19,10 +18,7 @@ import (
 // process does not guess the window or the cap without it.
 func TestAJobThatLosesItsCoordinatorEndsPartial(t *testing.T) {
 	pg := pgtest.Start(t)
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	// The database stops as the third request (the balance, then two
 	// ports) arrives, before it is answered: the next grant, a window
 	// later, finds it gone.

@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
 
@@ -19,10 +17,7 @@ import (
 // would stop at its cap, and its log says so. The summary says the verdict the
 // code is mapped from.
 func TestTheRecordedExitCodeIsTheProcesss(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	wh := filepath.Join(t.TempDir(), "wh")
 	ports := []string{simtest.Port(t, env.Service.World(), env.Service.Clock().Now())}
 	for _, p := range env.Service.World().Ports() {

@@ -19,10 +19,7 @@ import (
 // ends partial, etl_runs saying how many rows were skipped. With --strict,
 // the same file is refused whole before any request, every bad row listed.
 func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	w := env.Service.World()
 	var good []wire.ShipmentRef
 	for _, ref := range w.Shipments() {

@@ -170,10 +170,7 @@ func visibleShipments(t *testing.T, w *sim.World, n int) []string {
 // the tracked list, and their log. sql's and report's output is as their
 // own options ask.
 func TestEveryCommandSpeaksJSONWhenAsked(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	w := env.Service.World()
 	ref := w.Shipments()[0]
 	in := filepath.Join(t.TempDir(), "responses")

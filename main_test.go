@@ -17,6 +17,17 @@ import (
 
 const cliKey = "cli-secret-KEY-9c1d"
 
+// cliSim is the simulator most CLI tests run against: cliKey with 100
+// credits of each product, and a limit of 1000 requests a second so that
+// no test waits on the rate.
+func cliSim(t *testing.T) *simtest.Env {
+	t.Helper()
+	return simtest.Start(t, simtest.Options{
+		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
+		Rate: sim.Rate{N: 1000, Window: time.Second},
+	})
+}
+
 // run runs the command line in-process and returns its exit code and
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {

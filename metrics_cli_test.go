@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -27,10 +26,7 @@ import (
 // held) — every one of them writes its file, the key id and never the
 // key, and the last success time carried over from the ok run.
 func TestTheMetricsFileSaysWhatTheRunDid(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	dir := t.TempDir()
 	wh, file := filepath.Join(dir, "wh"), filepath.Join(dir, "textfile", "etalake.prom")
 	if err := os.Mkdir(filepath.Dir(file), 0o755); err != nil {

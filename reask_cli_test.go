@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
 
@@ -38,10 +37,7 @@ func cutPort(env *simtest.Env, port string, on *atomic.Bool) http.Handler {
 // the same on its last line. Once the service recovers, the command
 // pasted as printed asks the port and ends ok.
 func TestCLIAGivenUpPortIsNamedWithACommandThatWorksWhenPasted(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	w := env.Service.World()
 	day := w.Config().Start
 	var ports []string

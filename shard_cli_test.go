@@ -6,20 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/etalake/etalake/sim"
-	"github.com/etalake/etalake/sim/simtest"
 )
 
 // The dry run of a shard says its part of what it was given; the run
 // records it in etl_runs and the metrics file's shard label; a shard that
 // is none of N is refused naming the setting.
 func TestTheShardsPartIsShown(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	var ports []string
 	for _, p := range env.Service.World().Ports() {
 		if len(ports) < 12 {

@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
 
@@ -17,10 +15,7 @@ import (
 // what needs it; a selection that needs it is refused before the
 // warehouse is touched (no shipment joins the tracked set).
 func TestCLIOneProductSetups(t *testing.T) {
-	env := simtest.Start(t, simtest.Options{
-		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
-		Rate: sim.Rate{N: 1000, Window: time.Second},
-	})
+	env := cliSim(t)
 	w := env.Service.World()
 	port := simtest.Port(t, w, w.Config().Start)
 	ship := simtest.Shipment(t, w, w.Config().Start)
