@@ -50,11 +50,7 @@ func runLakePull(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return configError("lake pull takes no argument (got %q); the pull's directory is --warehouse DIR", c.Args().First())
 	}
-	opt, err := warehouseOptions(c)
-	if err != nil {
-		return err
-	}
-	log, err := newLogger(c)
+	opt, err := writerOptions(c)
 	if err != nil {
 		return err
 	}
@@ -63,7 +59,7 @@ func runLakePull(c *cli.Context) error {
 		return err
 	}
 	defer lk.Close()
-	opt.Waiting, opt.Pull = sayWaiting(log, opt.LockTimeout), true
+	opt.Pull = true
 	start := time.Now()
 	wh, err := load.Open(c.Context, c.String(flagWarehouse), opt)
 	if errors.Is(err, load.ErrNotPull) {

@@ -23,15 +23,10 @@ import (
 // it, it says whom it waits for and waits up to --lock-timeout; past that,
 // the error matches load.ErrBusy (exit 75).
 func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
-	opt, err := warehouseOptions(c)
+	opt, err := writerOptions(c)
 	if err != nil {
 		return nil, err
 	}
-	log, err := newLogger(c)
-	if err != nil {
-		return nil, err
-	}
-	opt.Waiting = sayWaiting(log, opt.LockTimeout)
 	if err := withLake(c, &opt); err != nil {
 		return nil, err
 	}
@@ -40,6 +35,21 @@ func openWarehouse(c *cli.Context) (*load.Warehouse, error) {
 		return nil, usageErr{err}
 	}
 	return wh, err
+}
+
+// writerOptions are the warehouse's options for a command that writes
+// it: its settings, and the wait for another writer said in the log.
+func writerOptions(c *cli.Context) (load.Options, error) {
+	opt, err := warehouseOptions(c)
+	if err != nil {
+		return opt, err
+	}
+	log, err := newLogger(c)
+	if err != nil {
+		return opt, err
+	}
+	opt.Waiting = sayWaiting(log, opt.LockTimeout)
+	return opt, nil
 }
 
 // onWarehouse opens the warehouse, runs job on it and closes it: a close
