@@ -78,6 +78,6 @@ func (l *Lake) pullTable(ctx context.Context, wh *load.Warehouse, t *schema.Tabl
 	if err != nil {
 		return p, err
 	}
-	p.Read, p.Rows = rows.Read, rows.Rows
+	p.PullRows = rows
 	return p, nil
 }

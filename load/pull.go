@@ -242,8 +242,7 @@ type Pulled struct {
 	// the zero time: the table has none yet).
 	Snapshot int64
 	At       time.Time
-	Read     map[int64]int64 // rows read, per lake writer
-	Rows     int64           // rows the table holds, merged
+	PullRows // its PullTable
 }
 
 // RecordPull records what the pull read, from the lake lake, at at: the
