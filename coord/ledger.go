@@ -39,20 +39,20 @@ func (l *Ledger) Reserve(ctx context.Context, period string, limit int64) (int64
 				return err
 			}
 			var inFlight int64
-			err := tx.QueryRow(ctx, `SELECT coalesce(nullif($1, ''), 'day ' || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD'))`,
-				period).Scan(&period)
-			if err != nil {
-				return err
-			}
-			err = tx.QueryRow(ctx, `
-				WITH forgotten AS (
+			// One round trip: the period (the database's day when none
+			// was given), what it holds, and the forgotten swept.
+			err := tx.QueryRow(ctx, `
+				WITH p AS (SELECT coalesce(nullif($3::text, ''), 'day ' || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS period),
+				forgotten AS (
 				    DELETE FROM etalake_credit_reservations
 				     WHERE key_id = $1 AND product = $2 AND lease_until < clock_timestamp() - interval '1 day')
-				SELECT coalesce((SELECT spent + uncertain FROM etalake_credit_totals
-				                  WHERE key_id = $1 AND product = $2 AND period = $3), 0),
-				       (SELECT count(*) FROM etalake_credit_reservations
-				         WHERE key_id = $1 AND product = $2 AND period = $3 AND lease_until >= clock_timestamp())`,
-				l.key, l.product, period).Scan(&settled, &inFlight)
+				SELECT p.period,
+				       coalesce((SELECT spent + uncertain FROM etalake_credit_totals t
+				                  WHERE t.key_id = $1 AND t.product = $2 AND t.period = p.period), 0),
+				       (SELECT count(*) FROM etalake_credit_reservations r
+				         WHERE r.key_id = $1 AND r.product = $2 AND r.period = p.period AND r.lease_until >= clock_timestamp())
+				  FROM p`,
+				l.key, l.product, period).Scan(&period, &settled, &inFlight)
 			if err != nil {
 				return err
 			}
