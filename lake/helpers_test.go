@@ -53,15 +53,7 @@ func demo(t testing.TB, dir string, lk *lake.Lake, seed int64) {
 func fed(t *testing.T, lk *lake.Lake) string {
 	t.Helper()
 	dir := loadtest.CopyDir(t, template(t))
-	wh, err := load.Open(context.Background(), dir, load.Options{Lake: lk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = jobs.Replay(context.Background(), wh, jobs.ReplayOptions{})
-	if cerr := wh.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := replay(context.Background(), dir, load.Options{Lake: lk}, jobs.ReplayOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -80,24 +80,30 @@ func writer(dir string) error {
 	}
 	defer lk.Close()
 	n, _ := strconv.Atoi(os.Getenv(envJobs))
+	ropt := jobs.ReplayOptions{}
+	if os.Getenv(envLog) == "1" {
+		ropt.Log = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	}
 	for range n {
-		wh, err := load.Open(ctx, dir, load.Options{Lake: lk, LockTimeout: time.Minute})
-		if err != nil {
-			return err
-		}
-		ropt := jobs.ReplayOptions{}
-		if os.Getenv(envLog) == "1" {
-			ropt.Log = slog.New(slog.NewJSONHandler(os.Stderr, nil))
-		}
-		_, err = jobs.Replay(ctx, wh, ropt)
-		if cerr := wh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := replay(ctx, dir, load.Options{Lake: lk, LockTimeout: time.Minute}, ropt); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// replay is one job on the warehouse in dir: a replay, committed to the
+// lake opt names, its close included.
+func replay(ctx context.Context, dir string, opt load.Options, ropt jobs.ReplayOptions) error {
+	wh, err := load.Open(ctx, dir, opt)
+	if err != nil {
+		return err
+	}
+	_, err = jobs.Replay(ctx, wh, ropt)
+	if cerr := wh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // startWriter starts a writer process of n jobs on the warehouse in dir.
