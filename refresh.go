@@ -16,6 +16,7 @@ const (
 	flagRefreshTiers    = "refresh-tiers"
 	flagRefreshEvery    = "refresh-every"
 	flagRefreshHorizons = "refresh-horizons"
+	flagRefreshGuard    = "refresh-guard"
 	flagPace            = "pace"
 	flagPaceReserve     = "pace-reserve"
 	flagBilling         = "billing"
@@ -43,6 +44,10 @@ func refreshFlags() []cli.Flag {
 			Usage: "adaptive: the nights between asks of each tier (an ETA passed counts as near), and of a shipment discharged at its port of discharge whose final destination is to come (at-pod), NAME=NIGHTS,… (1 to 60, never more often further out)"},
 		&cli.StringFlag{Name: flagRefreshHorizons, EnvVars: []string{"ETALAKE_REFRESH_HORIZONS"}, Value: joinInts(def.Horizons),
 			Usage: "adaptive: ask a shipment once on the last night before its ETA comes within each of these days (the report's horizons, 1 to 60), or none"},
+		&cli.StringFlag{Name: flagRefreshGuard, EnvVars: []string{"ETALAKE_REFRESH_GUARD"}, Value: def.Guard.String(),
+			Usage: "adaptive, below=DAYS,above=DAYS,every=NIGHTS: while the ETA held is more than below days nearer and at most above days further than a horizon, ask at least every so many nights, whatever the tier, " +
+				"so that the ETA the report takes at the horizon is fresh; below=4,above=3,every=1 buys nightly's own ETAs at every horizon " +
+				"(on the benchmark 58 % of nightly's credits, against the default's 43 %: BENCHMARKS.md); below=0,above=0: none, the crossing night alone"},
 		&cli.BoolFlag{Name: flagPace, EnvVars: []string{"ETALAKE_PACE"}, DefaultText: "on with --refresh adaptive when the balance is reported",
 			Usage: "spread the tracking credits over the period: tonight's allowance is the period's remaining credits, less --pace-reserve, divided by the nights left in it; " +
 				"past it the most valuable due shipments are asked (new, overdue, crossing a horizon, then the largest expected ETA change), the rest deferred to a later night, never past twice their interval; --pace=false: never"},
@@ -97,6 +102,11 @@ func readRefresh(c *cli.Context) (jobs.Refresh, error) {
 			return fail(flagRefreshHorizons, err)
 		}
 		r.Horizons = h
+	}
+	if has(flagRefreshGuard) {
+		if err := setGuard(&r.Guard, c.String(flagRefreshGuard)); err != nil {
+			return fail(flagRefreshGuard, err)
+		}
 	}
 	if has(flagPace) && c.IsSet(flagPace) {
 		r.Pace.Mode = jobs.PaceOff
@@ -195,6 +205,20 @@ func tierIndex(r jobs.Refresh, name string) int {
 		}
 	}
 	return -1
+}
+
+// setGuard sets the named parts of the horizon guard.
+func setGuard(g *jobs.Guard, s string) error {
+	names, ns, err := pairs(s)
+	if err != nil {
+		return err
+	}
+	for i, name := range names {
+		if err := g.Set(name, ns[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parseHorizons reads days,… or none.

@@ -74,7 +74,7 @@ var settingFlags = map[string]string{
 	"CapSchedule": flagMaxCredits, "CapTracking": flagMaxTrackingCalls, "Grace": flagGrace, "MaxReasks": flagMaxReasks,
 	"MaxBody": flagMaxBody, "ProgressEvery": flagProgressInterval, "From": "from", "To": "to", "Endpoint": "endpoint",
 	"Refresh.Mode": flagRefresh, "Refresh.Tiers": flagRefreshTiers, "Refresh.Tiers.Every": flagRefreshEvery, "Refresh.AtPOD": flagRefreshEvery,
-	"Refresh.Horizons": flagRefreshHorizons, "Refresh.Pace.Mode": flagPace, "Refresh.Pace.Reserve": flagPaceReserve, "Refresh.Billing": flagBilling,
+	"Refresh.Horizons": flagRefreshHorizons, "Refresh.Guard": flagRefreshGuard, "Refresh.Pace.Mode": flagPace, "Refresh.Pace.Reserve": flagPaceReserve, "Refresh.Billing": flagBilling,
 	// load.Options
 	"MemoryLimit": flagMemoryLimit, "LockTimeout": flagLockTimeout, "Threads": flagThreads,
 	// sim.Config, sim.WorldConfig (and the demo's world)

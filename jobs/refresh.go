@@ -16,8 +16,9 @@ import (
 //
 // Adaptive (the default) asks a shipment never observed at once; one
 // whose ETA is at most Tiers[0].Within days away, or past, every
-// Tiers[0].Every nights; further out, the interval of its tier; once on
-// the last night before its ETA comes within each of Horizons days; one
+// Tiers[0].Every nights; further out, the interval of its tier, at most
+// Guard.Every nights while a horizon's cut may be near; once on the last
+// night before its ETA comes within each of Horizons days; one
 // discharged at its port of discharge with its final destination pending
 // every AtPOD nights; and one arrived at its final place no more (unless
 // RunOptions.Grace says otherwise). Nightly asks every shipment not
@@ -45,8 +46,11 @@ type Refresh struct {
 	// once on the last night before its ETA comes within each, so that
 	// the ETA the report uses at that horizon is at most a night old.
 	Horizons []int
-	Pace     Pace
-	Billing  Billing
+	// Guard asks more often, whatever the tier, while a horizon's cut
+	// may be near (see Guard).
+	Guard   Guard
+	Pace    Pace
+	Billing Billing
 }
 
 // Tier is a band of days until the ETA and how often it is asked.
@@ -123,8 +127,9 @@ const NoGrace time.Duration = -1
 // DefaultRefresh is the adaptive policy with the tiers measured above:
 // near (≤ 5 days or past) nightly, mid (≤ 10) every 2 nights, far (≤ 20)
 // every 3, beyond weekly; at the POD with the final destination pending
-// every 3 nights; the horizons 14, 7, 3 and 1 days; paced when the
-// balance is known, 5 % of the period kept in reserve; billed per call.
+// every 3 nights; the horizons 14, 7, 3 and 1 days, guarded by
+// DefaultGuard; paced when the balance is known, 5 % of the period kept
+// in reserve; billed per call.
 func DefaultRefresh() Refresh {
 	return Refresh{
 		Mode: RefreshAdaptive,
@@ -136,6 +141,7 @@ func DefaultRefresh() Refresh {
 		},
 		AtPOD:    3,
 		Horizons: []int{14, 7, 3, 1},
+		Guard:    DefaultGuard(),
 		Pace:     Pace{Mode: PaceAuto, ReservePercent: 5},
 		Billing:  BillPerCall,
 	}
@@ -162,7 +168,7 @@ const (
 
 // Validate says what is wrong with the policy, one rule at a time, as a
 // *setting.Error naming the field (Mode, Tiers, Tiers.Every, AtPOD,
-// Horizons, Pace.Mode, Pace.Reserve, Billing), or nil.
+// Horizons, Guard, Pace.Mode, Pace.Reserve, Billing), or nil.
 func (r Refresh) Validate() error {
 	bad := setting.Wrong
 	switch r.Mode {
@@ -183,6 +189,9 @@ func (r Refresh) Validate() error {
 		if slices.Contains(r.Horizons[:i], h) {
 			return bad(fieldHorizons, "%d twice", h)
 		}
+	}
+	if err := r.Guard.validate(); err != nil {
+		return err
 	}
 	if err := r.Pace.validate(); err != nil {
 		return err
@@ -254,6 +263,7 @@ const (
 	fieldEvery    = "Tiers.Every"
 	fieldAtPOD    = "AtPOD"
 	fieldHorizons = "Horizons"
+	fieldGuard    = "Guard"
 	fieldPace     = "Pace.Mode"
 	fieldReserve  = "Pace.Reserve"
 	fieldBilling  = "Billing"

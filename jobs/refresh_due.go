@@ -35,21 +35,6 @@ const horizonPrefix = "horizon-"
 // at or before arrival − horizon), a night old at most.
 const horizonLead = 1.0
 
-// The report drops an ETA seen more than 48 hours before a horizon's cut
-// (arrival − horizon: etalake_max_staleness_hours), and the cut follows
-// the arrival, not the ETA: 14 days out, the simulator's carriers'
-// ETAs were 42 h early on average, 4 days at the 90th percentile. So
-// while a horizon's cut may be near — the ETA held within
-// horizonGuard days below a horizon up to its crossing — a shipment is
-// asked at least every staleNights nights, whatever its tier. In two
-// simulated worlds of 60 nights (the demo, seeds 7 and 8), nightly had
-// 183 and 160 usable ETAs at 14 days; the crossing alone kept 164 and
-// 133 of them, the guard 173 and 156, for 1 % more credits.
-const (
-	horizonGuard = 3.0
-	staleNights  = 2
-)
-
 // Decision is the policy's word on a tracked shipment for one night.
 type Decision struct {
 	Due    bool
@@ -140,18 +125,6 @@ func (r Refresh) Decide(t Tracked, night time.Time) Decision {
 		return d
 	}
 	return every(tier.Name, r.guarded(d.DaysToETA, tier.Every))
-}
-
-// guarded is the interval every of a shipment whose ETA is days away,
-// at most staleNights while a horizon's cut may be near (see
-// horizonGuard).
-func (r Refresh) guarded(days float64, every int) int {
-	for _, h := range r.Horizons {
-		if days > float64(h)-horizonGuard && days <= float64(h)+horizonLead {
-			return min(every, staleNights)
-		}
-	}
-	return every
 }
 
 // tierOf is the tier of a shipment whose ETA is days away.

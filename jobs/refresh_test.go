@@ -264,6 +264,9 @@ func TestNonsensePoliciesAreRefused(t *testing.T) {
 		{"at-pod of a year", func(r *jobs.Refresh) { r.AtPOD = 365 }, "AtPOD", "at-pod=365"},
 		{"a horizon of 0 days", func(r *jobs.Refresh) { r.Horizons = []int{14, 0} }, "Horizons", "0: want 1 to 60 days"},
 		{"a horizon twice", func(r *jobs.Refresh) { r.Horizons = []int{7, 7} }, "Horizons", "7 twice"},
+		{"a guard of no nights", func(r *jobs.Refresh) { r.Guard.Every = 0 }, "Guard", "every=0: want 1 to 60 nights"},
+		{"a guard below by minus", func(r *jobs.Refresh) { r.Guard.Below = -1 }, "Guard", "below=-1: want 0 to 60 days"},
+		{"a guard above by a year", func(r *jobs.Refresh) { r.Guard.Above = 365 }, "Guard", "above=365: want 0 to 60 days"},
 		{"a reserve of everything", func(r *jobs.Refresh) { r.Pace.ReservePercent = 100 }, "Pace.Reserve", "want 0 to 90%"},
 		{"unknown billing", func(r *jobs.Refresh) { r.Billing = "per-byte" }, "Billing", "per-call or per-shipment-month"},
 	} {
@@ -279,5 +282,10 @@ func TestNonsensePoliciesAreRefused(t *testing.T) {
 	}
 	if err := jobs.DefaultRefresh().Validate(); err != nil {
 		t.Errorf("the default policy: %v", err)
+	}
+	none := jobs.DefaultRefresh()
+	none.Guard = jobs.Guard{Every: 1}
+	if err := none.Validate(); err != nil {
+		t.Errorf("no guard (below=0,above=0): %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/sim"
 )
 
@@ -65,6 +66,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.boot, "boot", 2000, "bootstrap draws per carrier and horizon (0: none)")
 	fs.StringVar(&c.keep, "keep", "", "write the warehouses under this `directory` and keep them (default: a temporary directory, removed)")
 	fs.BoolVar(&c.verbose, "v", false, "log the runs' warnings and errors to standard error")
+	guard := jobs.DefaultGuard()
+	fs.IntVar(&guard.Below, "guard-below", guard.Below, "the adaptive policies' horizon guard (etalake's --refresh-guard below=): days below a horizon")
+	fs.IntVar(&guard.Above, "guard-above", guard.Above, "the guard's days above a horizon (--refresh-guard above=)")
+	fs.IntVar(&guard.Every, "guard-every", guard.Every, "the guard's nights between asks at most (--refresh-guard every=)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -104,6 +109,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	}
 	for i := range c.policies {
 		c.policies[i].Share = c.paceShare
+		c.policies[i].Refresh.Guard = guard
+		if err := c.policies[i].Refresh.Validate(); err != nil {
+			return c, fmt.Errorf("-guard-below, -guard-above, -guard-every: %v", err)
+		}
 	}
 	return c, nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/etalake/etalake/jobs"
 )
 
 // A short run of every policy on a small world: nightly's credits are
@@ -66,5 +68,28 @@ func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// -guard-below, -guard-above and -guard-every set the adaptive
+// policies' horizon guard, as etalake's --refresh-guard does, and the
+// report says so; nightly keeps its own policy; a guard the policy
+// refuses is refused here.
+func TestTheGuardFlagsSetTheAdaptivePolicies(t *testing.T) {
+	c, err := parse([]string{"-guard-below", "4", "-guard-above", "3", "-guard-every", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jobs.Guard{Below: 4, Above: 3, Every: 1}
+	for _, p := range c.policies {
+		if p.Name != polNightly && p.Refresh.Guard != want {
+			t.Errorf("%s: guard %v, want %v", p.Name, p.Refresh.Guard, want)
+		}
+		if d := p.describe(); (p.Name != polNightly) != strings.Contains(d, "below=4,above=3,every=1") {
+			t.Errorf("%s is described as %q", p.Name, d)
+		}
+	}
+	if _, err := parse([]string{"-guard-every", "0"}, io.Discard); err == nil || !strings.Contains(err.Error(), "every=0: want 1 to 60 nights") {
+		t.Errorf("-guard-every 0: %v; want refused", err)
 	}
 }

@@ -55,6 +55,15 @@ func policies() []policy {
 
 // describe is what a policy is, for the report.
 func (p policy) describe() string {
+	d := p.kind()
+	if p.Name != polNightly && p.Refresh.Guard != jobs.DefaultGuard() {
+		d += ", the horizon guard set to " + p.Refresh.Guard.String() + " (`--refresh-guard`)"
+	}
+	return d
+}
+
+// kind is what a policy is with the default guard.
+func (p policy) kind() string {
 	switch p.Name {
 	case polNightly:
 		return "every tracked shipment not finished every night, grace 72 h (`--refresh nightly`)"

@@ -52,10 +52,10 @@ func report(out io.Writer, c config, worlds []world, took time.Duration) error {
 		p("\n")
 		for _, w := range worlds {
 			if w.Jumps == jumps {
-				carrierTable(p, w, judged)
+				carrierTable(p, w, judged, c.boot)
 			}
 		}
-		resolvable(p, judged)
+		resolvable(p, judged, c.boot)
 	}
 	p("Policies: ")
 	for i, pol := range c.policies {
@@ -174,13 +174,26 @@ func notes(p func(string, ...any), w world) {
 		}
 	}
 	ref := w.Outcomes[0].M
-	p("Seed %d: %s (night, shipment) pairs under 7 days out, %d arrivals in the window; %s.\n",
-		w.Seed, thousands(int64(ref.InTransit.Pairs)), ref.Arrivals.N, strings.Join(parts, "; "))
+	p("Seed %d: %s (night, shipment) pairs under 7 days out, %d arrivals in the window",
+		w.Seed, thousands(int64(ref.InTransit.Pairs)), ref.Arrivals.N)
+	for _, part := range parts {
+		p("; %s", part)
+	}
+	p(".\n")
+}
+
+// interval writes a bootstrap's 95 % interval, " [-0.09, +1.70]" at prec
+// decimals, or nothing when there were no draws (-boot 0).
+func interval(lo, hi float64, prec, boot int) string {
+	if boot == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" [%+.*f, %+.*f]", prec, lo, prec, hi)
 }
 
 // carrierTable writes each carrier's error at each horizon under
 // nightly, and each other policy's difference with its 95 % interval.
-func carrierTable(p func(string, ...any), w world, judged []judgement) {
+func carrierTable(p func(string, ...any), w world, judged []judgement, boot int) {
 	var cmps []comparison
 	for _, j := range judged {
 		if j.w.Seed == w.Seed && j.w.Jumps == w.Jumps {
@@ -226,7 +239,7 @@ func carrierTable(p func(string, ...any), w world, judged []judgement) {
 			if math.Abs(cs.Diff) > maxCarrierDiff {
 				d = "**" + d + "**"
 			}
-			p(" %s [%+.1f, %+.1f] (%d; %d) |", d, cs.Lo, cs.Hi, cs.N, cs.Differ)
+			p(" %s%s (%d; %d) |", d, interval(cs.Lo, cs.Hi, 1, boot), cs.N, cs.Differ)
 		}
 		p("\n")
 	}
@@ -236,7 +249,7 @@ func carrierTable(p func(string, ...any), w world, judged []judgement) {
 // resolvable says, over every policy, carrier and horizon, how far off
 // ± maxCarrierDiff the differences were and whether the bootstrap could
 // tell them from nought.
-func resolvable(p func(string, ...any), judged []judgement) {
+func resolvable(p func(string, ...any), judged []judgement, boot int) {
 	type acc struct {
 		cells, over, overZero, widerThan int
 		halfWidth                        []float64
@@ -278,7 +291,7 @@ func resolvable(p func(string, ...any), judged []judgement) {
 		for _, h := range horizons {
 			for _, cs := range j.cmp.Pooled {
 				if cs.Horizon == h {
-					p(" %+.2f [%+.2f, %+.2f] |", cs.Diff, cs.Lo, cs.Hi)
+					p(" %+.2f%s |", cs.Diff, interval(cs.Lo, cs.Hi, 2, boot))
 				}
 			}
 		}
@@ -291,6 +304,10 @@ func resolvable(p func(string, ...any), judged []judgement) {
 	for _, k := range names {
 		a := byPolicyH[k]
 		sort.Float64s(a.halfWidth)
+		if boot == 0 {
+			p("| %s | %d | %d | – | %.2f | – | – |\n", k, a.cells, a.over, a.worst)
+			continue
+		}
 		p("| %s | %d | %d | %d | %.2f | %.2f | %d |\n", k, a.cells, a.over, a.overZero, a.worst, quantile(a.halfWidth, 0.5), a.widerThan)
 	}
 	p("\n")
