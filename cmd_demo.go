@@ -39,7 +39,7 @@ func demoCommand() *cli.Command {
 			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
 			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
 			demoLakeFlag(),
-		}, logFlags()...),
+		}, append(adaptiveFlags(false), logFlags()...)...),
 		OnUsageError: usageError,
 		Action:       demo,
 	}
@@ -111,23 +111,40 @@ func demoOptions(c *cli.Context) (jobs.DemoOptions, error) {
 		return opt, err
 	}
 	opt.Warehouse.Waiting = sayWaiting(opt.Log, opt.Warehouse.LockTimeout)
-	opt.Began = func(d jobs.DemoSetup) { sayDemoBegan(c, d, refresh.Mode) }
+	opt.Began = func(d jobs.DemoSetup) { sayDemoBegan(c, d, policySaid(c, refresh.Mode)) }
 	opt.Night = func(n jobs.DemoNight) { sayDemoNight(c, n) }
 	return opt, nil
 }
 
 // sayDemoBegan says what the demo runs against and asks each night.
-func sayDemoBegan(c *cli.Context, d jobs.DemoSetup, mode jobs.RefreshMode) {
+func sayDemoBegan(c *cli.Context, d jobs.DemoSetup, policy string) {
 	if jsonLog(c) {
 		events(c).LogAttrs(c.Context, slog.LevelInfo, "demo: began", slog.String("url", d.URL), slog.Int("shipments", d.Shipments),
 			slog.Int("carriers", d.Carriers), slog.Int("days", d.Days), slog.String("from", d.Start.Format(time.DateOnly)),
 			slog.Int("ports", d.Ports), slog.Int("lanes", d.Lanes), slog.Int("vessels", d.Vessels))
 		return
 	}
-	fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %d days from %s\n",
-		d.URL, d.Shipments, d.Carriers, d.Days, d.Start.Format(time.DateOnly))
-	fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and the tracked shipments due (--refresh %s)\n",
-		d.Ports, d.Lanes, d.Vessels, mode)
+	days := fmt.Sprintf("%d days", d.Days)
+	if d.Days == 1 {
+		days = "1 day"
+	}
+	fmt.Fprintf(c.App.Writer, "demo: simulated service on %s, %d shipments, %d carriers; %s from %s\n",
+		d.URL, d.Shipments, d.Carriers, days, d.Start.Format(time.DateOnly))
+	fmt.Fprintf(c.App.Writer, "demo: each night: schedules of %d ports, %d lanes, %d vessels, and the tracked shipments due (%s)\n",
+		d.Ports, d.Lanes, d.Vessels, policy)
+}
+
+// policySaid is the refresh policy as the command line set it: the mode,
+// and each adaptive setting given, so that two demos' lines say how
+// their policies differ.
+func policySaid(c *cli.Context, mode jobs.RefreshMode) string {
+	said := "--refresh " + string(mode)
+	for _, f := range []string{flagRefreshTiers, flagRefreshEvery, flagRefreshHorizons, flagRefreshGuard} {
+		if c.IsSet(f) {
+			said += " --" + f + " " + c.String(f)
+		}
+	}
+	return said
 }
 
 // sayDemoNight says what one night's run did.

@@ -26,6 +26,27 @@ const (
 // its variable; their defaults are jobs.DefaultRefresh's.
 func refreshFlags() []cli.Flag {
 	def := jobs.DefaultRefresh()
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: flagRefresh, EnvVars: []string{"ETALAKE_REFRESH"}, Value: string(def.Mode),
+			Usage: "which tracked shipments each night asks: adaptive (by the days until the ETA held, the report's horizons, the arrival: see --refresh-tiers, --refresh-every) " +
+				"or nightly (every shipment not finished, every night, with a grace of 72h: what etalake did before)"},
+	}
+	flags = append(flags, adaptiveFlags(true)...)
+	return append(flags,
+		&cli.BoolFlag{Name: flagPace, EnvVars: []string{"ETALAKE_PACE"}, DefaultText: "on with --refresh adaptive when the balance is reported",
+			Usage: "spread the tracking credits over the period: tonight's allowance is the period's remaining credits, less --pace-reserve, divided by the nights left in it; " +
+				"past it the most valuable due shipments are asked (new, overdue, crossing a horizon, then the largest expected ETA change), the rest deferred to a later night, never past twice their interval; --pace=false: never"},
+		&cli.StringFlag{Name: flagPaceReserve, EnvVars: []string{"ETALAKE_PACE_RESERVE"}, Value: fmt.Sprintf("%g%%", def.Pace.ReservePercent),
+			Usage: "the credits of the period the pace keeps out of the allowance: a share of the period's credits (5%, 0 to 90%) or a count (500)"},
+		billingFlag(),
+	)
+}
+
+// adaptiveFlags are the adaptive policy's settings, their defaults
+// jobs.DefaultRefresh's; with env each also reads its ETALAKE_ variable
+// (the demo's do not: it takes nothing from the environment).
+func adaptiveFlags(env bool) []cli.Flag {
+	def := jobs.DefaultRefresh()
 	var tiers, every []string
 	for _, t := range def.Tiers {
 		if t.Within > 0 {
@@ -34,26 +55,23 @@ func refreshFlags() []cli.Flag {
 		every = append(every, fmt.Sprintf("%s=%d", t.Name, t.Every))
 	}
 	every = append(every, fmt.Sprintf("%s=%d", jobs.DueAtPOD, def.AtPOD))
+	vars := func(name string) []string {
+		if !env {
+			return nil
+		}
+		return []string{name}
+	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagRefresh, EnvVars: []string{"ETALAKE_REFRESH"}, Value: string(def.Mode),
-			Usage: "which tracked shipments each night asks: adaptive (by the days until the ETA held, the report's horizons, the arrival: see --refresh-tiers, --refresh-every) " +
-				"or nightly (every shipment not finished, every night, with a grace of 72h: what etalake did before)"},
-		&cli.StringFlag{Name: flagRefreshTiers, EnvVars: []string{"ETALAKE_REFRESH_TIERS"}, Value: strings.Join(tiers, ","),
+		&cli.StringFlag{Name: flagRefreshTiers, EnvVars: vars("ETALAKE_REFRESH_TIERS"), Value: strings.Join(tiers, ","),
 			Usage: "adaptive: the days until the ETA each tier reaches, NAME=DAYS,…; beyond takes every shipment further out; a tier not named keeps its default"},
-		&cli.StringFlag{Name: flagRefreshEvery, EnvVars: []string{"ETALAKE_REFRESH_EVERY"}, Value: strings.Join(every, ","),
+		&cli.StringFlag{Name: flagRefreshEvery, EnvVars: vars("ETALAKE_REFRESH_EVERY"), Value: strings.Join(every, ","),
 			Usage: "adaptive: the nights between asks of each tier (an ETA passed counts as near), and of a shipment discharged at its port of discharge whose final destination is to come (at-pod), NAME=NIGHTS,… (1 to 60, never more often further out)"},
-		&cli.StringFlag{Name: flagRefreshHorizons, EnvVars: []string{"ETALAKE_REFRESH_HORIZONS"}, Value: joinInts(def.Horizons),
+		&cli.StringFlag{Name: flagRefreshHorizons, EnvVars: vars("ETALAKE_REFRESH_HORIZONS"), Value: joinInts(def.Horizons),
 			Usage: "adaptive: ask a shipment once on the last night before its ETA comes within each of these days (the report's horizons, 1 to 60), or none"},
-		&cli.StringFlag{Name: flagRefreshGuard, EnvVars: []string{"ETALAKE_REFRESH_GUARD"}, Value: def.Guard.String(),
+		&cli.StringFlag{Name: flagRefreshGuard, EnvVars: vars("ETALAKE_REFRESH_GUARD"), Value: def.Guard.String(),
 			Usage: "adaptive, below=DAYS,above=DAYS,every=NIGHTS: while the ETA held is more than below days nearer and at most above days further than a horizon, ask at least every so many nights, whatever the tier, " +
 				"so that the ETA the report takes at the horizon is fresh; below=4,above=3,every=1 buys nightly's own ETAs at every horizon " +
 				"(on the benchmark 58 % of nightly's credits, against the default's 43 %: BENCHMARKS.md); below=0,above=0: none, the crossing night alone"},
-		&cli.BoolFlag{Name: flagPace, EnvVars: []string{"ETALAKE_PACE"}, DefaultText: "on with --refresh adaptive when the balance is reported",
-			Usage: "spread the tracking credits over the period: tonight's allowance is the period's remaining credits, less --pace-reserve, divided by the nights left in it; " +
-				"past it the most valuable due shipments are asked (new, overdue, crossing a horizon, then the largest expected ETA change), the rest deferred to a later night, never past twice their interval; --pace=false: never"},
-		&cli.StringFlag{Name: flagPaceReserve, EnvVars: []string{"ETALAKE_PACE_RESERVE"}, Value: fmt.Sprintf("%g%%", def.Pace.ReservePercent),
-			Usage: "the credits of the period the pace keeps out of the allowance: a share of the period's credits (5%, 0 to 90%) or a count (500)"},
-		billingFlag(),
 	}
 }
 
@@ -125,8 +143,9 @@ func readRefresh(c *cli.Context) (jobs.Refresh, error) {
 	return r, nil
 }
 
-// pairs reads NAME=N,… into names and whole numbers, in order.
-func pairs(s string) ([]string, []int, error) {
+// pairs reads NAME=N,… into names and whole numbers, in order; a part
+// that does not read is refused with example, a part that would.
+func pairs(s, example string) ([]string, []int, error) {
 	var names []string
 	var ns []int
 	for _, part := range strings.Split(s, ",") {
@@ -137,7 +156,7 @@ func pairs(s string) ([]string, []int, error) {
 		name, val, ok := strings.Cut(part, "=")
 		n, err := strconv.Atoi(strings.TrimSpace(val))
 		if !ok || err != nil {
-			return nil, nil, fmt.Errorf("%q: want NAME=N, such as near=5", part)
+			return nil, nil, fmt.Errorf("%q: want NAME=N, such as %s", part, example)
 		}
 		names, ns = append(names, strings.ToLower(strings.TrimSpace(name))), append(ns, n)
 	}
@@ -160,7 +179,7 @@ func tierNames(r jobs.Refresh, bounded, atPOD bool) string {
 
 // setTiers sets the bounds of the named tiers.
 func setTiers(r *jobs.Refresh, s string) error {
-	names, days, err := pairs(s)
+	names, days, err := pairs(s, "near=5")
 	if err != nil {
 		return err
 	}
@@ -180,7 +199,7 @@ func setTiers(r *jobs.Refresh, s string) error {
 
 // setEvery sets the nights between asks of the named tiers and at-pod.
 func setEvery(r *jobs.Refresh, s string) error {
-	names, nights, err := pairs(s)
+	names, nights, err := pairs(s, "near=1")
 	if err != nil {
 		return err
 	}
@@ -209,7 +228,7 @@ func tierIndex(r jobs.Refresh, name string) int {
 
 // setGuard sets the named parts of the horizon guard.
 func setGuard(g *jobs.Guard, s string) error {
-	names, ns, err := pairs(s)
+	names, ns, err := pairs(s, "below=4")
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
@@ -66,6 +67,15 @@ func TestCLITheDryRunSaysHowManyShipmentsAreDueAndWhy(t *testing.T) {
 	if !strings.Contains(nightly, "refresh     30 due of 30 tracked shipments active (nightly), 0 not due tonight\n            due: 30 nightly") ||
 		!strings.Contains(nightly, "tracking    30 requests") {
 		t.Errorf("--refresh nightly does not plan every shipment:\n%s", nightly)
+	}
+	// A guard of 60 days either side of the horizons asks every shipment
+	// within 61 days of them every night: each of the 30, by its tier.
+	guard := map[string]string{"ETALAKE_REFRESH_GUARD": "below=60,above=60,every=1"}
+	for k, v := range vars {
+		guard[k] = v
+	}
+	if _, all, _ := run(t, guard, "run", "--dry-run", "--date", date(1)); !strings.Contains(all, "refresh     30 due of 30 tracked shipments active (adaptive), 0 not due tonight") {
+		t.Errorf("ETALAKE_REFRESH_GUARD=below=60,above=60,every=1 does not plan every shipment:\n%s", all)
 	}
 	_, js, _ := run(t, vars, "run", "--dry-run", "--date", date(1), "--log-format", "json")
 	var ev struct {
@@ -128,6 +138,8 @@ func TestCLINonsenseRefreshSettingsAreRefused(t *testing.T) {
 		{"billing per byte", with("ETALAKE_BILLING", "per-byte"), run1, `ETALAKE_BILLING (--billing): "per-byte": want per-call or per-shipment-month`},
 		{"backfill billing per byte", source, []string{"backfill", "--dry-run", "--reask", "shipment:CT:MSCU1234566", "--billing", "per-byte"}, `(--billing): "per-byte"`},
 		{"demo: refresh sometimes", nil, []string{"demo", "--refresh", "sometimes"}, `--refresh: "sometimes": want adaptive or nightly`},
+		{"demo: a guard of no nights", nil, []string{"demo", "--refresh-guard", "every=0"}, `--refresh-guard: every=0: want 1 to 60 nights`},
+		{"demo: a guard not read", nil, []string{"demo", "--refresh-guard", "sometimes"}, `"sometimes": want NAME=N, such as below=4`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wh := filepath.Join(t.TempDir(), "wh")
@@ -140,4 +152,67 @@ func TestCLINonsenseRefreshSettingsAreRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The demo takes the adaptive policy's settings, and says them. With the
+// horizon band asked every night (--refresh-guard
+// below=4,above=3,every=1) its report is nightly's line for line, but for
+// the credits it spent, which are fewer: README, "Nightly's very ETAs at
+// the horizons cost 58 %".
+func TestCLITheDemoWithTheBandEveryNightReportsAsNightly(t *testing.T) {
+	slowtest.Require(t, "runs the 30-night demo twice, about a minute")
+	report := func(args ...string) (string, string) {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "demo")
+		code, out, errOut := run(t, nil, append([]string{"demo", "--warehouse", dir}, args...)...)
+		if code != exitOK {
+			t.Fatalf("demo %v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		began := regexp.MustCompile(`\(--refresh [^)]*\)`).FindString(out)
+		_, rep, ok := strings.Cut(out, "demo: rows loaded:")
+		if !ok {
+			t.Fatalf("demo %v: no report:\n%s", args, out)
+		}
+		// What differs by construction: the rows and credits spent, and
+		// the warehouse's name.
+		var keep []string
+		for _, line := range strings.Split(rep, "\n")[1:] {
+			if !strings.HasPrefix(line, "Credits:") && !strings.HasPrefix(line, "Our count matches") && !strings.Contains(line, dir) {
+				keep = append(keep, line)
+			}
+		}
+		return began, strings.Join(keep, "\n")
+	}
+	saidBand, band := report("--refresh-guard", "below=4,above=3,every=1")
+	saidNightly, nightly := report("--refresh", "nightly")
+	if saidBand != "(--refresh adaptive --refresh-guard below=4,above=3,every=1)" || saidNightly != "(--refresh nightly)" {
+		t.Errorf("the demos say their policies as %q and %q", saidBand, saidNightly)
+	}
+	if band != nightly {
+		t.Errorf("the band every night and nightly report differently:\n%s", lineDiff(nightly, band))
+	}
+}
+
+// lineDiff lists the lines of b not in a, and of a not in b.
+func lineDiff(a, b string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(s, "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	ina, inb := in(a), in(b)
+	var out []string
+	for _, l := range strings.Split(a, "\n") {
+		if !inb[l] {
+			out = append(out, "- "+l)
+		}
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if !ina[l] {
+			out = append(out, "+ "+l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
