@@ -60,9 +60,9 @@ func (g *Guard) Set(name string, n int) error {
 	return nil
 }
 
-// validate refuses a band past the longest horizon, or an interval out
-// of the tiers' range. A band of 0 days either side is no guard: the
-// crossing night alone.
+// validate refuses a band of more days either side than the longest
+// horizon may have, or an interval out of the tiers' range. A band of 0
+// days either side is no guard: the crossing night alone.
 func (g Guard) validate() error {
 	bad := setting.Wrong
 	switch {

@@ -52,7 +52,6 @@ func TestTheGuardDecidesHowOldTheETAAtAHorizonsCutIs(t *testing.T) {
 		t.Errorf("below=4,above=3,every=1 asked %d times, the default %d; want more", exactAsks, defaultAsks)
 	}
 	t.Logf("asks over 34 nights: below=4,above=3,every=1 %d, the default %d (its oldest ETA at a cut %s)", exactAsks, defaultAsks, defaultWorst)
-
 }
 
 // askAll asks a shipment whose ETA held stays eta as r says, one night
