@@ -168,10 +168,16 @@ func fourWriters(t *testing.T, cfg lake.Config, jobs int) {
 	for _, d := range dirs {
 		cmds = append(cmds, startWriter(t, cfg, d, jobs, ""))
 	}
+	// Every writer is waited for before the test fails: one still running
+	// would find its warehouse removed by the test's cleanup.
+	var failed []error
 	for _, c := range cmds {
 		if err := c.Wait(); err != nil {
-			t.Fatalf("a writer failed: %v", err)
+			failed = append(failed, err)
 		}
+	}
+	if len(failed) > 0 {
+		t.Fatalf("%d of %d writers failed: %v", len(failed), len(cmds), failed)
 	}
 	lk := open(t, cfg, lake.Options{})
 	checkLake(t, lk, dirs...)
