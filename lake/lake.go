@@ -117,8 +117,10 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 }
 
 // bootstrapLock is the Postgres advisory lock under which a process
-// creates the catalog's tables and the namespace: "etalake" in ASCII.
-const bootstrapLock int64 = 0x6574616c616b65
+// creates the catalog's tables and the namespace: "etalakeC" in ASCII,
+// not the coordinator's schema lock ("etalake"), so that a catalog and a
+// coordinator in one database do not wait on each other.
+const bootstrapLock int64 = 0x6574616c616b6543
 
 // bootstrap runs create — the catalog's CREATE TABLE IF NOT EXISTS and
 // the namespace — for the catalog where (redacted, for errors) under a session-level advisory lock when the catalog
