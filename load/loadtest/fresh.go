@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -60,24 +59,7 @@ func Main(m *testing.M) int {
 func CopyDir(t testing.TB, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
+	err := os.CopyFS(dst, os.DirFS(src))
 	if err != nil {
 		t.Fatalf("copying %s: %v", src, err)
 	}
