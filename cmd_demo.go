@@ -139,9 +139,9 @@ func sayDemoBegan(c *cli.Context, d jobs.DemoSetup, policy string) {
 // their policies differ.
 func policySaid(c *cli.Context, mode jobs.RefreshMode) string {
 	said := "--refresh " + string(mode)
-	for _, f := range []string{flagRefreshTiers, flagRefreshEvery, flagRefreshHorizons, flagRefreshGuard} {
-		if c.IsSet(f) {
-			said += " --" + f + " " + c.String(f)
+	for _, f := range adaptiveFlags(false) {
+		if name := f.Names()[0]; c.IsSet(name) {
+			said += " --" + name + " " + c.String(name)
 		}
 	}
 	return said
