@@ -123,8 +123,9 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 const bootstrapLock int64 = 0x6574616c616b6543
 
 // bootstrap runs create — the catalog's CREATE TABLE IF NOT EXISTS and
-// the namespace — for the catalog where (redacted, for errors) under a session-level advisory lock when the catalog
-// is Postgres. Postgres does not make CREATE TABLE IF NOT EXISTS safe
+// the namespace — under a session-level advisory lock when the catalog
+// is Postgres (where names it, redacted, in errors). Postgres does not
+// make CREATE TABLE IF NOT EXISTS safe
 // against itself: two sessions creating one table at once, one fails on
 // pg_type's unique index (SQLSTATE 23505), and a fleet's workers open a
 // fresh catalog at one moment (without the lock, 7 of the 8 workers of
