@@ -116,6 +116,6 @@ func sayPull(c *cli.Context, dir, lakeFiles string, pulled []load.Pulled, st loa
 	if len(ids) > 0 {
 		fmt.Fprintf(out, "writers (etalake_writer): %s\n", strings.Join(ids, ", "))
 	}
-	fmt.Fprintf(out, "published: %s/etalake.duckdb (%d bytes) and its Parquet mirror; the snapshots read are in its table lake_pull.\n", dir, st.Bytes)
+	fmt.Fprintf(out, "published: %s/etalake.duckdb (version %d) and its Parquet mirror; the snapshots read are in its table lake_pull.\n", dir, st.Version)
 	fmt.Fprintln(out, "raw_responses is not in the lake: the pull has none, so data_freshness is partial there (etalake lake pull --help).")
 }

@@ -42,11 +42,7 @@ func begin(ctx context.Context, wh *load.Warehouse, run *load.Run, now time.Time
 // left by a job that died, or outside a replay's range — for a job that
 // did not fail (a failed job stops; the next one derives them). Without
 // any it costs a count.
-func deriveLeft(ctx context.Context, wh *load.Warehouse, s *sink) error {
-	n, err := wh.Underived(ctx)
-	if err != nil || n == 0 {
-		return err
-	}
+func deriveLeft(ctx context.Context, s *sink) error {
 	m, err := s.catchUp(ctx)
 	if m > 0 {
 		s.log.Warn("derived responses landed earlier but never loaded", "responses", m)
@@ -130,12 +126,16 @@ func logPublished(log *slog.Logger, st load.PublishStats) {
 		return
 	}
 	ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
-	attrs := []any{"bytes", st.Bytes, "took", ms(st.Took), "copy", ms(st.CopyTook)}
+	attrs := []any{"version", st.Version, "took", ms(st.Took), "swap", ms(st.SwapTook)}
 	if st.Refreshed {
 		attrs = append(attrs, "refresh", ms(st.RefreshTook))
 	}
 	if m := st.Mirror; m != (load.SyncStats{}) {
-		attrs = append(attrs, "mirror", ms(st.MirrorTook), "partitions_written", m.Written, "partitions_removed", m.Removed, "files_linked", m.Linked)
+		attrs = append(attrs, "mirror", ms(st.MirrorTook), "partitions_written", m.Written, "partitions_removed", m.Removed, "rows_written", m.Rows,
+			"files_linked", m.Linked, "segments", m.Segments, "segment_responses", m.SegmentRows)
+	}
+	if st.Swept > 0 {
+		attrs = append(attrs, "versions_removed", st.Swept)
 	}
 	if l := st.Lake; l != (load.LakeStats{}) {
 		attrs = append(attrs, "lake", ms(l.Took), "lake_tables", l.Tables, "lake_files", l.Files, "lake_rows", l.Rows, "lake_bytes", l.Bytes, "lake_retries", l.Retries)

@@ -609,7 +609,7 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 			err = jerr
 		}
 		if err == nil {
-			err = deriveLeft(ctx, r.wh, r.sink)
+			err = deriveLeft(ctx, r.sink)
 		}
 		if err == nil && r.opt.Track {
 			err = r.saveDue(ctx)

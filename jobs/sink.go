@@ -247,15 +247,34 @@ func firstLine(err error) string {
 	return strings.TrimSpace(line)
 }
 
-// catchUp derives the responses a crash left landed but not loaded.
+// catchUpPage is how many responses a catch-up reads at a time.
+const catchUpPage = 512
+
+// catchUp derives the responses a crash left landed but not loaded. It
+// costs two counts when there are none (Underived), which is every job
+// but the one after a crash; when there are some it lists their ids
+// first, without their bodies, then reads them a page at a time, so that
+// its memory is a page's, however large the raw landing.
 func (s *sink) catchUp(ctx context.Context) (int, error) {
-	n := 0
-	err := s.wh.Raw(ctx, load.RawFilter{Underived: true}, func(r *response.Landed) error {
-		n++
-		return s.derive(ctx, r)
-	})
+	left, err := s.wh.Underived(ctx)
+	if err != nil || left == 0 {
+		return 0, err
+	}
+	ids, err := s.wh.RawIDs(ctx, load.RawFilter{Underived: true})
 	if err != nil {
-		return n, err
+		return 0, err
+	}
+	n := 0
+	for len(ids) > 0 {
+		page := ids[:min(catchUpPage, len(ids))]
+		ids = ids[len(page):]
+		err := s.wh.Raw(ctx, load.RawFilter{IDs: page}, func(r *response.Landed) error {
+			n++
+			return s.derive(ctx, r)
+		})
+		if err != nil {
+			return n, err
+		}
 	}
 	return n, s.flush(ctx)
 }

@@ -27,3 +27,11 @@ CREATE TABLE IF NOT EXISTS sql_views (
     applied_at TIMESTAMPTZ NOT NULL
 );
 COMMENT ON TABLE sql_views IS 'Analytic views of package sql applied to this warehouse, with the checksum of the SQL that created each: a view whose SQL changed is created again.';
+
+CREATE TABLE IF NOT EXISTS raw_segments (
+    name VARCHAR NOT NULL,
+    responses BIGINT NOT NULL,
+    bytes BIGINT NOT NULL,
+    written_at TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE raw_segments IS 'The body segments under bodies/segments/, one row each, recorded in the transaction that points raw_responses.segment at it: a segment file without a row was cut off by a crash and is removed by the next writer.';

@@ -121,7 +121,7 @@ func TestReadersSeeThePublishedWarehouseAndNeverBlockTheWriter(t *testing.T) {
 		t.Errorf("a reader opened during the job: %v %q, want the published 0 rows", err, out)
 	}
 	st, err := w.Publish(t.Context())
-	if err != nil || !st.Published || st.Bytes == 0 {
+	if err != nil || !st.Published || st.Version == 0 {
 		t.Fatalf("Publish: %+v, %v", st, err)
 	}
 	if n := queryInt(t, before, "SELECT count(*) FROM eta_observations"); n != 0 {

@@ -36,7 +36,7 @@ func TestMigrationsCreateTheContract(t *testing.T) {
 	}
 	// The contract tables, less the loader's own and those package sql
 	// materialises for its views.
-	internal := []string{"'schema_migrations'", "'parquet_pending'", "'raw_derived'", "'sql_views'"}
+	internal := []string{"'schema_migrations'", "'parquet_pending'", "'raw_derived'", "'sql_views'", "'raw_segments'"}
 	vs, err := views.Views()
 	if err != nil {
 		t.Fatal(err)
@@ -156,9 +156,10 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 		ms[0].SQL,
 		`CREATE TABLE schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, checksum VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`,
 		fmt.Sprintf(`INSERT INTO schema_migrations VALUES (1, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`, schema.Literal(ms[0].Name), schema.Literal(ms[0].Checksum())),
-		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, "etalake.duckdb"))),
+		// The writer's database: the published one is views.
+		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, ".work", "etalake.duckdb"))),
 		// Only the columns migration 1 had: later ones are added by Open.
-		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file, segment) FROM src.raw_responses`,
 		`DETACH src`,
 	} {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {

@@ -27,53 +27,58 @@ import (
 // left out and which earlier one they are kept from, and the two stores
 // keep one shape. It is a projection of the DuckDB tables, never written
 // from batches: Load records the partitions it changes in parquet_pending
-// in its own transaction, and SyncParquet rewrites each from the table.
-// Where the filesystem can, a sync swaps each table it changes whole
-// (swap.go): a reader lists the table's files before or after, never a
-// mix. Elsewhere it writes partition by partition: a partition file is
-// written to a temp name (.tmp-…, which the glob above never matches),
-// synced, and renamed over data.parquet, so a reader sees the old file or
-// the new one, never half of one. Either way a crash leaves the pending
-// rows, and the next SyncParquet writes the partitions again. A
-// migration that adds columns records every partition of the table as
-// pending (migrate.go). raw_responses is not mirrored: its bodies are
-// compressed blobs, of no use to a notebook, and DuckDB is its store.
+// in its own transaction, and each publish writes them from the tables
+// into the new version (version.go), linking every other file from the
+// version before: a reader lists one version's files, never a mix, and a
+// crash leaves the pending rows for the next publish. A migration that
+// adds columns records every partition of the table as pending
+// (migrate.go). raw_responses is mirrored from its body segments
+// (segments.go): parquet/raw_responses/<segment>.parquet, the bodies as
+// they arrived.
+//
+// The readers' database of the version (readers.go) is views over these
+// files: the database notebooks open and the mirror are one thing.
 
 // fileName is the file of a partition.
 const fileName = "data.parquet"
 
-// tempPrefix starts the name of every temp file and directory under
-// parquet/; Open removes them.
+// tempPrefix starts the name of every temp file and directory of a
+// warehouse; Open removes them.
 const tempPrefix = ".tmp-"
 
-// Mirrored reports whether the table has a Parquet mirror: every contract
-// table but raw_responses.
+// Mirrored reports whether the table's mirror is written from its
+// partitions in DuckDB (and fed to the lake): every contract table but
+// raw_responses, whose mirror is its body segments.
 func Mirrored(t *schema.Table) bool { return t != schema.RawResponses }
 
-// SyncStats says what a SyncParquet did.
+// SyncStats says what a publish wrote of the mirror.
 type SyncStats struct {
 	Written int   // partition files written
 	Removed int   // partitions removed because their rows are gone
 	Rows    int64 // rows in the files written
 	Bytes   int64 // size of the files written
-	// Linked counts the unchanged files of the tables swapped whole,
-	// hard-linked into their new tree (no bytes copied).
+	// Linked counts the files of the version before linked into the new
+	// one (no bytes copied).
 	Linked int
+	// Segments counts the body segments written, SegmentRows their
+	// responses.
+	Segments    int
+	SegmentRows int64
 }
 
-// SyncParquet rewrites every pending partition of the mirror from its
-// table — of the tables given, or of all — table by table (etl_runs last:
-// a reader who sees a job's end in the mirror's etl_runs sees the other
-// tables as of that end or later), and forgets each once its file is in
-// place. A partition left without rows loses its directory. Safe to call
-// at any time; with nothing pending it does nothing. Publish calls it.
+// SyncParquet publishes a new version whose mirror holds the pending
+// partitions of the tables given (of all when none), and no other change:
+// the analytic tables stay as last published. A job whose publish failed
+// uses it to show readers how it ended (etl_runs) without its tables.
+// Safe at any time; with nothing pending it publishes nothing.
 func (w *Warehouse) SyncParquet(ctx context.Context, tables ...*schema.Table) (SyncStats, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(tables) == 0 {
 		tables = nil
 	}
-	return w.sync(ctx, tables)
+	st, err := w.publishVersion(ctx, tables, false)
+	return st.Mirror, err
 }
 
 // pendingPartition is a row of parquet_pending.
@@ -82,20 +87,12 @@ type pendingPartition struct {
 	day   day
 }
 
-// sync writes the pending partitions of the tables in only (all when nil),
-// swapping each table whole where the filesystem can. The caller holds
-// w.mu.
-func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, error) {
-	var st SyncStats
-	if w.db == nil {
-		return st, errClosed
-	}
-	if err := w.notePending(ctx); err != nil {
-		return st, err
-	}
+// pendingDays is the pending partitions of the tables in only (all when
+// nil), by table.
+func (w *Warehouse) pendingDays(ctx context.Context, only []*schema.Table) (map[*schema.Table][]day, error) {
 	pending, err := w.pending(ctx)
-	if err != nil || len(pending) == 0 {
-		return st, err
+	if err != nil {
+		return nil, err
 	}
 	days := map[*schema.Table][]day{}
 	for _, p := range pending {
@@ -103,23 +100,87 @@ func (w *Warehouse) sync(ctx context.Context, only []*schema.Table) (SyncStats, 
 			days[p.table] = append(days[p.table], p.day)
 		}
 	}
-	order := syncOrder(days)
-	if !w.noSwap {
-		err := w.swap(ctx, order, days, &st)
-		if !errors.Is(err, errNoSwap) {
-			return st, err
+	return days, nil
+}
+
+// writeMirror writes the mirror of a new version into stage/parquet:
+// every mirrored table's files linked from src (the mirror of the version
+// before), but for its partitions in days, written from the table (a
+// partition left without rows has no file).
+func (w *Warehouse) writeMirror(ctx context.Context, src, stage string, days map[*schema.Table][]day, st *SyncStats) error {
+	for _, t := range schema.Tables {
+		if !Mirrored(t) {
+			continue
 		}
-		w.noSwap = true
-		st = SyncStats{}
-	}
-	for _, t := range order {
+		rewritten := map[string]bool{}
 		for _, d := range days[t] {
-			if err := w.syncPartition(ctx, t, d, &st); err != nil {
-				return st, err
+			rewritten[t.Partition+"="+d.String()] = true
+		}
+		dst := filepath.Join(stage, parquetDir, t.Name)
+		n, err := linkTree(filepath.Join(src, t.Name), dst, func(rel string) bool {
+			part, _, _ := strings.Cut(rel, string(filepath.Separator))
+			return rewritten[part]
+		})
+		st.Linked += n
+		if err != nil {
+			return fmt.Errorf("linking %s: %w", t.Name, err)
+		}
+		for _, d := range days[t] {
+			if err := w.writePartition(ctx, t, d, dst, st); err != nil {
+				return fmt.Errorf("%s %s: %w", t.Name, d, err)
 			}
 		}
 	}
-	return st, nil
+	return nil
+}
+
+// writePartition writes partition d of table t under dir, the table's
+// directory of the new version.
+func (w *Warehouse) writePartition(ctx context.Context, t *schema.Table, d day, dir string, st *SyncStats) error {
+	part := filepath.Join(dir, t.Partition+"="+d.String())
+	if err := os.MkdirAll(part, 0o755); err != nil {
+		return err
+	}
+	rows, bytes, err := w.exportTo(ctx, t, d, filepath.Join(part, fileName))
+	if err != nil {
+		return err
+	}
+	if rows == 0 {
+		st.Removed++
+		return os.Remove(part)
+	}
+	st.Written++
+	st.Rows += rows
+	st.Bytes += bytes
+	return nil
+}
+
+// exportTo writes one partition of t to path from the table, synced, and
+// returns its rows and bytes (0, 0 and no file when the partition has no
+// rows).
+func (w *Warehouse) exportTo(ctx context.Context, t *schema.Table, d day, path string) (rows, bytes int64, err error) {
+	res, err := w.db.ExecContext(ctx, exportSQL(t, d, path))
+	if err == nil {
+		rows, err = res.RowsAffected()
+	}
+	if err != nil || rows == 0 {
+		return 0, 0, errors.Join(err, removeIfExists(path))
+	}
+	if bytes, err = syncFile(path); err != nil {
+		return 0, 0, err
+	}
+	return rows, bytes, nil
+}
+
+// forgetPending forgets the pending partitions of the tables in days: a
+// published version holds them.
+func (w *Warehouse) forgetPending(ctx context.Context, days map[*schema.Table][]day) error {
+	for t := range days {
+		if _, err := w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ?`, t.Name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // syncOrder is the tables of days in the order of schema.Tables, etl_runs
@@ -135,23 +196,6 @@ func syncOrder(days map[*schema.Table][]day) []*schema.Table {
 		out = append(out, schema.ETLRuns)
 	}
 	return out
-}
-
-// syncPartition rewrites one partition in place and forgets it.
-func (w *Warehouse) syncPartition(ctx context.Context, t *schema.Table, d day, st *SyncStats) error {
-	rows, bytes, err := w.export(ctx, t, d)
-	if err != nil {
-		return fmt.Errorf("load: parquet %s %s: %w", t.Name, d, err)
-	}
-	if rows == 0 {
-		st.Removed++
-	} else {
-		st.Written++
-		st.Rows += rows
-		st.Bytes += bytes
-	}
-	_, err = w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`, t.Name, d.String())
-	return err
 }
 
 // pending lists parquet_pending in table order, then date.
@@ -177,42 +221,6 @@ func (w *Warehouse) pending(ctx context.Context) ([]pendingPartition, error) {
 		out = append(out, p)
 	}
 	return out, rows.Err()
-}
-
-// export rewrites one partition's file in place from the table, through a
-// temp file and a rename, and returns the rows and bytes written; a
-// partition without rows is removed.
-func (w *Warehouse) export(ctx context.Context, t *schema.Table, d day) (rows, bytes int64, err error) {
-	root := filepath.Join(w.dir, parquetDir)
-	tableDir := filepath.Join(root, t.Name)
-	dir := filepath.Join(tableDir, t.Partition+"="+d.String())
-	_, statErr := os.Stat(dir)
-	existed := statErr == nil
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, 0, err
-	}
-	tmp := filepath.Join(dir, tempPrefix+randomHex())
-	if rows, bytes, err = w.exportTo(ctx, t, d, tmp); err != nil {
-		return 0, 0, err
-	}
-	if rows == 0 {
-		if err := os.RemoveAll(dir); err != nil {
-			return 0, 0, err
-		}
-		return 0, 0, syncDir(tableDir)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, fileName)); err != nil {
-		return 0, 0, errors.Join(err, removeIfExists(tmp))
-	}
-	if err := syncDir(dir); err != nil {
-		return 0, 0, err
-	}
-	if !existed {
-		if err := errors.Join(syncDir(tableDir), syncDir(root)); err != nil {
-			return 0, 0, err
-		}
-	}
-	return rows, bytes, nil
 }
 
 // sweepTemp removes the temp files and directories a crash left under root.

@@ -9,33 +9,36 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/etalake/etalake/schema"
 )
 
-// Files of publishing: the copy being written next to the published
-// database (a rename within one directory is atomic), and the record of
-// what the working copy was when it was last published.
-const (
-	publishingName = "." + dbName + ".publishing"
-	publishedMark  = "published.json"
-)
+// publishedMark is the record of what the working copy was when it was
+// last published.
+const publishedMark = "published.json"
 
 // PublishStats is what a Publish did.
 type PublishStats struct {
 	// Published is false when nothing changed since the last publish.
 	Published bool
-	Bytes     int64         // the size of the published database
-	Took      time.Duration // by Options.Now, the whole Publish
+	// Version is the version published (version.go), or the one readers
+	// kept when nothing changed.
+	Version int64
+	Took    time.Duration // by Options.Now, the whole Publish
 	// Refreshed says the analytic tables were rebuilt first, in
 	// RefreshTook.
 	Refreshed   bool
 	RefreshTook time.Duration
-	// Mirror is what the Parquet mirror's sync wrote, in MirrorTook.
+	// Mirror is what the version's mirror took: partitions written,
+	// files linked from the version before, body segments; in MirrorTook.
 	Mirror     SyncStats
 	MirrorTook time.Duration
-	// CopyTook is the checkpoint and the copy of the database.
-	CopyTook time.Duration
+	// SwapTook is the readers' database of the version, its swap in and
+	// the removal of the versions no reader needs (Swept).
+	SwapTook time.Duration
+	Swept    int
 	// Lake is what the commit to the lake did (Options.Lake), after the
-	// database was published.
+	// version was published.
 	Lake LakeStats
 }
 
@@ -46,38 +49,42 @@ type PublishStats struct {
 type mark struct {
 	Size    int64 `json:"size"`
 	ModTime int64 `json:"mtime_ns"`
+	// The write-ahead log beside it: DuckDB writes a commit there first,
+	// and into the file at a checkpoint (then empties the log).
+	WALSize    int64 `json:"wal_size"`
+	WALModTime int64 `json:"wal_mtime_ns"`
 }
 
 // Publish makes what the warehouse holds now what readers see, every
-// table, the analytic tables and the Parquet mirror as of the same moment.
-// In order:
+// table, the analytic tables and the Parquet mirror as of the same moment,
+// as a new version (version.go). In order:
 //
 //  1. It refuses (ErrUnderived) while landed responses wait to be
 //     derived: their rows would be missing beside their raw landing (a
 //     replay that stopped midway). Nothing is published.
 //  2. It rebuilds the analytic tables when the tables they are built
 //     from changed since they were last rebuilt (RefreshAnalytics).
-//  3. It writes the pending partitions of the Parquet mirror
-//     (SyncParquet): every changed table swapped whole where the
-//     filesystem can, etl_runs last, so that a reader who sees a job's
-//     end in the mirror's etl_runs sees every table as of that end.
-//  4. It checkpoints the working copy (every committed load is then in
-//     its file, none half), copies that file next to <dir>/etalake.duckdb,
-//     syncs it and renames it over the published one.
-//  5. With Options.Lake, it commits the partitions the mirror wrote to
+//  3. It writes the responses landed since the last publish to a new body
+//     segment (segments.go).
+//  4. It builds the new version beside the current one: the pending
+//     partitions of the mirror written from the tables, every other file
+//     linked from the current version, the segments linked, the analytic
+//     tables written (or linked when unchanged), and the readers'
+//     database of views over them (readers.go).
+//  5. It makes the new version current, in one rename, and removes the
+//     versions no reader holds (but the one before).
+//  6. With Options.Lake, it commits the partitions the mirror wrote to
 //     the lake (lake.go), etl_runs last; a failure there is ErrLake.
 //
-// The mirror is thus written before the database is copied: for the time
-// of the copy, readers of the mirror see the job and readers of the
-// database the one before. A failure at any step publishes nothing more:
-// readers of the database keep the state before (those of the mirror too,
-// unless the failure came after its tables were swapped), and the working
-// copy keeps everything for the next Publish. A reader that has the
-// published database open keeps reading the file it opened; the next one
-// to open it gets the new one: never half a job. It copies nothing when
-// the working copy has not changed since it was last published. The cost
-// is a copy of the database, and a rebuild of the analytic tables when
-// their tables changed (BENCHMARKS.md).
+// A failure at any step before 5 publishes nothing: readers keep the
+// version before, and the working copy keeps everything for the next
+// Publish. A reader that opened a version keeps it (its files stay while
+// it holds the database open); the next one to open the warehouse gets
+// the new one: never half a job. It publishes nothing when the working
+// copy has not changed since it was last published. The cost is the
+// partitions the job changed, its responses' segment, the analytic
+// tables when their tables changed, and a database of views — not a
+// copy of the warehouse (BENCHMARKS.md).
 //
 // Once a writer has called Publish, Close publishes nothing more: see
 // Close.
@@ -86,7 +93,7 @@ func (w *Warehouse) Publish(ctx context.Context) (PublishStats, error) {
 	if err != nil {
 		return st, err
 	}
-	// 5. The lake, last: a failure there leaves readers of the database
+	// 6. The lake, last: a failure there leaves readers of the database
 	// and the mirror the job (ErrLake).
 	st.Lake, err = w.commitLake(ctx)
 	st.Took += st.Lake.Took
@@ -115,52 +122,134 @@ func (w *Warehouse) publishDerived(ctx context.Context) (PublishStats, error) {
 // Close's do not ask whether every landed response is derived (a warehouse
 // used to land responses alone publishes them). The caller holds w.mu.
 func (w *Warehouse) publish(ctx context.Context) (PublishStats, error) {
+	return w.publishVersion(ctx, nil, true)
+}
+
+// publishVersion publishes a new version holding the pending partitions
+// of the tables in only (all when nil) and, with analytics, the analytic
+// tables rebuilt when stale. The caller holds w.mu.
+func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, analytics bool) (PublishStats, error) {
 	var st PublishStats
 	if w.db == nil {
 		return st, errClosed
 	}
 	start := w.opt.Now()
-	var err error
-	if w.stale {
+	if analytics && w.stale {
 		t := w.opt.Now()
 		if err := w.refresh(ctx); err != nil {
 			return st, fmt.Errorf("load: not publishing %s: %w", w.publishedPath(), err)
 		}
 		st.Refreshed, st.RefreshTook = true, w.opt.Now().Sub(t)
 	}
-	t := w.opt.Now()
-	if st.Mirror, err = w.sync(ctx, nil); err != nil {
-		return st, fmt.Errorf("load: not publishing %s: writing the Parquet mirror: %w", w.publishedPath(), err)
-	}
-	st.MirrorTook = w.opt.Now().Sub(t)
-	t = w.opt.Now()
-	if _, err := w.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
-		return st, fmt.Errorf("load: publishing: checkpoint: %w", err)
-	}
-	now, err := w.currentMark()
+	cur, ok, err := w.current()
 	if err != nil {
 		return st, fmt.Errorf("load: publishing: %w", err)
 	}
-	markPath := filepath.Join(w.dir, workDir, publishedMark)
-	if last, ok := readMark(markPath); ok && last == now {
-		if _, err := os.Stat(w.publishedPath()); err == nil {
-			st.Bytes, st.Took = now.Size, w.opt.Now().Sub(start)
-			return st, nil
+	if ok && only == nil && !st.Refreshed && w.asPublished() {
+		st.Version, st.Took = cur.n, w.opt.Now().Sub(start)
+		return st, nil
+	}
+	v, err := w.buildVersion(ctx, cur, ok, only, &st)
+	if err != nil {
+		// The analytic tables rebuilt for this version did not reach
+		// readers: the next publish rebuilds and writes them.
+		w.stale = w.stale || st.Refreshed
+		return st, fmt.Errorf("load: not publishing %s: %w", w.publishedPath(), err)
+	}
+	st.Published, st.Version = true, v.n
+	// The version is published: a failure from here on only leaves
+	// bookkeeping for the next publish, which finds the partitions still
+	// pending and writes them again, or versions to remove.
+	if st.Swept, err = w.sweepVersions(v); err != nil {
+		return st, fmt.Errorf("load: published %s, but removing the versions no reader needs failed: %w", versionName(v.n), err)
+	}
+	w.saveMark()
+	st.SwapTook = w.opt.Now().Sub(start) - st.RefreshTook - st.MirrorTook
+	st.Took = w.opt.Now().Sub(start)
+	return st, nil
+}
+
+// buildVersion builds the next version after cur (none when !ok) and
+// makes it current: steps 3 to 5 of Publish.
+func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only []*schema.Table, st *PublishStats) (version, error) {
+	t := w.opt.Now()
+	if err := w.notePending(ctx); err != nil {
+		return version{}, err
+	}
+	if only == nil { // a publish of some tables (SyncParquet) shows none of the responses
+		if err := w.writeSegment(ctx, &st.Mirror); err != nil {
+			return version{}, err
 		}
 	}
-	if err := w.publishFile(); err != nil {
-		return st, fmt.Errorf("load: publishing %s: %w", w.publishedPath(), err)
+	days, err := w.pendingDays(ctx, only)
+	if err != nil {
+		return version{}, err
 	}
-	// The database is published: a mark that cannot be written only
-	// costs the next Publish a copy, so it is not this one's failure. The
-	// old mark goes, lest it match a later state.
-	data, _ := json.Marshal(now)
-	if err := writeSynced(markPath, data); err != nil {
-		_ = os.Remove(markPath)
+	next, src := int64(1), filepath.Join(w.dir, parquetDir) // the mirror of the layout before versions
+	if ok {
+		next, src = cur.n+1, filepath.Join(cur.dir, parquetDir)
 	}
-	st.CopyTook = w.opt.Now().Sub(t)
-	st.Published, st.Bytes, st.Took = true, now.Size, w.opt.Now().Sub(start)
-	return st, nil
+	stage := w.stageDir(next)
+	// Every version has its mirror's directory, empty or not: readers
+	// glob under parquet/.
+	if err := os.MkdirAll(filepath.Join(stage, parquetDir), 0o755); err != nil {
+		return version{}, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = os.RemoveAll(stage)
+		}
+	}()
+	if err := w.writeMirror(ctx, src, stage, days, &st.Mirror); err != nil {
+		return version{}, fmt.Errorf("writing the Parquet mirror: %w", err)
+	}
+	if err := w.linkSegments(ctx, filepath.Join(stage, parquetDir, schema.RawResponses.Name), &st.Mirror); err != nil {
+		return version{}, err
+	}
+	if err := w.stageAnalytics(ctx, cur, ok, stage, st); err != nil {
+		return version{}, err
+	}
+	st.MirrorTook = w.opt.Now().Sub(t)
+	v, err := w.commitVersion(ctx, stage, next)
+	if err != nil {
+		return version{}, err
+	}
+	committed = true
+	if err := w.forgetPending(ctx, days); err != nil {
+		return v, fmt.Errorf("published %s, but forgetting its partitions failed (the next publish writes them again): %w", versionName(v.n), err)
+	}
+	return v, nil
+}
+
+// stageAnalytics puts the analytic tables in the staged version: written
+// when they were rebuilt (or the version before has none), else linked.
+func (w *Warehouse) stageAnalytics(ctx context.Context, cur version, ok bool, stage string, st *PublishStats) error {
+	src := ""
+	if ok {
+		src = filepath.Join(cur.dir, analyticsDir)
+	}
+	if _, err := os.Stat(src); st.Refreshed || err != nil {
+		return w.exportAnalytics(ctx, stage)
+	}
+	n, err := linkTree(src, filepath.Join(stage, analyticsDir), nil)
+	st.Mirror.Linked += n
+	return err
+}
+
+// saveMark records the working copy as published. A mark that cannot be
+// written only costs the next Publish a version, so it is not this one's
+// failure; the old mark goes, lest it match a later state.
+func (w *Warehouse) saveMark() {
+	path := filepath.Join(w.dir, workDir, publishedMark)
+	now, err := w.currentMark()
+	if err == nil {
+		data, _ := json.Marshal(now)
+		err = writeSynced(path, data)
+	}
+	if err != nil {
+		_ = os.Remove(path)
+	}
 }
 
 // currentMark is the mark of the working copy as it is on disk.
@@ -169,18 +258,18 @@ func (w *Warehouse) currentMark() (mark, error) {
 	if err != nil {
 		return mark{}, err
 	}
-	return mark{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
+	m := mark{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
+	if wal, err := os.Stat(w.workPath() + ".wal"); err == nil {
+		m.WALSize, m.WALModTime = wal.Size(), wal.ModTime().UnixNano()
+	}
+	return m, nil
 }
 
-// asPublished reports whether the working copy on disk, before it is
-// opened, is the state last published: its file as marked, and no
-// write-ahead log of later commits beside it.
+// asPublished reports whether the working copy on disk is the state last
+// published: its file and its write-ahead log as marked then.
 func (w *Warehouse) asPublished() bool {
 	last, ok := readMark(filepath.Join(w.dir, workDir, publishedMark))
 	if !ok {
-		return false
-	}
-	if fi, err := os.Stat(w.workPath() + ".wal"); err == nil && fi.Size() > 0 {
 		return false
 	}
 	now, err := w.currentMark()
@@ -214,25 +303,6 @@ func (w *Warehouse) underived(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// publishFile copies the checkpointed working copy over the published
-// database. A stale write-ahead log of the published file (left by an
-// earlier version that wrote it in place) goes first: a reader opening in
-// between sees the old file a little older, never the new file with an
-// old log.
-func (w *Warehouse) publishFile() error {
-	tmp := filepath.Join(w.dir, publishingName)
-	if err := copyFile(w.workPath(), tmp); err != nil {
-		return errors.Join(err, removeIfExists(tmp))
-	}
-	if err := removeIfExists(w.publishedPath() + ".wal"); err != nil {
-		return errors.Join(err, removeIfExists(tmp))
-	}
-	if err := os.Rename(tmp, w.publishedPath()); err != nil {
-		return errors.Join(err, removeIfExists(tmp))
-	}
-	return syncDir(w.dir)
-}
-
 // adopt starts the working copy of a warehouse that has none: from the
 // published database of an earlier version that wrote it in place (with
 // its write-ahead log, which DuckDB replays when it opens the copy), or
@@ -241,6 +311,12 @@ func (w *Warehouse) publishFile() error {
 func (w *Warehouse) adopt() error {
 	if _, err := os.Stat(w.workPath()); !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	if fi, err := os.Lstat(w.publishedPath()); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A published version is views over the mirror, not a
+		// warehouse to take over.
+		return fmt.Errorf("the writer's database %s is missing, and %s only holds views for readers: restore %s from a backup, or replay the warehouse's body segments into a new one",
+			w.workPath(), w.publishedPath(), filepath.Join(workDir, dbName))
 	}
 	if _, err := os.Stat(w.publishedPath()); errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -128,24 +128,28 @@ func TestPublishRefusesLandedResponsesNotDerived(t *testing.T) {
 
 // A Publish that fails publishes nothing: readers keep the database as
 // before and the working copy keeps what the job did, for the next
-// Publish. Here what stands in the way is a directory where the copy is
-// written (a write that fails, as on a full disk).
+// Publish, analytic tables included. Here what stands in the way is a
+// body segment that cannot be read (a file lost, a disk that fails).
 func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
+	landDerived(t, w, fetched(t0, `{"port":"NLRTM"}`))
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
 	load1(t, w, checkedMem(t), schema.Shipments, arrivedShipment)
-	blocker := filepath.Join(dir, ".etalake.duckdb.publishing", "blocker")
-	if err := os.MkdirAll(blocker, 0o755); err != nil {
+	segment := filepath.Join(dir, "bodies", "segments", "s000000001.parquet")
+	if err := os.Rename(segment, segment+".away"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Publish(t.Context()); err == nil || !strings.Contains(err.Error(), "etalake.duckdb") {
-		t.Fatalf("Publish over a blocked copy: %v; want an error naming the database", err)
+		t.Fatalf("Publish without its segment: %v; want an error naming the database", err)
 	}
 	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_observations"); n != 0 {
 		t.Errorf("readers see %d rows after the failed publish, want the 0 before", n)
 	}
-	if err := os.RemoveAll(filepath.Dir(blocker)); err != nil {
+	if err := os.Rename(segment+".away", segment); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := w.Publish(t.Context()); err != nil || !st.Published {

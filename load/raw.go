@@ -209,6 +209,7 @@ func (w *Warehouse) rawRecord(rs []*response.Landed, stored map[*response.BodyFi
 		rb.optStr("next_page", r.NextPage)
 		rb.optStr("broken", r.Broken)
 		rb.optStr("paging_stop", r.PagingStop)
+		rb.optStr("segment", "") // a publish writes it to a segment (segments.go)
 	}
 	return rb.b.NewRecordBatch(), ids
 }
@@ -278,6 +279,9 @@ type RawFilter struct {
 	Underived bool
 	// IDs, when not empty, selects only these responses.
 	IDs []string
+	// Unsegmented selects only responses no body segment holds yet
+	// (segments.go).
+	Unsegmented bool
 }
 
 // whereSQL renders conditions as a WHERE clause (with its leading
@@ -325,6 +329,9 @@ func (f RawFilter) where() ([]string, []any) {
 	if f.Underived {
 		conds = append(conds, "response_id NOT IN (SELECT response_id FROM raw_derived)")
 	}
+	if f.Unsegmented {
+		conds = append(conds, "segment IS NULL")
+	}
 	if len(f.IDs) > 0 {
 		// A list literal, not IN (…): DuckDB plans a long IN list as a
 		// join, and a list of ids as one filter.
@@ -351,6 +358,12 @@ const rawPage = 1024
 // may Load or Land. fn may keep r only until it returns. An error of fn
 // stops the iteration and is returned.
 func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r *response.Landed) error) error {
+	return w.rawRows(ctx, f, func(p *rawRow) error { return fn(&p.r) })
+}
+
+// rawRows is Raw, handing fn each row as read: the response, with its
+// stored SHA-256 and body file.
+func (w *Warehouse) rawRows(ctx context.Context, f RawFilter, fn func(p *rawRow) error) error {
 	if w.db == nil {
 		return errClosed
 	}
@@ -375,7 +388,7 @@ func (w *Warehouse) Raw(ctx context.Context, f RawFilter, fn func(r *response.La
 			} else if p.r.Body, err = w.decompress(p); err != nil {
 				return err
 			}
-			if err := fn(&p.r); err != nil {
+			if err := fn(p); err != nil {
 				return err
 			}
 			p.r.Body, p.blob = nil, nil

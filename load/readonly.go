@@ -75,6 +75,12 @@ func OpenReader(ctx context.Context, dir string, opt Options, ro ReadOptions) (*
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s: no %s (a job publishes it when it starts on a new warehouse)", ErrNoWarehouse, dir, dbName)
 	}
+	// The version's own file, not the link through .current: the reader
+	// keeps the version it opened, and DuckDB's lock on that file keeps
+	// the version from removal while it is open (version.go).
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	mirror := filepath.Join(dir, parquetDir)
 	db, err := openReader(ctx, path, opt, ro, mirror, "")
 	if err == nil {
@@ -106,12 +112,24 @@ func openReader(ctx context.Context, path string, opt Options, ro ReadOptions, m
 	q.Set("memory_limit", fmt.Sprintf("%dKiB", max(opt.MemoryLimit>>10, 1)))
 	q.Set("threads", strconv.Itoa(opt.Threads))
 	q.Set("access_mode", "READ_ONLY")
+	root := filepath.Dir(mirror)
 	init := func(ex driver.ExecerContext) error {
 		_, err := ex.ExecContext(context.Background(), "SET TimeZone = 'UTC'", nil)
 		return err
 	}
 	if !ro.AllowFiles {
 		init = guard(mirror)
+	}
+	// The views of the readers' database name their files under the
+	// warehouse directory it was published in: under this one, wherever
+	// the warehouse is now (readers.go).
+	first := init
+	init = func(ex driver.ExecerContext) error {
+		if err := first(ex); err != nil {
+			return err
+		}
+		_, err := ex.ExecContext(context.Background(), "SET VARIABLE "+rootVariable+" = "+literal(root), nil)
+		return err
 	}
 	c, err := duckdb.NewConnector(path+"?"+q.Encode(), init)
 	if err != nil {
@@ -138,9 +156,12 @@ func openReader(ctx context.Context, path string, opt Options, ro ReadOptions, m
 // sets them, the next ones find them set (and check them, as a database
 // shared within the process may have been opened otherwise).
 func guard(mirror string) func(driver.ExecerContext) error {
-	dirs := []string{mirror + string(filepath.Separator)}
-	if real, err := filepath.EvalSymlinks(mirror); err == nil && real != mirror {
-		dirs = append(dirs, real+string(filepath.Separator))
+	versions := filepath.Join(filepath.Dir(mirror), versionsDir)
+	dirs := []string{mirror + string(filepath.Separator), versions + string(filepath.Separator)}
+	for _, d := range []string{mirror, versions} {
+		if real, err := filepath.EvalSymlinks(d); err == nil && real != d {
+			dirs = append(dirs, real+string(filepath.Separator))
+		}
 	}
 	quoted := make([]string, len(dirs))
 	for i, d := range dirs {

@@ -158,10 +158,6 @@ type Warehouse struct {
 	// since they were last rebuilt (RefreshAnalytics): Publish rebuilds
 	// them first. Guarded by mu.
 	stale bool
-	// noSwap is set once the filesystem refused what a table's swap
-	// needs (swap.go): the mirror is then written partition by
-	// partition. Guarded by mu.
-	noSwap    bool
 	recovered Recovery
 	// lastRun is the run last saved (SaveRun): the job whose end a
 	// Publish carries, named in its lake commits. Guarded by mu.
@@ -194,7 +190,7 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range []string{filepath.Join(dir, parquetDir), filepath.Join(dir, workDir, journalDir)} {
+	for _, d := range []string{filepath.Join(dir, workDir, journalDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("load: create warehouse: %w", err)
 		}
@@ -244,10 +240,18 @@ func (w *Warehouse) open(ctx context.Context) error {
 	if err := applyViews(ctx, w.db, w.opt.Now); err != nil {
 		return err
 	}
+	// The temp files a crash left: of the mirror of the layout before
+	// versions, of a version half built, of the body store and segments.
 	if err := sweepTemp(filepath.Join(w.dir, parquetDir)); err != nil {
 		return err
 	}
+	if err := w.sweepStages(); err != nil {
+		return err
+	}
 	if err := sweepBodies(w.dir); err != nil {
+		return err
+	}
+	if err := w.sweepSegments(ctx); err != nil {
 		return err
 	}
 	if w.opt.Pull { // a pull lands nothing, and publishes only itself whole
@@ -303,7 +307,7 @@ func Remove(ctx context.Context, dir string, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{dbName, dbName + ".wal", publishingName, workDir, parquetDir, bodiesDir} {
+	for _, name := range []string{dbName, dbName + ".wal", currentLink, versionsDir, workDir, parquetDir, bodiesDir} {
 		if rerr := os.RemoveAll(filepath.Join(dir, name)); rerr != nil {
 			return errors.Join(rerr, lk.release())
 		}
@@ -334,8 +338,15 @@ func (w *Warehouse) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.db != nil {
+		// DuckDB checkpoints when it closes: the log's commits go into
+		// the file, and a state published before is still the one
+		// published, marked anew.
+		published := w.asPublished()
 		err = errors.Join(err, w.db.Close())
 		w.db = nil
+		if published && err == nil {
+			w.saveMark()
+		}
 	}
 	if w.enc != nil {
 		err = errors.Join(err, w.enc.Close())

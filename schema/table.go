@@ -369,3 +369,18 @@ func (t *Table) validate() error {
 	}
 	return nil
 }
+
+// ViewCommentsSQL documents a view of the same name as the table (the
+// readers' database of a published version): the table's comment and each
+// column's as of the latest migration, doc giving a column's comment (its
+// Doc, unless the view's column differs).
+func ViewCommentsSQL(t *Table, doc func(*Table, Column) string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "COMMENT ON TABLE %s IS %s;\n", ident(t.Name), quote(fmt.Sprintf("%s Key (%s), %s.", t.Doc, strings.Join(t.Key, ", "), t.Kind)))
+	for _, c := range t.Columns {
+		if d := doc(t, c); d != "" {
+			fmt.Fprintf(&b, "COMMENT ON COLUMN %s.%s IS %s;\n", ident(t.Name), ident(c.Name), quote(d))
+		}
+	}
+	return b.String()
+}

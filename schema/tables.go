@@ -106,6 +106,10 @@ var (
 			{Name: "body_file", Type: Varchar, Nullable: true, Since: 5, Doc: "NULL when the body is in body; else the file that holds it, " +
 				"zstd-compressed, relative to the warehouse directory (bodies/<body_sha256>.zst): a body larger than --max-body when it arrived, " +
 				"streamed to disk and never held whole in memory. Read it with zstd -dc, or replay with a larger --max-body to derive it"},
+			{Name: "segment", Type: Varchar, Nullable: true, Since: 8, Doc: "the body segment that holds the response, relative to the warehouse directory " +
+				"(bodies/segments/<name>.parquet: the responses a publish added, their bodies as they arrived, Parquet compressed), once a publish has written it; " +
+				"NULL before. The writer's database then keeps no copy of the body (body NULL); readers read raw_responses from the segments " +
+				"(parquet/raw_responses/), each body as it arrived"},
 		},
 	}
 	DeadLetters = &Table{
