@@ -77,8 +77,13 @@ func TestACrashThenTrackRmPublishesTheDeadJobWhole(t *testing.T) {
 		t.Errorf("readers see etl_runs as %q; want the killed run failed (died), the track ok", runs)
 	}
 	var landed, derived, observations, removed int
-	if err := db.QueryRow(`SELECT (SELECT count(*) FROM raw_responses), (SELECT count(*) FROM raw_derived),
-		(SELECT count(*) FROM eta_observations), (SELECT count(*) FROM tracked_shipments WHERE removed_at IS NOT NULL)`).Scan(&landed, &derived, &observations, &removed); err != nil {
+	if err := db.QueryRow(`SELECT (SELECT count(*) FROM raw_responses),
+		(SELECT count(*) FROM eta_observations), (SELECT count(*) FROM tracked_shipments WHERE removed_at IS NOT NULL)`).Scan(&landed, &observations, &removed); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// What was derived is the writer's own record, not shown to readers.
+	if err := loadtest.Writer(t, wh).QueryRow(`SELECT count(*) FROM raw_derived`).Scan(&derived); err != nil {
 		t.Fatal(err)
 	}
 	if landed == 0 || derived != landed || observations == 0 || removed != 1 {
@@ -127,7 +132,7 @@ type fullDisk struct {
 }
 
 // A nightly run whose publish meets a full disk — a real one: a tmpfs
-// too small for the copy of the database that a publish writes, mounted in
+// too small for the readers' database that a publish writes, mounted in
 // a user namespace (no root needed; skipped where user namespaces are not
 // allowed) — exits 1, its summary says failed and why, readers keep the
 // state before, and the next job, on a disk with room, publishes the
@@ -157,9 +162,9 @@ func TestAPublishOntoAFullDiskIsRecordedAsFailed(t *testing.T) {
 		t.Fatalf("the first run: exit %d\n%s%s", code, out, errOut)
 	}
 	// Room for the seed and for what the next run lands and loads, not
-	// for the copy of the database its publish writes.
-	work := fileSize(t, filepath.Join(seed, ".work", "etalake.duckdb"))
-	fd := fullDisk{Size: treeSize(t, seed) + work/2, Mount: t.TempDir(), From: seed, To: filepath.Join(t.TempDir(), "out"),
+	// for the readers' database its publish writes.
+	readers := fileSize(t, filepath.Join(seed, "etalake.duckdb"))
+	fd := fullDisk{Size: treeSize(t, seed) + readers/2, Mount: t.TempDir(), From: seed, To: filepath.Join(t.TempDir(), "out"),
 		Result: filepath.Join(t.TempDir(), "result.json"),
 		Args:   []string{"run", "--date", "2026-01-06"},
 		Env: []string{"ETALAKE_SCHEDULE_URL=" + env.ScheduleURL, "ETALAKE_TRACKING_URL=" + env.TrackingURL, "ETALAKE_API_KEY=" + key,
@@ -255,7 +260,8 @@ func inNamespace(t *testing.T, spec string) {
 	}
 }
 
-// copyTree copies the files and directories under src to dst.
+// copyTree copies the files, directories and symbolic links under src to
+// dst (a file linked twice is copied twice).
 func copyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -265,6 +271,13 @@ func copyTree(src, dst string) error {
 		to := filepath.Join(dst, rel)
 		if e.IsDir() {
 			return os.MkdirAll(to, 0o755)
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			if err == nil {
+				err = os.Symlink(target, to)
+			}
+			return err
 		}
 		in, err := os.Open(path)
 		if err != nil {
@@ -285,7 +298,7 @@ func treeSize(t *testing.T, dir string) int64 {
 	t.Helper()
 	var n int64
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
+		if err != nil || !e.Type().IsRegular() {
 			return err
 		}
 		n += (fileSize(t, path) + 4095) &^ 4095

@@ -175,7 +175,7 @@ func landInAWarehouseOfItsOwn(t *testing.T) string {
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, "etalake.duckdb")
+	return filepath.Join(dir, ".work", "etalake.duckdb") // the writer's: the published one is views
 }
 
 // buildBeforeMigration3 makes in dir the warehouse an etalake of migration
@@ -204,7 +204,7 @@ func buildBeforeMigration3(t *testing.T, dir, src string) {
 	}
 	stmts = append(stmts,
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(src)),
-		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file, segment) FROM src.raw_responses`,
 		`DETACH src`,
 		`CREATE TEMP TABLE night AS SELECT response_id AS rid, observed_at AS seen, row_number() OVER (ORDER BY observed_at) AS n FROM raw_responses`,
 		`INSERT INTO raw_derived SELECT rid, seen FROM night`,

@@ -97,7 +97,7 @@ func landSchedulesOnTheirOwn(t *testing.T) string {
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, "etalake.duckdb")
+	return filepath.Join(dir, ".work", "etalake.duckdb") // the writer's: the published one is views
 }
 
 // buildBeforeMigration4 makes in dir the warehouse an etalake of migration
@@ -126,7 +126,7 @@ func buildBeforeMigration4(t *testing.T, dir, src string) {
 	}
 	stmts = append(stmts,
 		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(src)),
-		`INSERT INTO raw_responses SELECT * EXCLUDE (paging_stop, body_file) FROM src.raw_responses`,
+		`INSERT INTO raw_responses SELECT * EXCLUDE (paging_stop, body_file, segment) FROM src.raw_responses`,
 		`DETACH src`,
 		`INSERT INTO raw_derived SELECT response_id, observed_at FROM raw_responses`,
 		// The plan, its classifier as sent; the actual refused for its

@@ -86,16 +86,21 @@ func TestAFailedRunPublishesItsAnswersWithTheirAnalytics(t *testing.T) {
 	}
 }
 
-// A publish that fails (here a directory where the copy is written, as a
-// full disk fails a write) makes the job failed, exit code 1, with the
+// A publish that fails (here a file where the body segments go, as a full
+// disk fails a write) makes the job failed, exit code 1, with the
 // reason; readers keep the state before, the mirror's etl_runs says it
 // failed, and the next job's publish carries the row to readers of the
 // database.
 func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) {
 	b := newBench(t, 10_000, 10_000)
 	ships := visible(t, b.env.Service.World(), 10)
-	blocker := filepath.Join(b.dir, ".etalake.duckdb.publishing", "in-the-way")
-	if err := os.MkdirAll(blocker, 0o755); err != nil {
+	// A file where the body segments go: the job's answers cannot be
+	// kept for readers, as on a full disk.
+	blocker := filepath.Join(b.dir, "bodies", "segments")
+	if err := os.MkdirAll(filepath.Dir(blocker), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(blocker, []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res, err := b.runErr(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}, ExitCodes: exitCodes})
@@ -116,7 +121,7 @@ func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) 
 	}
 	db.Close()
 
-	if err := os.RemoveAll(filepath.Dir(blocker)); err != nil {
+	if err := os.Remove(blocker); err != nil {
 		t.Fatal(err)
 	}
 	if next := b.run(t, jobs.RunOptions{ExitCodes: exitCodes}); next.Run.Status != load.StatusOK {

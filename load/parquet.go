@@ -81,6 +81,36 @@ func (w *Warehouse) SyncParquet(ctx context.Context, tables ...*schema.Table) (S
 	return st.Mirror, err
 }
 
+// RewriteMirror records every partition of every mirrored table as
+// pending, and the analytic tables as stale: the next publish writes the
+// whole mirror and the analytic tables from the tables. It is for changes
+// made to the tables outside the loader (rows written with SQL, a repair
+// by hand), which record nothing themselves; a publish after it costs the
+// whole warehouse.
+func (w *Warehouse) RewriteMirror(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.db == nil {
+		return errClosed
+	}
+	err := w.inTx(ctx, func(s *session) error {
+		for _, t := range schema.Tables {
+			if !Mirrored(t) {
+				continue
+			}
+			if _, err := s.exec(ctx, pendingSQL(t, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(t.Name)))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("load: recording the whole mirror for rewriting: %w", err)
+	}
+	w.stale = true
+	return nil
+}
+
 // pendingPartition is a row of parquet_pending.
 type pendingPartition struct {
 	table *schema.Table

@@ -32,4 +32,3 @@ func TestPendingSurvivesACrash(t *testing.T) {
 		t.Errorf("second sync: %+v, %v: want nothing to do", st, err)
 	}
 }
-

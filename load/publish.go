@@ -204,7 +204,7 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if err := w.writeMirror(ctx, src, stage, days, &st.Mirror); err != nil {
 		return version{}, fmt.Errorf("writing the Parquet mirror: %w", err)
 	}
-	if err := w.linkSegments(ctx, filepath.Join(stage, parquetDir, schema.RawResponses.Name), &st.Mirror); err != nil {
+	if err := w.stageSegments(ctx, cur, ok, only, stage, &st.Mirror); err != nil {
 		return version{}, err
 	}
 	if err := w.stageAnalytics(ctx, cur, ok, stage, st); err != nil {

@@ -98,9 +98,10 @@ const readersFormat = "1"
 
 // keptTables are the writer's own tables readers see too, copied whole
 // into each version's database: they are small. schema_migrations says
-// which schema the version has; lake_pull, in a pull of the lake, what
-// the pull read.
-var keptTables = []string{"schema_migrations", pullTable}
+// which schema the version has; lake_state, in a warehouse that feeds a
+// lake, its writer id there; lake_pull, in a pull of the lake, what the
+// pull read.
+var keptTables = []string{"schema_migrations", "lake_state", pullTable}
 
 // keptTablesSQL copies the keptTables the writer's database home has.
 func (w *Warehouse) keptTablesSQL(ctx context.Context, home string) (string, error) {

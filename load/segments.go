@@ -221,6 +221,23 @@ func (w *Warehouse) segments(ctx context.Context) ([]string, error) {
 	return queryStrings(ctx, w.db, `SELECT name FROM raw_segments ORDER BY name`)
 }
 
+// stageSegments puts raw_responses in the staged version: every recorded
+// segment, or for a publish of some tables only (SyncParquet), the
+// segments of the version before, so that it shows no response the
+// tables beside it were not published with.
+func (w *Warehouse) stageSegments(ctx context.Context, cur version, ok bool, only []*schema.Table, stage string, st *SyncStats) error {
+	dir := filepath.Join(stage, parquetDir, schema.RawResponses.Name)
+	if only == nil {
+		return w.linkSegments(ctx, dir, st)
+	}
+	if !ok {
+		return nil
+	}
+	n, err := linkTree(filepath.Join(cur.dir, parquetDir, schema.RawResponses.Name), dir, nil)
+	st.Linked += n
+	return err
+}
+
 // linkSegments links every recorded segment into dir, the new version's
 // parquet/raw_responses.
 func (w *Warehouse) linkSegments(ctx context.Context, dir string, st *SyncStats) error {

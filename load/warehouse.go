@@ -157,7 +157,7 @@ type Warehouse struct {
 	// stale says the tables the analytic tables are built from changed
 	// since they were last rebuilt (RefreshAnalytics): Publish rebuilds
 	// them first. Guarded by mu.
-	stale bool
+	stale     bool
 	recovered Recovery
 	// lastRun is the run last saved (SaveRun): the job whose end a
 	// Publish carries, named in its lake commits. Guarded by mu.
@@ -341,7 +341,7 @@ func (w *Warehouse) Close() error {
 		// DuckDB checkpoints when it closes: the log's commits go into
 		// the file, and a state published before is still the one
 		// published, marked anew.
-		published := w.asPublished()
+		published := w.lock != nil && w.asPublished() // a writer's, not a dry run's
 		err = errors.Join(err, w.db.Close())
 		w.db = nil
 		if published && err == nil {

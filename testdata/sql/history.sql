@@ -110,16 +110,16 @@ INSERT INTO tracked_shipments VALUES
 -- The newest response in the warehouse: 2026-03-12 02:00.
 INSERT INTO raw_responses VALUES
   ('x1', 'run-2', 'tracking', 'shipment', 'shipment:BL:S2', '/container-tracking/api/v2/shipment?shipmentNumber=S2', 200,
-   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12', NULL, NULL, NULL, NULL);
+   TIMESTAMPTZ '2026-03-12 02:00:01+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-12', 2, 'sha', '\x00'::BLOB, DATE '2026-03-12', NULL, NULL, NULL, NULL, NULL);
 
 -- port:DEHAM, given up for 2026-03-11 by run-1, landed whole by run-1b:
 -- no longer given up. port:NLRTM stays given up for both dates, S5 for
 -- 2026-03-12.
 INSERT INTO raw_responses VALUES
   ('x2', 'run-1b', 'schedule', 'schedule_port', 'port:DEHAM', '/schedule/api/v1/schedule/DEHAM', 200,
-   TIMESTAMPTZ '2026-03-11 03:00:31+00', TIMESTAMPTZ '2026-03-11 03:00:30+00', NULL, 1, 'fetch', DATE '2026-03-11', 2, 'sha', '\x00'::BLOB, DATE '2026-03-11', NULL, NULL, NULL, NULL),
+   TIMESTAMPTZ '2026-03-11 03:00:31+00', TIMESTAMPTZ '2026-03-11 03:00:30+00', NULL, 1, 'fetch', DATE '2026-03-11', 2, 'sha', '\x00'::BLOB, DATE '2026-03-11', NULL, NULL, NULL, NULL, NULL),
   ('x3', 'run-1', 'schedule', 'schedule_port', 'port:NLRTM', '/schedule/api/v1/schedule/NLRTM', 200,
-   TIMESTAMPTZ '2026-03-10 02:00:01+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-10', 2, 'sha', '\x01'::BLOB, DATE '2026-03-10', NULL, NULL, NULL, NULL);
+   TIMESTAMPTZ '2026-03-10 02:00:01+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', NULL, 1, 'fetch', DATE '2026-03-10', 2, 'sha', '\x01'::BLOB, DATE '2026-03-10', NULL, NULL, NULL, NULL, NULL);
 
 -- Runs: two on 2026-03-11 (one partial), one on 2026-03-12 with drift.
 INSERT INTO etl_runs VALUES
