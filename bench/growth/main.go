@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+func main() {
+	sizes := flag.String("sizes", "500,2000,8000", "shipments of each world, comma-separated; the first is 1×")
+	big := flag.Bool("big", false, "add the 64× world (32 000 shipments; about an hour to build on 2 cores)")
+	night := flag.Int("night", 300, "answers of day 31 the nightly job imports")
+	runs := flag.Int("runs", 3, "nights timed per size (medians are reported)")
+	dir := flag.String("dir", "", "where the worlds and warehouses go (default: a temporary directory, removed at the end)")
+	bin := flag.String("bin", "", "a built etalake binary (default: build one from the module root)")
+	asJSON := flag.Bool("json", false, "print the results as JSON instead of a Markdown table")
+	flag.Parse()
+	if err := run(*sizes, *big, *night, *runs, *dir, *bin, *asJSON); err != nil {
+		fmt.Fprintln(os.Stderr, "growth:", err)
+		os.Exit(1)
+	}
+}
+
+func run(sizeList string, big bool, night, runs int, dir, bin string, asJSON bool) error {
+	var sizes []int
+	for _, f := range strings.Split(sizeList, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-sizes %q: want shipment counts like 500,2000,8000", sizeList)
+		}
+		sizes = append(sizes, n)
+	}
+	if big {
+		sizes = append(sizes, sizes[0]*64)
+	}
+	if night < 1 || runs < 1 {
+		return fmt.Errorf("-night and -runs must be at least 1")
+	}
+	if dir == "" {
+		d, err := os.MkdirTemp("", "etalake-growth-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "etalake")
+		build := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", bin, ".")
+		build.Dir = moduleRoot()
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building etalake: %w", err)
+		}
+	}
+	var results []nightResult
+	for _, s := range sizes {
+		w, err := buildWorld(bin, filepath.Join(dir, fmt.Sprintf("s%d", s)), s, night)
+		if err != nil {
+			return err
+		}
+		var nights []nightResult
+		for i := 0; i < runs; i++ {
+			n, err := w.night(bin)
+			if err != nil {
+				return err
+			}
+			nights = append(nights, n)
+		}
+		r := median(nights)
+		r.Shipments, r.Scale, r.StoredAnswers, r.BuildSeconds = s, float64(s)/float64(sizes[0]), w.answers, w.build.Seconds()
+		results = append(results, r)
+		fmt.Fprintf(os.Stderr, "growth: %d shipments: %.2f s wall, %.2f CPU-s, %d MiB RSS\n", s, r.WallSeconds, r.CPUSeconds, r.PeakRSSKiB>>10)
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(results)
+	}
+	printTable(os.Stdout, results)
+	return nil
+}
+
+// moduleRoot is the directory of go.mod, from the current directory up.
+func moduleRoot() string {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "."
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+// world is one size's history, built once, and its night.
+type world struct {
+	dir      string
+	answers  int64 // stored after the night
+	build    time.Duration
+	nightLen int
+}
+
+func buildWorld(bin, dir string, shipments, night int) (*world, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	resp := filepath.Join(dir, "responses")
+	if err := etalake(bin, "sim", "responses", "--seed", "1", "--shipments", strconv.Itoa(shipments), "--days", "31", "--out", resp); err != nil {
+		return nil, err
+	}
+	files, _ := filepath.Glob(filepath.Join(resp, "*.ndjson"))
+	slices.Sort(files)
+	if len(files) < 2 {
+		return nil, fmt.Errorf("sim responses wrote %d files in %s; want 31", len(files), resp)
+	}
+	last := files[len(files)-1]
+	n, err := firstLines(last, filepath.Join(dir, "night.ndjson"), night)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(last); err != nil {
+		return nil, err
+	}
+	var answers int64
+	for _, f := range files[:len(files)-1] {
+		c, err := countLines(f)
+		if err != nil {
+			return nil, err
+		}
+		answers += c
+	}
+	w := &world{dir: dir, answers: answers + int64(n), nightLen: n}
+	start := time.Now()
+	// The history's import may end partial (3): some simulated answers are
+	// dead-lettered on purpose. Anything else is a failure.
+	if err := etalake(bin, append([]string{"import"}, append(w.lakeFlags(), resp)...)...); err != nil && exitCode(err) != 3 {
+		return nil, fmt.Errorf("importing the history: %w", err)
+	}
+	w.build = time.Since(start)
+	for _, p := range []string{"wh", "catalog.db", "lake"} {
+		if err := cp(filepath.Join(dir, p), filepath.Join(dir, "pristine", p)); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func (w *world) lakeFlags() []string {
+	return []string{"--warehouse", filepath.Join(w.dir, "wh"),
+		"--lake-catalog", "sqlite://" + filepath.Join(w.dir, "catalog.db"),
+		"--lake-warehouse", "file://" + filepath.Join(w.dir, "lake")}
+}
+
+// nightResult is one timed night (or the medians of several).
+type nightResult struct {
+	Shipments      int     `json:"shipments"`
+	Scale          float64 `json:"scale"`
+	BuildSeconds   float64 `json:"build_seconds"`
+	StoredAnswers  int64   `json:"stored_answers"`
+	WallSeconds    float64 `json:"wall_seconds"`
+	CPUSeconds     float64 `json:"cpu_seconds"`
+	PeakRSSKiB     int64   `json:"peak_rss_kib"`
+	DiskSteady     int64   `json:"disk_steady_bytes"`
+	DiskPeak       int64   `json:"disk_peak_bytes"`
+	DiskAfter      int64   `json:"disk_after_bytes"`
+	RowsDerived    int64   `json:"rows_derived"`
+	LakeRows       int64   `json:"lake_rows"`
+	LakeFilesMax   int     `json:"lake_files_max_per_table"`
+	LakeFilesTable string  `json:"lake_files_max_table"`
+}
+
+var (
+	rowsLine = regexp.MustCompile(`(?m)^\s*rows\s+(.*)$`)
+	rowsPair = regexp.MustCompile(`[a-z_]+ (\d+)`)
+	lakeRows = regexp.MustCompile(`lake_rows=(\d+)`)
+)
+
+func (w *world) night(bin string) (nightResult, error) {
+	for _, p := range []string{"wh", "catalog.db", "lake"} {
+		if err := os.RemoveAll(filepath.Join(w.dir, p)); err != nil {
+			return nightResult{}, err
+		}
+		if err := cp(filepath.Join(w.dir, "pristine", p), filepath.Join(w.dir, p)); err != nil {
+			return nightResult{}, err
+		}
+	}
+	syscall.Sync()
+	wh := filepath.Join(w.dir, "wh")
+	var r nightResult
+	r.DiskSteady = diskUsage(wh)
+	var peak atomic.Int64
+	peak.Store(r.DiskSteady)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if d := diskUsage(wh); d > peak.Load() {
+					peak.Store(d)
+				}
+			}
+		}
+	}()
+	cmd := exec.Command(bin, append([]string{"import"}, append(w.lakeFlags(), filepath.Join(w.dir, "night.ndjson"))...)...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	r.WallSeconds = time.Since(start).Seconds()
+	close(stop)
+	<-done
+	if err != nil && exitCode(err) != 3 {
+		return r, fmt.Errorf("the night on %s: %v\n%s%s", wh, err, out.String(), tail(errOut.String()))
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.CPUSeconds = tv(ru.Utime) + tv(ru.Stime)
+		r.PeakRSSKiB = ru.Maxrss
+	}
+	r.DiskAfter = diskUsage(wh)
+	r.DiskPeak = max(peak.Load(), r.DiskAfter)
+	if m := rowsLine.FindStringSubmatch(out.String()); m != nil {
+		for _, p := range rowsPair.FindAllStringSubmatch(m[1], -1) {
+			n, _ := strconv.ParseInt(p[1], 10, 64)
+			r.RowsDerived += n
+		}
+	}
+	if m := lakeRows.FindStringSubmatch(errOut.String()); m != nil {
+		r.LakeRows, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	r.LakeFilesMax, r.LakeFilesTable = lakeFiles(filepath.Join(w.dir, "lake"))
+	return r, nil
+}
+
+func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+// lakeFiles is the most data files any table of the lake holds.
+func lakeFiles(lake string) (int, string) {
+	tables, _ := filepath.Glob(filepath.Join(lake, "*", "*"))
+	most, which := 0, ""
+	for _, t := range tables {
+		n := 0
+		_ = filepath.WalkDir(filepath.Join(t, "data"), func(_ string, e fs.DirEntry, err error) error {
+			if err == nil && e.Type().IsRegular() {
+				n++
+			}
+			return nil
+		})
+		if n > most {
+			most, which = n, filepath.Base(t)
+		}
+	}
+	return most, which
+}
+
+// diskUsage is the space the files under dir take, each inode once (hard
+// links between versions are one file), in allocated blocks.
+func diskUsage(dir string) int64 {
+	seen := map[uint64]bool{}
+	var n int64
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			n += fi.Size()
+			return nil
+		}
+		if seen[st.Ino] {
+			return nil
+		}
+		seen[st.Ino] = true
+		n += st.Blocks * 512
+		return nil
+	})
+	return n
+}
+
+func median(rs []nightResult) nightResult {
+	pick := func(get func(nightResult) float64) float64 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = get(r)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	m := rs[0]
+	m.WallSeconds = pick(func(r nightResult) float64 { return r.WallSeconds })
+	m.CPUSeconds = pick(func(r nightResult) float64 { return r.CPUSeconds })
+	m.PeakRSSKiB = int64(pick(func(r nightResult) float64 { return float64(r.PeakRSSKiB) }))
+	m.DiskPeak = int64(pick(func(r nightResult) float64 { return float64(r.DiskPeak) }))
+	return m
+}
+
+func printTable(w io.Writer, rs []nightResult) {
+	fmt.Fprint(w, "| |")
+	for _, r := range rs {
+		fmt.Fprintf(w, " %g× (%d shipments) |", r.Scale, r.Shipments)
+	}
+	fmt.Fprint(w, " last / first |\n|---|")
+	for range rs {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprint(w, "---:|\n")
+	row := func(name string, get func(nightResult) float64, format string) {
+		fmt.Fprintf(w, "| %s |", name)
+		for _, r := range rs {
+			fmt.Fprintf(w, " "+format+" |", get(r))
+		}
+		first, last := get(rs[0]), get(rs[len(rs)-1])
+		if first != 0 {
+			fmt.Fprintf(w, " %.2f |\n", last/first)
+		} else {
+			fmt.Fprint(w, " |\n")
+		}
+	}
+	mb := func(b int64) float64 { return float64(b) / 1e6 }
+	row("stored answers", func(r nightResult) float64 { return float64(r.StoredAnswers) }, "%.0f")
+	row("wall, s", func(r nightResult) float64 { return r.WallSeconds }, "%.2f")
+	row("CPU, s", func(r nightResult) float64 { return r.CPUSeconds }, "%.2f")
+	row("peak RSS, MiB", func(r nightResult) float64 { return float64(r.PeakRSSKiB) / 1024 }, "%.0f")
+	row("disk steady, MB", func(r nightResult) float64 { return mb(r.DiskSteady) }, "%.1f")
+	row("disk peak, MB", func(r nightResult) float64 { return mb(r.DiskPeak) }, "%.1f")
+	row("peak / steady", func(r nightResult) float64 { return float64(r.DiskPeak) / float64(r.DiskSteady) }, "%.3f")
+	row("disk per stored answer, KB", func(r nightResult) float64 { return float64(r.DiskAfter) / float64(r.StoredAnswers) / 1e3 }, "%.2f")
+	row("rows derived", func(r nightResult) float64 { return float64(r.RowsDerived) }, "%.0f")
+	row("lake rows committed", func(r nightResult) float64 { return float64(r.LakeRows) }, "%.0f")
+	row("lake rows / derived", func(r nightResult) float64 { return float64(r.LakeRows) / float64(max(r.RowsDerived, 1)) }, "%.2f")
+	row("lake data files, most of a table", func(r nightResult) float64 { return float64(r.LakeFilesMax) }, "%.0f")
+}
+
+// etalake runs the binary and returns its error with its stderr's tail.
+func etalake(bin string, args ...string) error {
+	cmd := exec.Command(bin, args...)
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil {
+		return &childError{err: err, args: args, stderr: tail(errOut.String())}
+	}
+	return nil
+}
+
+type childError struct {
+	err    error
+	args   []string
+	stderr string
+}
+
+func (e *childError) Error() string {
+	return fmt.Sprintf("etalake %s: %v\n%s", strings.Join(e.args, " "), e.err, e.stderr)
+}
+func (e *childError) Unwrap() error { return e.err }
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+func tail(s string) string {
+	if len(s) > 4096 {
+		return "…" + s[len(s)-4096:]
+	}
+	return s
+}
+
+// cp copies a file or tree with cp -a: links, modes and times kept.
+func cp(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+		return fmt.Errorf("cp -a %s %s: %v: %s", from, to, err, out)
+	}
+	return nil
+}
+
+// firstLines copies the first n lines of from to to, keeping from's
+// modification time (etalake import takes it as observed_at).
+func firstLines(from, to string, n int) (int, error) {
+	in, err := os.Open(from)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	k := 0
+	for k < n && sc.Scan() {
+		if _, err := fmt.Fprintln(out, sc.Text()); err != nil {
+			out.Close()
+			return 0, err
+		}
+		k++
+	}
+	if err := sc.Err(); err != nil {
+		out.Close()
+		return 0, err
+	}
+	if err := out.Close(); err != nil {
+		return 0, err
+	}
+	fi, err := os.Stat(from)
+	if err != nil {
+		return 0, err
+	}
+	return k, os.Chtimes(to, fi.ModTime(), fi.ModTime())
+}
+
+func countLines(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var n int64
+	for sc.Scan() {
+		n++
+	}
+	return n, sc.Err()
+}
