@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/etalake/etalake/load/loadtest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -97,7 +98,7 @@ func landSchedulesOnTheirOwn(t *testing.T) string {
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, ".work", "etalake.duckdb") // the writer's: the published one is views
+	return loadtest.WriterWithBodies(t, dir) // the writer's, bodies in it: the published one is views
 }
 
 // buildBeforeMigration4 makes in dir the warehouse an etalake of migration

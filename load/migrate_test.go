@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/etalake/etalake/load/loadtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,7 +158,7 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 		`CREATE TABLE schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, checksum VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`,
 		fmt.Sprintf(`INSERT INTO schema_migrations VALUES (1, %s, %s, TIMESTAMPTZ '2024-01-01 00:00:00+00')`, schema.Literal(ms[0].Name), schema.Literal(ms[0].Checksum())),
 		// The writer's database: the published one is views.
-		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(filepath.Join(src, ".work", "etalake.duckdb"))),
+		fmt.Sprintf(`ATTACH %s AS src (READ_ONLY)`, schema.Literal(loadtest.WriterWithBodies(t, src))),
 		// Only the columns migration 1 had: later ones are added by Open.
 		`INSERT INTO raw_responses SELECT * EXCLUDE (next_page, broken, paging_stop, body_file, segment) FROM src.raw_responses`,
 		`DETACH src`,

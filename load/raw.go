@@ -160,6 +160,21 @@ func (w *Warehouse) Land(ctx context.Context, rs ...*response.Landed) (landed in
 	if err != nil {
 		return 0, fmt.Errorf("load: land: %w", err)
 	}
+	// A long job (an import of months) moves its bodies to a segment as
+	// it goes, so that the database never holds more than segmentFlush of
+	// them. A failure here loses nothing — the bodies stay in the
+	// database — and the publish, which segments what is left, says it.
+	for _, r := range rs {
+		if r.File == nil {
+			w.unsegmented += int64(len(r.Body))
+		}
+	}
+	if w.unsegmented >= segmentFlush {
+		var st SyncStats
+		if w.writeSegment(ctx, &st) == nil {
+			w.unsegmented = 0
+		}
+	}
 	return int(n), nil
 }
 
@@ -379,9 +394,14 @@ func (w *Warehouse) rawRows(ctx context.Context, f RawFilter, fn func(p *rawRow)
 		if err != nil {
 			return fmt.Errorf("load: raw: %w", err)
 		}
+		if err := w.segmentBodies(ctx, page); err != nil {
+			return err
+		}
 		for i := range page {
 			p := &page[i]
-			if p.file.Valid {
+			if p.r.Body != nil {
+				// Read from its segment, and checked.
+			} else if p.file.Valid {
 				// Left in its file: the caller reads it (ReadBody) if it
 				// may hold it.
 				p.r.File = &response.BodyFile{Path: filepath.Join(w.dir, filepath.FromSlash(p.file.String)), Size: p.size, SHA256: p.sum, ID: p.r.ID, Compressed: true}
@@ -441,10 +461,12 @@ type rawRow struct {
 	size int64
 	blob []byte
 	file sql.NullString // body_file
+	// segment holds the body when blob is NULL (segments.go).
+	segment sql.NullString
 }
 
 const rawColumns = `response_id, run_id, product, endpoint, resource, request, status, fetched_at, observed_at,
-date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken, paging_stop, body_file`
+date_header, attempt, source, logical_date, body_bytes, body_sha256, body, next_page, broken, paging_stop, body_file, segment`
 
 // rawPage reads the next page of responses.
 func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]rawRow, error) {
@@ -463,7 +485,7 @@ func (w *Warehouse) rawPage(ctx context.Context, conds []string, args []any) ([]
 		var next, broken, stop sql.NullString
 		if err := rows.Scan(&p.r.ID, &p.r.RunID, &p.r.Product, &p.r.Endpoint, &p.r.Resource, &p.r.Request, &status,
 			&p.r.FetchedAt, &p.r.ObservedAt, &dateHeader, &attempt, &p.r.Source, &logical,
-			&p.size, &p.sum, &p.blob, &next, &broken, &stop, &p.file); err != nil {
+			&p.size, &p.sum, &p.blob, &next, &broken, &stop, &p.file, &p.segment); err != nil {
 			return nil, err
 		}
 		p.r.NextPage, p.r.Broken, p.r.PagingStop = next.String, broken.String, stop.String
@@ -491,9 +513,15 @@ func (w *Warehouse) decompress(p *rawRow) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load: raw %s: body: %w", p.r.ID, err)
 	}
+	return body, checkBody(p, body)
+}
+
+// checkBody says whether body is the one landed as p: its stored size
+// and SHA-256.
+func checkBody(p *rawRow, body []byte) error {
 	sum := sha256.Sum256(body)
 	if int64(len(body)) != p.size || hex.EncodeToString(sum[:]) != p.sum {
-		return nil, fmt.Errorf("load: raw %s: body does not match its stored size and SHA-256", p.r.ID)
+		return fmt.Errorf("load: raw %s: body does not match its stored size and SHA-256", p.r.ID)
 	}
-	return body, nil
+	return nil
 }

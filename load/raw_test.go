@@ -54,10 +54,12 @@ func land(t testing.TB, w *load.Warehouse, rs ...response.Landed) int {
 func landDerived(t testing.TB, w *load.Warehouse, rs ...response.Landed) {
 	t.Helper()
 	land(t, w, rs...)
+	ids := make([]string, len(rs))
 	for i := range rs {
-		if _, err := w.Load(t.Context(), nil, load.ResponseID(&rs[i])); err != nil {
-			t.Fatal(err)
-		}
+		ids[i] = load.ResponseID(&rs[i])
+	}
+	if _, err := w.Load(t.Context(), nil, ids...); err != nil {
+		t.Fatal(err)
 	}
 }
 

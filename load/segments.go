@@ -32,6 +32,11 @@ import (
 // off by a crash, and Open removes it.
 const segmentsDir = "bodies/segments"
 
+// segmentFlush is how many body bytes (as received) Land lets the
+// database hold before it writes them to a segment: about 15 MB of the
+// database's zstd frames for tracking answers, whatever the job's size.
+const segmentFlush = 128 << 20
+
 // segmentBatch bounds what a segment's writer holds: responses per row
 // group, and their bodies' bytes.
 const (
@@ -77,7 +82,10 @@ func (w *Warehouse) writeSegment(ctx context.Context, st *SyncStats) error {
 	}
 	rel := segmentsDir + "/" + name
 	err = w.inTx(ctx, func(s *session) error {
-		if _, err := s.exec(ctx, fmt.Sprintf(`UPDATE raw_responses SET segment = %s WHERE segment IS NULL`, literal(rel))); err != nil {
+		// The body now lives in the segment alone: the database keeps
+		// the row and drops its copy, so it holds no more bodies than
+		// the responses landed since the last publish.
+		if _, err := s.exec(ctx, fmt.Sprintf(`UPDATE raw_responses SET segment = %s, body = NULL WHERE segment IS NULL`, literal(rel))); err != nil {
 			return err
 		}
 		_, err := s.exec(ctx, fmt.Sprintf(`INSERT INTO raw_segments VALUES (%s, %d, %d, %s)`, literal(rel), rows, bytes, literal(w.opt.Now().UTC().Format("2006-01-02T15:04:05.999999Z07:00"))))
@@ -88,6 +96,7 @@ func (w *Warehouse) writeSegment(ctx context.Context, st *SyncStats) error {
 	}
 	st.Segments++
 	st.SegmentRows += rows
+	w.unsegmented = 0
 	return nil
 }
 
@@ -280,6 +289,71 @@ func (w *Warehouse) sweepSegments(ctx context.Context) error {
 	for _, e := range entries {
 		if !known[e.Name()] && (strings.HasPrefix(e.Name(), tempPrefix) || strings.HasSuffix(e.Name(), ".parquet")) {
 			if err := removeIfExists(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// segmentBodies fills in the bodies of the page's rows that live in a
+// segment (blob NULL, segment set), one query per segment touched. A
+// segment's rows are in (observed_at, response_id) order, as Raw reads
+// them, so bounding observed_at lets DuckDB skip every row group outside
+// the page. Each body is checked against its stored size and SHA-256.
+func (w *Warehouse) segmentBodies(ctx context.Context, page []rawRow) error {
+	type want struct {
+		ids        []string
+		rows       map[string]*rawRow
+		first, end any
+	}
+	bySegment := map[string]*want{}
+	for i := range page {
+		p := &page[i]
+		if p.blob != nil || !p.segment.Valid || p.file.Valid {
+			continue
+		}
+		g := bySegment[p.segment.String]
+		if g == nil {
+			g = &want{rows: map[string]*rawRow{}, first: p.r.ObservedAt}
+			bySegment[p.segment.String] = g
+		}
+		g.ids = append(g.ids, p.r.ID)
+		g.rows[p.r.ID] = p
+		g.end = p.r.ObservedAt
+	}
+	for rel, g := range bySegment {
+		path := filepath.Join(w.dir, filepath.FromSlash(rel))
+		q := fmt.Sprintf(`SELECT response_id, body FROM read_parquet(%s) WHERE observed_at BETWEEN ? AND ? AND response_id IN (SELECT unnest(?::VARCHAR[]))`, literal(path))
+		rows, err := w.db.QueryContext(ctx, q, g.first, g.end, g.ids)
+		if err != nil {
+			return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
+		}
+		for rows.Next() {
+			var id string
+			var body []byte
+			if err := rows.Scan(&id, &body); err != nil {
+				rows.Close()
+				return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
+			}
+			if p := g.rows[id]; p != nil {
+				p.r.Body = body
+				delete(g.rows, id)
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
+		}
+		for id := range g.rows {
+			return fmt.Errorf("load: raw %s: its body is not in segment %s, where the database says it is", id, rel)
+		}
+	}
+	for i := range page {
+		p := &page[i]
+		if p.blob == nil && p.segment.Valid && !p.file.Valid {
+			if err := checkBody(p, p.r.Body); err != nil {
 				return err
 			}
 		}

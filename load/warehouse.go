@@ -159,6 +159,10 @@ type Warehouse struct {
 	// them first. Guarded by mu.
 	stale     bool
 	recovered Recovery
+	// unsegmented is about how many body bytes were landed since the
+	// last body segment (by this process): Land writes a segment past
+	// segmentFlush. Guarded by mu.
+	unsegmented int64
 	// lastRun is the run last saved (SaveRun): the job whose end a
 	// Publish carries, named in its lake commits. Guarded by mu.
 	lastRun string

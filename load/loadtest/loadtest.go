@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/klauspost/compress/zstd"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,6 +47,67 @@ func Writer(t testing.TB, dir string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// WriterWithBodies is a copy of the writer's database of the warehouse in
+// dir, in a temporary directory, with every body a segment holds put back
+// in raw_responses.body as etalakes before segments kept it (zstd, one
+// frame per body): the source of a test that builds the warehouse an
+// older etalake left.
+func WriterWithBodies(t testing.TB, dir string) string {
+	t.Helper()
+	cp := filepath.Join(t.TempDir(), "writer.duckdb")
+	if err := copyFile(filepath.Join(dir, ".work", "etalake.duckdb"), cp); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bodies := map[string][]byte{}
+	var segments []string
+	names, err := db.Query(`SELECT name FROM raw_segments`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for names.Next() {
+		var name string
+		if err := names.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		segments = append(segments, "'"+strings.ReplaceAll(filepath.Join(dir, name), "'", "''")+"'")
+	}
+	if err := errorsOf(names); err != nil {
+		t.Fatal(err)
+	}
+	if len(segments) == 0 {
+		return cp
+	}
+	rows, err := db.Query(`SELECT r.response_id, s.body FROM raw_responses r
+		JOIN read_parquet([` + strings.Join(segments, ",") + `]) s USING (response_id)
+		WHERE r.body IS NULL AND r.body_file IS NULL`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	for rows.Next() {
+		var id string
+		var body []byte
+		if err := rows.Scan(&id, &body); err != nil {
+			t.Fatal(err)
+		}
+		bodies[id] = enc.EncodeAll(body, nil)
+	}
+	if err := errorsOf(rows); err != nil {
+		t.Fatal(err)
+	}
+	for id, blob := range bodies {
+		if _, err := db.Exec(`UPDATE raw_responses SET body = ? WHERE response_id = ?`, blob, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cp
 }
 
 // MirrorCount counts the rows of table in the Parquet mirror of dir with
