@@ -149,12 +149,35 @@ func buildWorld(bin, dir string, shipments, night int) (*world, error) {
 		return nil, fmt.Errorf("importing the history: %w", err)
 	}
 	w.build = time.Since(start)
-	for _, p := range []string{"wh", "catalog.db", "lake"} {
+	for _, p := range w.state() {
 		if err := cp(filepath.Join(dir, p), filepath.Join(dir, "pristine", p)); err != nil {
 			return nil, err
 		}
 	}
 	return w, nil
+}
+
+// state is what a night changes, relative to the world's directory: the
+// warehouse, the lake, and the SQLite catalog with its WAL and shared
+// memory files (a catalog restored without its WAL is an older catalog;
+// one restored beside the last night's WAL is a corrupt one).
+func (w *world) state() []string {
+	files, _ := filepath.Glob(filepath.Join(w.dir, "catalog.db*"))
+	out := []string{"wh", "lake"}
+	for _, f := range files {
+		out = append(out, filepath.Base(f))
+	}
+	return out
+}
+
+// pristine is what the pristine copy holds, relative to its directory.
+func (w *world) pristine() []string {
+	entries, _ := os.ReadDir(filepath.Join(w.dir, "pristine"))
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
 }
 
 func (w *world) lakeFlags() []string {
@@ -188,10 +211,12 @@ var (
 )
 
 func (w *world) night(bin string) (nightResult, error) {
-	for _, p := range []string{"wh", "catalog.db", "lake"} {
+	for _, p := range w.state() {
 		if err := os.RemoveAll(filepath.Join(w.dir, p)); err != nil {
 			return nightResult{}, err
 		}
+	}
+	for _, p := range w.pristine() {
 		if err := cp(filepath.Join(w.dir, "pristine", p), filepath.Join(w.dir, p)); err != nil {
 			return nightResult{}, err
 		}
