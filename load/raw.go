@@ -161,15 +161,20 @@ func (w *Warehouse) Land(ctx context.Context, rs ...*response.Landed) (landed in
 		return 0, fmt.Errorf("load: land: %w", err)
 	}
 	// A long job (an import of months) moves its bodies to a segment as
-	// it goes, so that the database never holds more than segmentFlush of
-	// them. A failure here loses nothing — the bodies stay in the
-	// database — and the publish, which segments what is left, says it.
+	// it goes, so that the database never holds more than about
+	// Options.SegmentFlush bytes of them. A failure here loses nothing —
+	// the bodies stay in the database — and the publish, which segments
+	// what is left, says it.
 	for _, r := range rs {
 		if r.File == nil {
 			w.unsegmented += int64(len(r.Body))
 		}
 	}
-	if w.unsegmented >= segmentFlush {
+	flush := w.opt.SegmentFlush
+	if flush <= 0 {
+		flush = DefaultSegmentFlush
+	}
+	if w.unsegmented >= flush {
 		var st SyncStats
 		if w.writeSegment(ctx, &st) == nil {
 			w.unsegmented = 0

@@ -32,10 +32,10 @@ import (
 // off by a crash, and Open removes it.
 const segmentsDir = "bodies/segments"
 
-// segmentFlush is how many body bytes (as received) Land lets the
+// DefaultSegmentFlush is how many body bytes (as received) Land lets the
 // database hold before it writes them to a segment: about 15 MB of the
 // database's zstd frames for tracking answers, whatever the job's size.
-const segmentFlush = 128 << 20
+const DefaultSegmentFlush = 128 << 20
 
 // segmentBatch bounds what a segment's writer holds: responses per row
 // group, and their bodies' bytes.

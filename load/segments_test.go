@@ -56,3 +56,36 @@ func TestPublishedBodiesLeaveTheDatabaseAndReadBackFromSegments(t *testing.T) {
 		t.Errorf("Raw with a segment gone: %v; want an error naming it", err)
 	}
 }
+
+// A long job moves its bodies to segments as it lands them, before any
+// publish: the database never holds more than Options.SegmentFlush of
+// them, and every body still reads back.
+func TestALongJobMovesItsBodiesToSegmentsAsItGoes(t *testing.T) {
+	dir := t.TempDir()
+	w, err := load.Open(t.Context(), dir, load.Options{Now: clock, SegmentFlush: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	body := strings.Repeat("x", 4<<10)
+	for batch := range 10 {
+		var rs []response.Landed
+		for i := range 10 {
+			rs = append(rs, fetched(t0.Add(time.Duration(batch*10+i)*time.Second), fmt.Sprintf(`{"n":%d,"pad":%q}`, batch*10+i, body)))
+		}
+		land(t, w, rs...)
+	}
+	var inDB, segments int
+	if err := w.DB().QueryRow(`SELECT count(body), count(DISTINCT segment) FROM raw_responses`).Scan(&inDB, &segments); err != nil {
+		t.Fatal(err)
+	}
+	// 10 batches of 40 KiB past a flush of 64 KiB: a segment every other
+	// batch, and at most the last batch's bodies left in the database.
+	if segments != 5 || inDB > 10 {
+		t.Errorf("after landing 400 KiB with a flush of 64 KiB: %d segments, %d bodies in the database; want 5, at most 10", segments, inDB)
+	}
+	rs, _ := all(t, w, load.RawFilter{})
+	if len(rs) != 100 || !strings.Contains(string(rs[99].Body), `"n":99`) {
+		t.Errorf("Raw read %d responses; want all 100, bodies whole", len(rs))
+	}
+}

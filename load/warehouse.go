@@ -72,6 +72,10 @@ type Options struct {
 	// journal, and publishes nothing before the pull's own Publish, nor
 	// does Close. Without it, Open refuses a pull's warehouse.
 	Pull bool
+	// SegmentFlush is how many body bytes Land lets the database hold
+	// before it moves them to a body segment (segments.go); 0 means
+	// DefaultSegmentFlush.
+	SegmentFlush int64
 }
 
 // DefaultOptions are the options the zero Options stand for.
