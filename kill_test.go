@@ -358,7 +358,9 @@ var (
 	}
 	// and the columns naming a run of ours, our clock, or our attempts.
 	killOmitted = map[string][]string{
-		schema.RawResponses.Name:     {"run_id", "fetched_at", "attempt", "body"}, // the body is compared by body_sha256
+		// The body is compared by body_sha256; segment is the writer's
+		// (readers see none), and where a kill cut the segments differs.
+		schema.RawResponses.Name:     {"run_id", "fetched_at", "attempt", "body", "segment"},
 		schema.TrackedShipments.Name: {"added_at", "added_by", "removed_at", "added_date"},
 	}
 )

@@ -23,7 +23,10 @@ import (
 // before to one new file, bodies/segments/<name>.parquet — every column of
 // raw_responses but segment, each body as it arrived (Parquet's zstd
 // compresses a page of similar answers far better than one answer alone)
-// — and points their rows at it (raw_responses.segment). A segment is
+// — and points their rows at it (raw_responses.segment), dropping the
+// database's copy of their bodies: Raw reads them from the segment, so the
+// database holds only the bodies landed since (Land writes a segment as
+// well once they pass Options.SegmentFlush). A segment is
 // never written again: a backup, a copy or a move of the warehouse
 // carries the new segments and nothing else of the bodies. Each version
 // links every segment as parquet/raw_responses/<name>.parquet, which the
