@@ -164,21 +164,14 @@ func (w *Warehouse) Land(ctx context.Context, rs ...*response.Landed) (landed in
 	// it goes, so that the database never holds more than about
 	// Options.SegmentFlush bytes of them. A failure here loses nothing —
 	// the bodies stay in the database — and the publish, which segments
-	// what is left, says it.
+	// what is left, says it. (writeSegment resets the count.)
 	for _, r := range rs {
 		if r.File == nil {
 			w.unsegmented += int64(len(r.Body))
 		}
 	}
-	flush := w.opt.SegmentFlush
-	if flush <= 0 {
-		flush = DefaultSegmentFlush
-	}
-	if w.unsegmented >= flush {
-		var st SyncStats
-		if w.writeSegment(ctx, &st) == nil {
-			w.unsegmented = 0
-		}
+	if w.unsegmented >= w.opt.SegmentFlush {
+		_ = w.writeSegment(ctx, &SyncStats{})
 	}
 	return int(n), nil
 }
@@ -404,14 +397,16 @@ func (w *Warehouse) rawRows(ctx context.Context, f RawFilter, fn func(p *rawRow)
 		}
 		for i := range page {
 			p := &page[i]
-			if p.r.Body != nil {
-				// Read from its segment, and checked.
-			} else if p.file.Valid {
+			switch {
+			case p.r.Body != nil: // read from its segment, and checked
+			case p.file.Valid:
 				// Left in its file: the caller reads it (ReadBody) if it
 				// may hold it.
 				p.r.File = &response.BodyFile{Path: filepath.Join(w.dir, filepath.FromSlash(p.file.String)), Size: p.size, SHA256: p.sum, ID: p.r.ID, Compressed: true}
-			} else if p.r.Body, err = w.decompress(p); err != nil {
-				return err
+			default:
+				if p.r.Body, err = w.decompress(p); err != nil {
+					return err
+				}
 			}
 			if err := fn(p); err != nil {
 				return err

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -306,9 +309,8 @@ func (w *Warehouse) sweepSegments(ctx context.Context) error {
 // the page. Each body is checked against its stored size and SHA-256.
 func (w *Warehouse) segmentBodies(ctx context.Context, page []rawRow) error {
 	type want struct {
-		ids        []string
 		rows       map[string]*rawRow
-		first, end any
+		first, end time.Time
 	}
 	bySegment := map[string]*want{}
 	for i := range page {
@@ -321,45 +323,48 @@ func (w *Warehouse) segmentBodies(ctx context.Context, page []rawRow) error {
 			g = &want{rows: map[string]*rawRow{}, first: p.r.ObservedAt}
 			bySegment[p.segment.String] = g
 		}
-		g.ids = append(g.ids, p.r.ID)
 		g.rows[p.r.ID] = p
 		g.end = p.r.ObservedAt
 	}
 	for rel, g := range bySegment {
-		path := filepath.Join(w.dir, filepath.FromSlash(rel))
-		q := fmt.Sprintf(`SELECT response_id, body FROM read_parquet(%s) WHERE observed_at BETWEEN ? AND ? AND response_id IN (SELECT unnest(?::VARCHAR[]))`, literal(path))
-		rows, err := w.db.QueryContext(ctx, q, g.first, g.end, g.ids)
-		if err != nil {
-			return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
-		}
-		for rows.Next() {
-			var id string
-			var body []byte
-			if err := rows.Scan(&id, &body); err != nil {
-				rows.Close()
-				return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
-			}
-			if p := g.rows[id]; p != nil {
-				p.r.Body = body
-				delete(g.rows, id)
-			}
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
-		}
-		for id := range g.rows {
-			return fmt.Errorf("load: raw %s: its body is not in segment %s, where the database says it is", id, rel)
+		if err := w.readSegmentBodies(ctx, rel, g.first, g.end, g.rows); err != nil {
+			return err
 		}
 	}
-	for i := range page {
-		p := &page[i]
-		if p.blob == nil && p.segment.Valid && !p.file.Valid {
-			if err := checkBody(p, p.r.Body); err != nil {
+	return nil
+}
+
+// readSegmentBodies sets the body of each row of rows (by response id)
+// from the segment rel, whose rows of theirs are observed from first to
+// end, and checks it; a row the segment lacks is an error naming both.
+func (w *Warehouse) readSegmentBodies(ctx context.Context, rel string, first, end time.Time, rows map[string]*rawRow) error {
+	ids := slices.Collect(maps.Keys(rows))
+	path := filepath.Join(w.dir, filepath.FromSlash(rel))
+	q := fmt.Sprintf(`SELECT response_id, body FROM read_parquet(%s) WHERE observed_at BETWEEN ? AND ? AND response_id IN (SELECT unnest(?::VARCHAR[]))`, literal(path))
+	res, err := w.db.QueryContext(ctx, q, first, end, ids)
+	if err != nil {
+		return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
+	}
+	defer res.Close()
+	for res.Next() {
+		var id string
+		var body []byte
+		if err := res.Scan(&id, &body); err != nil {
+			return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
+		}
+		if p := rows[id]; p != nil {
+			if err := checkBody(p, body); err != nil {
 				return err
 			}
+			p.r.Body = body
+			delete(rows, id)
 		}
+	}
+	if err := res.Err(); err != nil {
+		return fmt.Errorf("reading bodies from segment %s: %w", rel, err)
+	}
+	for id := range rows {
+		return fmt.Errorf("load: raw %s: its body is not in segment %s, where the database says it is", id, rel)
 	}
 	return nil
 }

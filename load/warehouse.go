@@ -126,6 +126,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Now == nil {
 		o.Now = d.Now
 	}
+	if o.SegmentFlush <= 0 {
+		o.SegmentFlush = DefaultSegmentFlush
+	}
 	return o, setting.First(
 		memoryLimit(o.MemoryLimit, hardMinMemoryLimit, "below which DuckDB cannot run a merge at all"),
 		setting.Int("Threads", o.Threads, 1, math.MaxInt),

@@ -9,12 +9,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/klauspost/compress/zstd"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
