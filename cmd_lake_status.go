@@ -31,10 +31,10 @@ func lakeStatusCommand() *cli.Command {
 				return err
 			}
 			w := tabwriter.NewWriter(c.App.Writer, 0, 2, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "table\tsnapshots\tfiles\trows\tbytes\tcommitted\tlast run per writer\t")
+			fmt.Fprintln(w, "table\tsnapshots\tfiles\tdelete files\trows\tbytes\tcommitted\tlast run per writer\t")
 			for _, t := range tables {
 				if !t.Exists {
-					fmt.Fprintf(w, "%s\t-\t-\t-\t-\tnot created yet\t\t\n", t.Name)
+					fmt.Fprintf(w, "%s\t-\t-\t-\t-\t-\tnot created yet\t\t\n", t.Name)
 					continue
 				}
 				at := "-"
@@ -45,7 +45,7 @@ func lakeStatusCommand() *cli.Command {
 				for _, r := range t.Writers {
 					runs = append(runs, r.Writer+": "+r.Run)
 				}
-				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t\n", t.Name, t.Snapshots, t.Files, t.Rows, t.Bytes, at, strings.Join(runs, ", "))
+				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", t.Name, t.Snapshots, t.Files, t.DeleteFiles, t.Rows, t.Bytes, at, strings.Join(runs, ", "))
 			}
 			if err := w.Flush(); err != nil {
 				return err

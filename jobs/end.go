@@ -138,7 +138,7 @@ func logPublished(log *slog.Logger, st load.PublishStats) {
 		attrs = append(attrs, "versions_removed", st.Swept)
 	}
 	if l := st.Lake; l != (load.LakeStats{}) {
-		attrs = append(attrs, "lake", ms(l.Took), "lake_tables", l.Tables, "lake_files", l.Files, "lake_rows", l.Rows, "lake_bytes", l.Bytes, "lake_retries", l.Retries)
+		attrs = append(attrs, "lake", ms(l.Took), "lake_tables", l.Tables, "lake_files", l.Files, "lake_rows", l.Rows, "lake_deleted", l.Deleted, "lake_bytes", l.Bytes, "lake_retries", l.Retries, "lake_compacted", l.Compacted, "lake_compacted_rows", l.CompactedRows)
 		if l.Orphans > 0 {
 			attrs = append(attrs, "lake_orphans_removed", l.Orphans)
 		}

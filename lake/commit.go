@@ -62,7 +62,7 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 	if err := l.EnsureTables(ctx); err != nil {
 		return st, err
 	}
-	order, days, err := w.LakePending(ctx)
+	order, changes, err := w.LakePending(ctx)
 	if err != nil || len(order) == 0 {
 		return st, err
 	}
@@ -70,19 +70,26 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 		return st, err
 	}
 	for _, t := range order {
-		if err := l.commitTable(ctx, w, t, days[t], writer, run, &st); err != nil {
+		if err := l.commitTable(ctx, w, t, changes[t], writer, run, &st); err != nil {
 			return st, err
 		}
-		if err := w.LakeDone(ctx, t, days[t]); err != nil {
+		if err := w.LakeDone(ctx, t, changes[t]); err != nil {
+			return st, err
+		}
+		if err := l.upkeep(ctx, t, writer, &st); err != nil {
 			return st, err
 		}
 	}
 	return st, w.LakeEnd(ctx, run)
 }
 
-// commitTable replaces writer's partitions days of table t with the
-// warehouse's rows, in one snapshot carrying run.
-func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, days []time.Time, writer int64, run string, st *load.LakeStats) error {
+// commitTable replaces writer's rows of table t that change selects with
+// the warehouse's rows of that selection, in one snapshot carrying run:
+// the lake's old rows are deleted by position (merge-on-read: the files
+// that hold them stay, with a position delete file beside them, unless
+// every row of one goes), the new ones added in new files. A night writes
+// what it changed, not the partitions it touched.
+func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, change load.LakeChange, writer int64, run string, st *load.LakeStats) error {
 	tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
 	if err != nil {
 		return err
@@ -90,7 +97,7 @@ func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Tab
 	if committed(tbl, writer, run) {
 		return nil
 	}
-	files, err := l.writeFiles(ctx, w, tbl, t, days, writer, run)
+	files, err := l.writeFiles(ctx, w, tbl, t, change, writer, run)
 	if err != nil {
 		return err
 	}
@@ -112,7 +119,7 @@ func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Tab
 				return nil // an earlier try committed, though its answer was lost
 			}
 		}
-		err = l.replace(ctx, tbl, t, days, writer, files, props)
+		err = l.replace(ctx, tbl, t, change, writer, run, files, props, st)
 		if err == nil {
 			st.Tables++
 			return nil
@@ -151,49 +158,97 @@ func committed(tbl *table.Table, writer int64, run string) bool {
 	return false
 }
 
-// replace commits, on tbl as loaded, a snapshot that removes every data
-// file of writer's partitions days and adds files.
-func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, days []time.Time, writer int64, files []iceberg.DataFile, props iceberg.Properties) error {
-	old, err := partitionFiles(tbl, t, days, writer)
+// replace commits, on tbl as loaded, one snapshot that deletes by
+// position writer's rows change selects and adds files (deletes.go).
+func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, change load.LakeChange, writer int64, run string, files []iceberg.DataFile, props iceberg.Properties, st *load.LakeStats) error {
+	deletes, err := l.positionDeletes(ctx, tbl, t, change, writer, run)
 	if err != nil {
 		return err
 	}
-	if len(old) == 0 && len(files) == 0 {
+	if len(files) == 0 && len(deletes) == 0 {
 		return nil
 	}
 	txn := tbl.NewTransaction()
-	if len(old) == 0 {
-		err = txn.AddDataFiles(ctx, files, props)
-	} else {
-		err = txn.ReplaceDataFilesWithDataFiles(ctx, old, files, props)
-	}
-	if err != nil {
+	if err := txn.NewRowDelta(props).AddRows(files...).AddDeletes(deletes...).Commit(ctx); err != nil {
 		return err
 	}
-	_, err = txn.Commit(ctx)
-	return err
+	if _, err := txn.Commit(ctx); err != nil {
+		return err
+	}
+	for _, d := range deletes {
+		st.Deleted += d.Count()
+	}
+	return nil
 }
 
-// partitionFiles lists the data files of the current snapshot of tbl in
-// writer's partitions days (read from the manifests, never from a
-// listing of the folder).
-func partitionFiles(tbl *table.Table, t *schema.Table, days []time.Time, writer int64) ([]iceberg.DataFile, error) {
-	want := map[string]bool{}
-	for _, d := range days {
-		want[d.UTC().Format(time.DateOnly)] = true
-	}
-	var out []iceberg.DataFile
-	err := eachFile(tbl, func(f iceberg.DataFile, w int64, day string) {
-		if w == writer && want[day] {
-			out = append(out, f)
+// selection is the filter of writer's rows of t that change selects (as
+// load.Warehouse.LakeRows selects the warehouse's), nil when none.
+func selection(tbl *table.Table, t *schema.Table, change load.LakeChange, writer int64) (iceberg.BooleanExpression, error) {
+	dates := func(days []time.Time) iceberg.BooleanExpression {
+		ds := make([]iceberg.Date, len(days))
+		for i, d := range days {
+			ds[i] = iceberg.Date(d.UTC().Unix() / 86400)
 		}
-	})
-	return out, err
+		return iceberg.IsIn(iceberg.Reference(t.Partition), ds...)
+	}
+	var or iceberg.BooleanExpression
+	if len(change.Whole) > 0 {
+		or = dates(change.Whole)
+	}
+	if len(change.Keyed) > 0 && len(change.Keys) > 0 {
+		keys, err := keyIn(tbl, t, change.Keys)
+		if err != nil {
+			return nil, err
+		}
+		k := iceberg.NewAnd(dates(change.Keyed), keys)
+		if or == nil {
+			or = k
+		} else {
+			or = iceberg.NewOr(or, k)
+		}
+	}
+	if or == nil {
+		return nil, nil
+	}
+	return iceberg.NewAnd(iceberg.EqualTo(iceberg.Reference(load.LakeWriterColumn), writer), or), nil
+}
+
+// keyIn is the filter "load.LakeKey(t) is one of keys", the keys typed as
+// the column is.
+func keyIn(tbl *table.Table, t *schema.Table, keys []string) (iceberg.BooleanExpression, error) {
+	col := load.LakeKey(t)
+	f, ok := tbl.Schema().FindFieldByName(col)
+	if !ok {
+		return nil, fmt.Errorf("lake: %s has no column %s", t.Name, col)
+	}
+	ref := iceberg.Reference(col)
+	switch f.Type {
+	case iceberg.PrimitiveTypes.String:
+		return iceberg.IsIn(ref, keys...), nil
+	case iceberg.PrimitiveTypes.Int64, iceberg.PrimitiveTypes.Int32:
+		vs := make([]int64, len(keys))
+		for i, k := range keys {
+			v, err := strconv.ParseInt(k, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("lake: %s.%s: key %q is not an integer", t.Name, col, k)
+			}
+			vs[i] = v
+		}
+		return iceberg.IsIn(ref, vs...), nil
+	}
+	return nil, fmt.Errorf("lake: %s.%s: keys of type %s are not supported", t.Name, col, f.Type)
 }
 
 // eachFile calls fn with every data file of the current snapshot of tbl,
-// its writer and its day (YYYY-MM-DD) as its partition says.
+// its writer and its partition's day (YYYY-MM-DD), or month (YYYY-MM) in
+// a table partitioned by month.
 func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer int64, day string)) error {
+	return eachEntry(tbl, iceberg.ManifestContentData, fn)
+}
+
+// eachEntry is eachFile for the files of the manifests of content
+// (data, or deletes).
+func eachEntry(tbl *table.Table, content iceberg.ManifestContent, fn func(f icebergDataFile, writer int64, day string)) error {
 	snap := tbl.CurrentSnapshot()
 	if snap == nil {
 		return nil
@@ -208,16 +263,18 @@ func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer int64, day str
 	}
 	spec := tbl.Spec()
 	var writerID, dayID = -1, -1
+	month := false
 	for _, f := range spec.Fields() {
 		switch f.Name {
 		case load.LakeWriterColumn:
 			writerID = f.FieldID
 		default:
 			dayID = f.FieldID
+			_, month = f.Transform.(iceberg.MonthTransform)
 		}
 	}
 	for _, m := range manifests {
-		if m.ManifestContent() != iceberg.ManifestContentData {
+		if m.ManifestContent() != content {
 			continue
 		}
 		for e, err := range m.Entries(fs, true) {
@@ -227,6 +284,10 @@ func eachFile(tbl *table.Table, fn func(f icebergDataFile, writer int64, day str
 			df := e.DataFile()
 			p := df.Partition()
 			w, _ := p[writerID].(int64)
+			if m, ok := p[dayID].(int32); ok && month {
+				fn(df, w, time.Date(1970, time.Month(1+m), 1, 0, 0, 0, 0, time.UTC).Format("2006-01"))
+				continue
+			}
 			fn(df, w, dayString(p[dayID]))
 		}
 	}
@@ -246,16 +307,16 @@ func dayString(v any) string {
 	return fmt.Sprint(v)
 }
 
-// writeFiles writes the warehouse's rows of t in writer's partitions days
-// as data files of tbl, named by run (writeID), and returns them. Nothing
+// writeFiles writes the warehouse's rows of t that change selects as data
+// files of tbl, named by run (writeID), and returns them. Nothing
 // references them until the commit.
-func (l *Lake) writeFiles(ctx context.Context, w *load.Warehouse, tbl *table.Table, t *schema.Table, days []time.Time, writer int64, run string) ([]iceberg.DataFile, error) {
+func (l *Lake) writeFiles(ctx context.Context, w *load.Warehouse, tbl *table.Table, t *schema.Table, change load.LakeChange, writer int64, run string) ([]iceberg.DataFile, error) {
 	target, err := table.SchemaToArrowSchema(tbl.Schema(), nil, true, false)
 	if err != nil {
 		return nil, err
 	}
 	var files []iceberg.DataFile
-	err = w.LakeRows(ctx, t, days, writer, func(rr array.RecordReader) error {
+	err = w.LakeRows(ctx, t, change, writer, func(rr array.RecordReader) error {
 		records := func(yield func(arrow.RecordBatch, error) bool) {
 			for rr.Next() {
 				rec, err := conform(rr.RecordBatch(), target)

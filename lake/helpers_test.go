@@ -179,16 +179,38 @@ func same(t testing.TB, db *sql.DB, what, a, b string) int64 {
 	return na
 }
 
-// filesOf is the DuckDB list of the current snapshot's data files of t.
-func filesOf(t testing.TB, lk *lake.Lake, tbl *schema.Table) (string, int) {
+// snapshotRows is the query of the rows of t a reader of the current
+// snapshot's files reads, as an engine that knows only Parquet and the
+// manifests does: every data file's rows but those its position delete
+// files name (file_path, pos: the Iceberg spec's position deletes), and
+// how many data files there are.
+func snapshotRows(t testing.TB, lk *lake.Lake, tbl *schema.Table) (string, int) {
 	t.Helper()
+	local := map[string]string{}
+	list := func(files []lake.File) string {
+		var paths []string
+		for _, f := range files {
+			local[f.Path] = localFile(t, f.Path)
+			paths = append(paths, schema.Literal(local[f.Path]))
+		}
+		return "[" + strings.Join(paths, ", ") + "]"
+	}
 	files, err := lk.Files(context.Background(), tbl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var paths []string
-	for _, f := range files {
-		paths = append(paths, schema.Literal(localFile(t, f.Path)))
+	deletes, err := lk.DeleteFiles(context.Background(), tbl)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return "[" + strings.Join(paths, ", ") + "]", len(files)
+	q := fmt.Sprintf("SELECT %s FROM read_parquet(%s, filename = true, file_row_number = true) AS d", columns(tbl), list(files))
+	if len(deletes) > 0 {
+		var names []string
+		for _, f := range files {
+			names = append(names, fmt.Sprintf("(%s, %s)", schema.Literal(f.Path), schema.Literal(local[f.Path])))
+		}
+		q += fmt.Sprintf(` WHERE NOT EXISTS (SELECT 1 FROM read_parquet(%s) AS x JOIN (VALUES %s) AS m(url, local) ON x.file_path = m.url
+	WHERE x.pos = d.file_row_number AND m.local = d.filename)`, list(deletes), strings.Join(names, ", "))
+	}
+	return q, len(files)
 }

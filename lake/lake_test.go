@@ -34,15 +34,14 @@ func checkLake(t *testing.T, lk *lake.Lake, dirs ...string) {
 		if n := count(t, db, "SELECT count(*) FROM lake_"+tbl.Name); n != total {
 			t.Errorf("%s: the lake holds %d rows, the warehouses %d", tbl.Name, n, total)
 		}
-		files, nf := filesOf(t, lk, tbl)
+		files, nf := snapshotRows(t, lk, tbl)
 		if nf == 0 {
 			if total != 0 {
 				t.Errorf("%s: no data file for %d rows", tbl.Name, total)
 			}
 			continue
 		}
-		same(t, db, tbl.Name+" read from the snapshot's files",
-			fmt.Sprintf("SELECT %s FROM read_parquet(%s)", cols, files),
+		same(t, db, tbl.Name+" read from the snapshot's files, position deletes applied", files,
 			fmt.Sprintf("SELECT %s FROM lake_%s", cols, tbl.Name))
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 
-	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -23,8 +22,9 @@ type MaintainOptions struct {
 	// than that. A younger one may be a concurrent writer's commit in the
 	// making.
 	OrphanGrace time.Duration
-	// SmallFile: a partition with two files or more smaller than that is
-	// compacted into one file (0: DefaultSmallFile).
+	// SmallFile: a partition with two files or more smaller than that, or
+	// with deletes, is compacted: those files, deletes applied, into one
+	// (0: DefaultSmallFile).
 	SmallFile int64
 	Now       func() time.Time
 }
@@ -83,7 +83,12 @@ func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep
 		if _, err := l.cat.LoadTable(ctx, ident(t)); errors.Is(err, catalog.ErrNoSuchTable) {
 			continue
 		}
-		if err := l.compact(ctx, t, opt.SmallFile, &up); err != nil {
+		err := l.retry(ctx, t, func(tbl *table.Table) error {
+			parts, files, _, err := compactFiles(ctx, tbl, iceberg.AlwaysTrue{}, opt.SmallFile)
+			up.Compacted, up.Rewritten = parts, files
+			return err
+		})
+		if err != nil {
 			return out, fmt.Errorf("lake: compacting %s: %w", t.Name, err)
 		}
 		if err := l.expire(ctx, t, opt, &up); err != nil {
@@ -141,71 +146,4 @@ func (l *Lake) expire(ctx context.Context, t *schema.Table, opt MaintainOptions,
 		up.Expired = before - len(next.Metadata().Snapshots())
 		return nil
 	})
-}
-
-// partKey is a partition: a writer's day.
-type partKey struct {
-	writer int64
-	day    string
-}
-
-// compact rewrites, in each partition of t with two small files or more,
-// those files as one, in one commit per partition.
-func (l *Lake) compact(ctx context.Context, t *schema.Table, small int64, up *TableUpkeep) error {
-	tbl, err := l.cat.LoadTable(ctx, ident(t))
-	if err != nil {
-		return err
-	}
-	parts := map[partKey][]iceberg.DataFile{}
-	err = eachFile(tbl, func(f icebergDataFile, w int64, day string) {
-		if f.FileSizeBytes() < small {
-			k := partKey{w, day}
-			parts[k] = append(parts[k], f)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	for k, files := range parts {
-		if len(files) < 2 {
-			continue
-		}
-		err := l.retry(ctx, t, func(tbl *table.Table) error { return rewrite(ctx, tbl, t, k, files) })
-		if err != nil {
-			return fmt.Errorf("partition %s=%d %s=%s: %w", load.LakeWriterColumn, k.writer, t.Partition, k.day, err)
-		}
-		up.Compacted++
-		up.Rewritten += len(files)
-	}
-	return nil
-}
-
-// rewrite replaces files, all of partition k, with one file of their
-// rows, in one snapshot. iceberg-go v0.7.0 keeps its replace operation
-// (rows unchanged) for itself, so the snapshot is an overwrite, marked
-// etalake.compaction.
-func rewrite(ctx context.Context, tbl *table.Table, t *schema.Table, k partKey, files []iceberg.DataFile) error {
-	day, err := time.Parse(time.DateOnly, k.day)
-	if err != nil {
-		return err
-	}
-	filter := iceberg.NewAnd(iceberg.EqualTo(iceberg.Reference(load.LakeWriterColumn), k.writer),
-		iceberg.EqualTo(iceberg.Reference(t.Partition), iceberg.Date(day.Unix()/86400)))
-	sc, records, err := tbl.Scan(table.WithRowFilter(filter)).ToArrowRecords(ctx)
-	if err != nil {
-		return err
-	}
-	var out []iceberg.DataFile
-	for f, err := range table.WriteRecords(ctx, tbl, sc, records, table.WithClusteredWrite()) {
-		if err != nil {
-			return err
-		}
-		out = append(out, f)
-	}
-	txn := tbl.NewTransaction()
-	if err := txn.ReplaceDataFilesWithDataFiles(ctx, files, out, iceberg.Properties{"etalake.compaction": "true"}); err != nil {
-		return err
-	}
-	_, err = txn.Commit(ctx)
-	return err
 }

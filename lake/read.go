@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 
 	"github.com/etalake/etalake/schema"
@@ -15,7 +16,7 @@ import (
 type File struct {
 	Path   string // its URL (file:///…, s3://…)
 	Writer int64
-	Day    string // YYYY-MM-DD, the partition's
+	Day    string // the partition's: YYYY-MM-DD, or YYYY-MM in a table partitioned by month
 	Rows   int64
 	Bytes  int64
 }
@@ -34,6 +35,25 @@ func (l *Lake) Files(ctx context.Context, t *schema.Table) ([]File, error) {
 	}
 	var out []File
 	err = eachFile(tbl, func(f icebergDataFile, w int64, day string) {
+		out = append(out, File{Path: f.FilePath(), Writer: w, Day: day, Rows: f.Count(), Bytes: f.FileSizeBytes()})
+	})
+	return out, err
+}
+
+// DeleteFiles lists the delete files of the current snapshot of table t:
+// the position delete files (file_path, pos) of the rows the commits
+// replaced, which a reader of Files applies. A table not created yet has
+// none.
+func (l *Lake) DeleteFiles(ctx context.Context, t *schema.Table) ([]File, error) {
+	tbl, err := l.cat.LoadTable(ctx, ident(t))
+	if errors.Is(err, catalog.ErrNoSuchTable) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
+	}
+	var out []File
+	err = eachEntry(tbl, iceberg.ManifestContentDeletes, func(f icebergDataFile, w int64, day string) {
 		out = append(out, File{Path: f.FilePath(), Writer: w, Day: day, Rows: f.Count(), Bytes: f.FileSizeBytes()})
 	})
 	return out, err

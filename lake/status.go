@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 
 	"github.com/etalake/etalake/schema"
@@ -20,8 +21,13 @@ type TableStatus struct {
 	Current   int64     // the current snapshot's id, 0 for none
 	At        time.Time // when it was committed
 	Files     int       // data files of the current snapshot
-	Rows      int64
-	Bytes     int64
+	Rows      int64     // rows read: the data files' rows but those deleted
+	Bytes     int64     // of the data and delete files
+	// DeleteFiles are the current snapshot's position delete files (the
+	// rows commits replaced; the upkeep folds them into the data),
+	// Deleted the rows they delete.
+	DeleteFiles int
+	Deleted     int64
 	// Writers are the last run each writer committed to the table, among
 	// the snapshots kept, newest first.
 	Writers []WriterRun
@@ -78,9 +84,17 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 			st.Rows += f.Count()
 			st.Bytes += f.FileSizeBytes()
 		})
+		if err == nil {
+			err = eachEntry(tbl, iceberg.ManifestContentDeletes, func(f icebergDataFile, _ int64, _ string) {
+				st.DeleteFiles++
+				st.Deleted += f.Count()
+				st.Bytes += f.FileSizeBytes()
+			})
+		}
 		if err != nil {
 			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 		}
+		st.Rows -= st.Deleted
 		out = append(out, st)
 	}
 	return out, nil

@@ -15,9 +15,16 @@ import (
 
 // The lake's table properties: format version 2, which every reader
 // named in the README reads; snapshots kept for Maintain to expire.
+// Rows a night changes are deleted by position (merge-on-read, the delete
+// kind every Iceberg reader applies; commit.go), and the metadata files
+// of older commits are removed by the commit that makes them older, past
+// the last 20 (Iceberg's own properties: no maintenance needed).
 var tableProps = iceberg.Properties{
-	"format-version":                  "2",
-	"write.parquet.compression-codec": "zstd",
+	"format-version":                          "2",
+	"write.parquet.compression-codec":         "zstd",
+	table.WriteDeleteModeKey:                  table.WriteModeMergeOnRead,
+	table.MetadataDeleteAfterCommitEnabledKey: "true",
+	table.MetadataPreviousVersionsMaxKey:      "20",
 }
 
 // Tables are the lake's tables: every table of the Parquet mirror.
@@ -89,11 +96,16 @@ func icebergSchema(t *schema.Table, v int) *iceberg.Schema {
 	return iceberg.NewSchema(0, fields...)
 }
 
-// partitionSpec partitions by writer, then by the mirror's day column.
+// partitionSpec partitions by writer, then by the month of the mirror's
+// day column: a partition per day would make a table of a year hold 365
+// files at least, each small (Iceberg's files are best hundreds of MB);
+// a month holds a few files, compacted as they come (upkeep.go). Lakes
+// created before keep their day partitions: every filter of the commit
+// is on columns, whatever the spec.
 func partitionSpec(t *schema.Table, sc *iceberg.Schema) (iceberg.PartitionSpec, error) {
 	return iceberg.NewPartitionSpecOpts(
 		iceberg.AddPartitionFieldByName(load.LakeWriterColumn, load.LakeWriterColumn, iceberg.IdentityTransform{}, sc, nil),
-		iceberg.AddPartitionFieldByName(t.Partition, t.Partition, iceberg.IdentityTransform{}, sc, nil),
+		iceberg.AddPartitionFieldByName(t.Partition, t.Partition+"_month", iceberg.MonthTransform{}, sc, nil),
 	)
 }
 
@@ -116,7 +128,38 @@ func (l *Lake) ensureTable(ctx context.Context, t *schema.Table, v int) (*table.
 	if err != nil {
 		return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 	}
+	if tbl, err = l.setProps(ctx, t, tbl); err != nil {
+		return nil, err
+	}
 	return l.evolve(ctx, t, tbl, v)
+}
+
+// setProps gives a table created by an older binary the properties of
+// tableProps it lacks (but its format version), in one commit.
+func (l *Lake) setProps(ctx context.Context, t *schema.Table, tbl *table.Table) (*table.Table, error) {
+	missing := iceberg.Properties{}
+	for k, v := range tableProps {
+		if _, ok := tbl.Properties()[k]; !ok && k != "format-version" {
+			missing[k] = v
+		}
+	}
+	if len(missing) == 0 {
+		return tbl, nil
+	}
+	var next *table.Table
+	err := l.retry(ctx, t, func(cur *table.Table) error {
+		txn := cur.NewTransaction()
+		if err := txn.SetProperties(missing); err != nil {
+			return err
+		}
+		var err error
+		next, err = txn.Commit(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lake: setting the properties of %s: %w", t.Name, err)
+	}
+	return next, nil
 }
 
 // evolve adds to tbl the columns of t up to version v it lacks, in one

@@ -14,6 +14,14 @@ CREATE TABLE IF NOT EXISTS parquet_pending (
     partition_date DATE NOT NULL
 );
 COMMENT ON TABLE parquet_pending IS 'Partitions of the Parquet mirror changed in DuckDB and not yet rewritten; recorded in the transaction that changed them, removed once the partition file is renamed into place.';
+ALTER TABLE parquet_pending ADD COLUMN IF NOT EXISTS keyed BOOLEAN;
+COMMENT ON COLUMN parquet_pending.keyed IS 'true when the keys of every row changed in the partition are in pending_keys (a merge); NULL when the partition changed whole (a migration, a reset, a repair), and the lake replaces it whole.';
+
+CREATE TABLE IF NOT EXISTS pending_keys (
+    table_name VARCHAR NOT NULL,
+    key VARCHAR NOT NULL
+);
+COMMENT ON TABLE pending_keys IS 'The first key column of the rows a merge changed in a keyed table (not an Append one), recorded with their parquet_pending partitions: the lake replaces those rows, not their partitions.';
 
 CREATE TABLE IF NOT EXISTS raw_derived (
     response_id VARCHAR NOT NULL,

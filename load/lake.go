@@ -47,6 +47,13 @@ type LakeStats struct {
 	Rows    int64 // rows in them
 	Bytes   int64
 	Retries int // commits retried after a conflict with another writer
+	// Deleted counts the rows the commits deleted by position: the
+	// lake's rows the night changed, each replaced by one of Rows.
+	Deleted int64
+	// Compacted counts the data files the upkeep after the commits
+	// rewrote (upkeep.go in package lake), CompactedRows their rows.
+	Compacted     int
+	CompactedRows int64
 	// Orphans are data files of runs killed before their commit, removed.
 	Orphans int
 	Took    time.Duration // by Options.Now, set by Publish
@@ -59,6 +66,16 @@ CREATE TABLE IF NOT EXISTS lake_pending (table_name VARCHAR NOT NULL, partition_
 COMMENT ON TABLE lake_pending IS 'Partitions changed since they were last committed to the lake; copied from parquet_pending before the mirror forgets them, removed once the lake table''s commit holds them.';
 CREATE TABLE IF NOT EXISTS lake_inflight (run_id VARCHAR NOT NULL);
 COMMENT ON TABLE lake_inflight IS 'The run writing data files to the lake, until its commits are done: a row left names a run killed in between, whose files the next commit removes.';
+` + lakeKeysDDL
+
+// lakeKeysDDL adds what a lake commit of changed rows needs to a warehouse
+// that fed a lake before it: run at every first use of the lake's tables
+// (an older lake_pending row has keyed NULL, a partition replaced whole).
+const lakeKeysDDL = `
+ALTER TABLE lake_pending ADD COLUMN IF NOT EXISTS keyed BOOLEAN;
+COMMENT ON COLUMN lake_pending.keyed IS 'as parquet_pending.keyed: true when the rows changed are those of the keys in lake_keys, NULL when the partition is replaced whole.';
+CREATE TABLE IF NOT EXISTS lake_keys (table_name VARCHAR NOT NULL, key VARCHAR NOT NULL);
+COMMENT ON TABLE lake_keys IS 'The keys (load.LakeKey) of the rows changed since they were last committed to the lake, copied from pending_keys with their partitions: the lake deletes those rows and adds them as they are now.';
 `
 
 // lakeAttached reports whether the warehouse fed a lake once. The caller
@@ -66,7 +83,14 @@ COMMENT ON TABLE lake_inflight IS 'The run writing data files to the lake, until
 func (w *Warehouse) lakeAttached(ctx context.Context) (bool, error) {
 	var n int
 	err := w.db.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'lake_state'`).Scan(&n)
-	return n > 0, err
+	if err != nil || n == 0 || w.lakeKeysReady {
+		return n > 0, err
+	}
+	if _, err := w.db.ExecContext(ctx, lakeKeysDDL); err != nil {
+		return false, fmt.Errorf("load: adding lake_keys to the lake's tables: %w", err)
+	}
+	w.lakeKeysReady = true
+	return true, nil
 }
 
 // notePending copies the mirror's pending partitions to lake_pending when
@@ -81,9 +105,13 @@ func (w *Warehouse) notePending(ctx context.Context) error {
 	} else if _, err := w.attachLake(ctx); err != nil {
 		return err
 	}
-	_, err := w.db.ExecContext(ctx, `INSERT INTO lake_pending (table_name, partition_date)
-SELECT DISTINCT p.table_name, p.partition_date FROM parquet_pending AS p
-WHERE NOT EXISTS (SELECT 1 FROM lake_pending AS l WHERE l.table_name = p.table_name AND l.partition_date = p.partition_date)`)
+	_, err := w.db.ExecContext(ctx, `INSERT INTO lake_pending (table_name, partition_date, keyed)
+SELECT DISTINCT p.table_name, p.partition_date, p.keyed FROM parquet_pending AS p
+WHERE NOT EXISTS (SELECT 1 FROM lake_pending AS l WHERE l.table_name = p.table_name AND l.partition_date = p.partition_date
+	AND l.keyed IS NOT DISTINCT FROM p.keyed);
+INSERT INTO lake_keys (table_name, key)
+SELECT DISTINCT p.table_name, p.key FROM pending_keys AS p
+WHERE NOT EXISTS (SELECT 1 FROM lake_keys AS l WHERE l.table_name = p.table_name AND l.key = p.key)`)
 	if err != nil {
 		return fmt.Errorf("load: recording the partitions for the lake: %w", err)
 	}
@@ -116,7 +144,7 @@ func (w *Warehouse) attachLake(ctx context.Context) (int64, error) {
 	fmt.Fprintf(&b, "DELETE FROM lake_state;\nINSERT INTO lake_state VALUES (%d, %s);\n", id, literal(w.opt.Now().UTC().Format(time.RFC3339Nano)))
 	for _, t := range schema.Tables {
 		if Mirrored(t) {
-			fmt.Fprintf(&b, "INSERT INTO lake_pending SELECT DISTINCT %s, %s FROM %s;\n", literal(t.Name), ident(t.Partition), ident(t.Name))
+			fmt.Fprintf(&b, "INSERT INTO lake_pending (table_name, partition_date) SELECT DISTINCT %s, %s FROM %s;\n", literal(t.Name), ident(t.Partition), ident(t.Name))
 		}
 	}
 	b.WriteString("COMMIT;\n")
@@ -140,11 +168,26 @@ func (w *Warehouse) LakeWriter(ctx context.Context) (int64, error) {
 	return w.attachLake(ctx)
 }
 
-// LakePending lists the partitions changed since they were last
-// committed to the lake, per table, in the order of schema.Tables with
-// etl_runs last (a reader who sees a job in the lake's etl_runs sees its
-// tables).
-func (w *Warehouse) LakePending(ctx context.Context) ([]*schema.Table, map[*schema.Table][]time.Time, error) {
+// LakeChange is what changed in one table since it was last committed to
+// the lake: the partitions changed whole (Whole), and the rows of the
+// keys Keys (values of LakeKey, as text) in the partitions Keyed. The lake
+// replaces exactly the rows in Whole or of Keys in Keyed, with the
+// warehouse's rows of the same selection (LakeRows): the old partitions
+// and the new of every row a merge changed are among Keyed, so the
+// selection holds every row the lake must change, and no row twice.
+type LakeChange struct {
+	Whole []time.Time
+	Keyed []time.Time
+	Keys  []string
+}
+
+// Empty reports whether nothing changed.
+func (c LakeChange) Empty() bool { return len(c.Whole) == 0 && len(c.Keyed) == 0 }
+
+// LakePending lists what changed since the last commit to the lake, per
+// table, in the order of schema.Tables with etl_runs last (a reader who
+// sees a job in the lake's etl_runs sees its tables).
+func (w *Warehouse) LakePending(ctx context.Context) ([]*schema.Table, map[*schema.Table]LakeChange, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.db == nil {
@@ -153,17 +196,20 @@ func (w *Warehouse) LakePending(ctx context.Context) ([]*schema.Table, map[*sche
 	if _, err := w.attachLake(ctx); err != nil {
 		return nil, nil, err
 	}
-	rows, err := w.db.QueryContext(ctx, `SELECT DISTINCT table_name, partition_date FROM lake_pending ORDER BY ALL`)
+	// A partition changed whole and by keys is replaced whole.
+	rows, err := w.db.QueryContext(ctx, `SELECT table_name, partition_date, bool_and(coalesce(keyed, false))
+FROM lake_pending GROUP BY ALL ORDER BY ALL`)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
 	days := map[*schema.Table][]day{}
-	out := map[*schema.Table][]time.Time{}
+	out := map[*schema.Table]LakeChange{}
 	for rows.Next() {
 		var name string
 		var d time.Time
-		if err := rows.Scan(&name, &d); err != nil {
+		var keyed bool
+		if err := rows.Scan(&name, &d, &keyed); err != nil {
 			return nil, nil, err
 		}
 		t, ok := schema.ByName(name)
@@ -171,19 +217,52 @@ func (w *Warehouse) LakePending(ctx context.Context) ([]*schema.Table, map[*sche
 			return nil, nil, fmt.Errorf("load: lake_pending names %q, not a mirrored table of this binary", name)
 		}
 		days[t] = append(days[t], dayOf(d))
-		out[t] = append(out[t], dayOf(d).Time())
+		c := out[t]
+		if keyed && Keyed(t) {
+			c.Keyed = append(c.Keyed, dayOf(d).Time())
+		} else {
+			c.Whole = append(c.Whole, dayOf(d).Time())
+		}
+		out[t] = c
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
+	for t, c := range out {
+		if len(c.Keyed) == 0 {
+			continue
+		}
+		if c.Keys, err = w.lakeKeys(ctx, t); err != nil {
+			return nil, nil, err
+		}
+		out[t] = c
+	}
 	return syncOrder(days), out, nil
 }
 
-// LakeRows calls fn with the rows of table t in the partitions days, as
-// the lake holds them: every column of the table (the partition column
-// included) and then etalake_writer, the writer id, sorted by partition
-// and key. The reader is valid only during fn.
-func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.Time, writer int64, fn func(array.RecordReader) error) error {
+// lakeKeys lists the keys of t in lake_keys. The caller holds w.mu.
+func (w *Warehouse) lakeKeys(ctx context.Context, t *schema.Table) ([]string, error) {
+	rows, err := w.db.QueryContext(ctx, `SELECT key FROM lake_keys WHERE table_name = ? ORDER BY key`, t.Name)
+	if err != nil {
+		return nil, fmt.Errorf("load: reading the lake's changed keys of %s: %w", t.Name, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// LakeRows calls fn with the rows of table t that change selects (see
+// LakeChange), as the lake holds them: every column of the table (the
+// partition column included) and then etalake_writer, the writer id,
+// sorted by partition and key. The reader is valid only during fn.
+func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, change LakeChange, writer int64, fn func(array.RecordReader) error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.db == nil {
@@ -193,19 +272,12 @@ func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.T
 	for _, c := range t.Columns {
 		cols = append(cols, ident(c.Name))
 	}
-	var in []string
-	for _, d := range days {
-		in = append(in, dayOf(d).sqlLiteral())
-	}
-	if len(in) == 0 {
-		in = append(in, "NULL")
-	}
 	keys := []string{ident(t.Partition)}
 	for _, c := range t.Key {
 		keys = append(keys, ident(c))
 	}
-	q := fmt.Sprintf("SELECT %s, CAST(%d AS BIGINT) AS %s FROM %s WHERE %s IN (%s) ORDER BY %s",
-		strings.Join(cols, ", "), writer, ident(LakeWriterColumn), ident(t.Name), ident(t.Partition), strings.Join(in, ", "), strings.Join(keys, ", "))
+	q := fmt.Sprintf("SELECT %s, CAST(%d AS BIGINT) AS %s FROM %s WHERE %s ORDER BY %s",
+		strings.Join(cols, ", "), writer, ident(LakeWriterColumn), ident(t.Name), lakeSelection(t, change), strings.Join(keys, ", "))
 	return w.onArrowConn(ctx, func(_ driver.Conn, ar *duckdb.Arrow) error {
 		rr, err := ar.QueryContext(ctx, q)
 		if err != nil {
@@ -216,23 +288,54 @@ func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, days []time.T
 	})
 }
 
+// lakeSelection is the WHERE condition of the rows of t that change
+// selects.
+func lakeSelection(t *schema.Table, change LakeChange) string {
+	in := func(days []time.Time) string {
+		lits := make([]string, len(days))
+		for i, d := range days {
+			lits[i] = dayOf(d).sqlLiteral()
+		}
+		return strings.Join(lits, ", ")
+	}
+	var or []string
+	if len(change.Whole) > 0 {
+		or = append(or, fmt.Sprintf("%s IN (%s)", ident(t.Partition), in(change.Whole)))
+	}
+	if len(change.Keyed) > 0 && len(change.Keys) > 0 {
+		lits := make([]string, len(change.Keys))
+		for i, k := range change.Keys {
+			lits[i] = literal(k)
+		}
+		or = append(or, fmt.Sprintf("(%s IN (%s) AND CAST(%s AS VARCHAR) IN (%s))",
+			ident(t.Partition), in(change.Keyed), ident(LakeKey(t)), strings.Join(lits, ", ")))
+	}
+	if len(or) == 0 {
+		return "false"
+	}
+	return strings.Join(or, " OR ")
+}
+
 // LakeWriterColumn is the column, and the first partition field, of every
 // lake table that says which warehouse wrote the row (LakeWriter): each
 // writer replaces its own partitions only.
 const LakeWriterColumn = "etalake_writer"
 
-// LakeDone forgets the pending partitions days of table t: the lake
-// holds them.
-func (w *Warehouse) LakeDone(ctx context.Context, t *schema.Table, days []time.Time) error {
+// LakeDone forgets what changed in table t (change, as LakePending gave
+// it): the lake holds it.
+func (w *Warehouse) LakeDone(ctx context.Context, t *schema.Table, change LakeChange) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.db == nil {
 		return errClosed
 	}
-	for _, d := range days {
+	for _, d := range append(append([]time.Time(nil), change.Whole...), change.Keyed...) {
 		if _, err := w.db.ExecContext(ctx, `DELETE FROM lake_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`, t.Name, dayOf(d).String()); err != nil {
 			return fmt.Errorf("load: forgetting the lake's pending %s %s: %w", t.Name, dayOf(d), err)
 		}
+	}
+	if _, err := w.db.ExecContext(ctx, `DELETE FROM lake_keys WHERE table_name = ?`, t.Name); err != nil {
+		return fmt.Errorf("load: forgetting the lake's changed keys of %s: %w", t.Name, err)
 	}
 	return nil
 }

@@ -184,7 +184,11 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 				return 0, err
 			}
 		}
-		if _, err := s.exec(ctx, pendingSQL(t, changedDaysSQL(t))); err != nil {
+		pending := pendingSQL(t, changedDaysSQL(t))
+		if Keyed(t) {
+			pending = keyedPendingSQL(t)
+		}
+		if _, err := s.exec(ctx, pending); err != nil {
 			return 0, err
 		}
 	}

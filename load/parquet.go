@@ -155,11 +155,66 @@ func (w *Warehouse) writeMirror(ctx context.Context, src, stage string, days map
 		if err != nil {
 			return fmt.Errorf("linking %s: %w", t.Name, err)
 		}
+		if len(days[t]) > 1 {
+			if err := w.writePartitions(ctx, t, days[t], stage, dst, st); err != nil {
+				return fmt.Errorf("%s: %w", t.Name, err)
+			}
+			continue
+		}
 		for _, d := range days[t] {
 			if err := w.writePartition(ctx, t, d, dst, st); err != nil {
 				return fmt.Errorf("%s %s: %w", t.Name, d, err)
 			}
 		}
+	}
+	return nil
+}
+
+// writePartitions writes the partitions days of table t under dir, the
+// table's directory of the new version, in one statement (one scan of
+// the table, where a statement per partition scans it once each) into a
+// temp directory under stage, then moves each file into place.
+func (w *Warehouse) writePartitions(ctx context.Context, t *schema.Table, days []day, stage, dir string, st *SyncStats) (err error) {
+	tmp := filepath.Join(stage, tempPrefix+"export-"+t.Name)
+	defer func() { err = errors.Join(err, os.RemoveAll(tmp)) }()
+	res, err := w.db.ExecContext(ctx, exportPartitionsSQL(t, days, tmp))
+	if err != nil {
+		return err
+	}
+	rows, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	st.Rows += rows
+	for _, d := range days {
+		name := t.Partition + "=" + d.String()
+		files, err := os.ReadDir(filepath.Join(tmp, name))
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && len(files) == 0) {
+			st.Removed++ // no row left: no file
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			return err
+		}
+		for i, f := range files {
+			to := f.Name()
+			if i == 0 {
+				to = fileName
+			}
+			path := filepath.Join(dir, name, to)
+			if err := os.Rename(filepath.Join(tmp, name, f.Name()), path); err != nil {
+				return err
+			}
+			bytes, err := syncFile(path)
+			if err != nil {
+				return err
+			}
+			st.Bytes += bytes
+		}
+		st.Written++
 	}
 	return nil
 }
@@ -207,6 +262,9 @@ func (w *Warehouse) exportTo(ctx context.Context, t *schema.Table, d day, path s
 func (w *Warehouse) forgetPending(ctx context.Context, days map[*schema.Table][]day) error {
 	for t := range days {
 		if _, err := w.db.ExecContext(ctx, `DELETE FROM parquet_pending WHERE table_name = ?`, t.Name); err != nil {
+			return err
+		}
+		if _, err := w.db.ExecContext(ctx, `DELETE FROM pending_keys WHERE table_name = ?`, t.Name); err != nil {
 			return err
 		}
 	}

@@ -49,7 +49,7 @@ func TestPullMergesDimensionRowsAsOneWarehouse(t *testing.T) {
 	}
 	got, err := pull.PullTable(t.Context(), schema.Locations, func(add func(arrow.RecordBatch) error) error {
 		for i, w := range writers {
-			err := w.LakeRows(t.Context(), schema.Locations, partitions(t, w, schema.Locations), int64(i+1), func(rr array.RecordReader) error {
+			err := w.LakeRows(t.Context(), schema.Locations, load.LakeChange{Whole: partitions(t, w, schema.Locations)}, int64(i+1), func(rr array.RecordReader) error {
 				for rr.Next() {
 					if err := add(rr.RecordBatch()); err != nil {
 						return err

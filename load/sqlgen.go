@@ -588,12 +588,36 @@ func partList(parts []day) string {
 }
 
 // pendingSQL records partitions of the table as pending for the mirror,
-// those not recorded yet. from is a query of one DATE column.
+// changed whole (keyed NULL): those not recorded so yet. from is a query
+// of one DATE column.
 func pendingSQL(t *schema.Table, from string) string {
-	return fmt.Sprintf(`INSERT INTO parquet_pending (table_name, partition_date)
-SELECT DISTINCT %s, x.d FROM (%s) AS x(d)
-WHERE x.d NOT IN (SELECT partition_date FROM parquet_pending WHERE table_name = %s)`,
+	return fmt.Sprintf(`INSERT INTO parquet_pending (table_name, partition_date, keyed)
+SELECT DISTINCT %s, x.d, NULL FROM (%s) AS x(d)
+WHERE x.d NOT IN (SELECT partition_date FROM parquet_pending WHERE table_name = %s AND keyed IS NULL)`,
 		literal(t.Name), from, literal(t.Name))
+}
+
+// Keyed reports whether the lake replaces the rows of t a merge changed
+// by their key (LakeKey) rather than their partitions: every table but an
+// Append one, whose changes are new partitions' rows.
+func Keyed(t *schema.Table) bool { return t.Kind != schema.Append && Mirrored(t) }
+
+// LakeKey is the column by which the lake replaces the changed rows of a
+// keyed table: the first of its key, so that the rows of one shipment
+// (its containers, its events) are replaced together.
+func LakeKey(t *schema.Table) string { return t.Key[0] }
+
+// keyedPendingSQL records what a merge of a keyed table changed: the
+// partitions of changedTable as pending, keyed, and the LakeKey of its
+// rows in pending_keys.
+func keyedPendingSQL(t *schema.Table) string {
+	return fmt.Sprintf(`INSERT INTO parquet_pending (table_name, partition_date, keyed)
+SELECT DISTINCT %[1]s, x.d, true FROM (%[2]s) AS x(d)
+WHERE x.d NOT IN (SELECT partition_date FROM parquet_pending WHERE table_name = %[1]s AND keyed);
+INSERT INTO pending_keys (table_name, key)
+SELECT DISTINCT %[1]s, CAST(%[3]s AS VARCHAR) FROM %[4]s
+WHERE CAST(%[3]s AS VARCHAR) NOT IN (SELECT key FROM pending_keys WHERE table_name = %[1]s)`,
+		literal(t.Name), changedDaysSQL(t), ident(LakeKey(t)), ident(changedTable))
 }
 
 // exportSQL writes one partition of the table to a Parquet file, without
@@ -607,6 +631,21 @@ func exportSQL(t *schema.Table, d day, path string) string {
 	}
 	return fmt.Sprintf("COPY (SELECT %s FROM %s WHERE %s = %s ORDER BY %s) TO %s (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE %d)",
 		list("", cols), ident(t.Name), ident(t.Partition), d.sqlLiteral(), list("", t.Key), literal(path), rowGroupSize)
+}
+
+// exportPartitionsSQL writes the partitions days of the table under dir,
+// a directory per partition (<partition>=YYYY-MM-DD/data_0.parquet), the
+// files as exportSQL's.
+func exportPartitionsSQL(t *schema.Table, days []day, dir string) string {
+	var cols []string
+	for _, c := range t.Columns {
+		if c.Name != t.Partition {
+			cols = append(cols, c.Name)
+		}
+	}
+	cols = append(cols, t.Partition)
+	return fmt.Sprintf("COPY (SELECT %s FROM %s WHERE %s IN (%s)) TO %s (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE %d, PARTITION_BY (%s), FILENAME_PATTERN 'data_{i}')",
+		list("", cols), ident(t.Name), ident(t.Partition), partList(days), literal(dir), rowGroupSize, ident(t.Partition))
 }
 
 // rowGroupSize is the Parquet row group of the mirror: DuckDB's own row

@@ -164,8 +164,10 @@ type Warehouse struct {
 	// stale says the tables the analytic tables are built from changed
 	// since they were last rebuilt (RefreshAnalytics): Publish rebuilds
 	// them first. Guarded by mu.
-	stale     bool
-	recovered Recovery
+	stale bool
+	// lakeKeysReady: lakeKeysDDL ran in this process (lakeAttached).
+	lakeKeysReady bool
+	recovered     Recovery
 	// unsegmented is about how many body bytes were landed since the
 	// last body segment (by this process): Land writes a segment past
 	// segmentFlush. Guarded by mu.

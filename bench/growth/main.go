@@ -200,14 +200,18 @@ type nightResult struct {
 	DiskAfter      int64   `json:"disk_after_bytes"`
 	RowsDerived    int64   `json:"rows_derived"`
 	LakeRows       int64   `json:"lake_rows"`
+	LakeDeleted    int64   `json:"lake_deleted"`
+	LakeCompacted  int64   `json:"lake_compacted_rows"`
 	LakeFilesMax   int     `json:"lake_files_max_per_table"`
 	LakeFilesTable string  `json:"lake_files_max_table"`
 }
 
 var (
-	rowsLine = regexp.MustCompile(`(?m)^\s*rows\s+(.*)$`)
-	rowsPair = regexp.MustCompile(`[a-z_]+ (\d+)`)
-	lakeRows = regexp.MustCompile(`lake_rows=(\d+)`)
+	rowsLine      = regexp.MustCompile(`(?m)^\s*rows\s+(.*)$`)
+	rowsPair      = regexp.MustCompile(`[a-z_]+ (\d+)`)
+	lakeRows      = regexp.MustCompile(`lake_rows=(\d+)`)
+	lakeDeleted   = regexp.MustCompile(`lake_deleted=(\d+)`)
+	lakeCompacted = regexp.MustCompile(`lake_compacted_rows=(\d+)`)
 )
 
 func (w *world) night(bin string) (nightResult, error) {
@@ -267,32 +271,41 @@ func (w *world) night(bin string) (nightResult, error) {
 			r.RowsDerived += n
 		}
 	}
-	if m := lakeRows.FindStringSubmatch(errOut.String()); m != nil {
-		r.LakeRows, _ = strconv.ParseInt(m[1], 10, 64)
+	for re, n := range map[*regexp.Regexp]*int64{lakeRows: &r.LakeRows, lakeDeleted: &r.LakeDeleted, lakeCompacted: &r.LakeCompacted} {
+		if m := re.FindStringSubmatch(errOut.String()); m != nil {
+			*n, _ = strconv.ParseInt(m[1], 10, 64)
+		}
 	}
-	r.LakeFilesMax, r.LakeFilesTable = lakeFiles(filepath.Join(w.dir, "lake"))
+	if r.LakeFilesMax, r.LakeFilesTable, err = w.lakeFiles(bin); err != nil {
+		return r, err
+	}
 	return r, nil
 }
 
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 
-// lakeFiles is the most data files any table of the lake holds.
-func lakeFiles(lake string) (int, string) {
-	tables, _ := filepath.Glob(filepath.Join(lake, "*", "*"))
+// lakeFiles is the most files (data and delete files) the current
+// snapshot of any table of the lake holds, as etalake lake status says.
+func (w *world) lakeFiles(bin string) (int, string, error) {
+	flags := w.lakeFlags()[2:] // lake status takes no --warehouse
+	cmd := exec.Command(bin, append([]string{"lake", "status"}, flags...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, "", fmt.Errorf("etalake lake status: %w", err)
+	}
 	most, which := 0, ""
-	for _, t := range tables {
-		n := 0
-		_ = filepath.WalkDir(filepath.Join(t, "data"), func(_ string, e fs.DirEntry, err error) error {
-			if err == nil && e.Type().IsRegular() {
-				n++
-			}
-			return nil
-		})
-		if n > most {
-			most, which = n, filepath.Base(t)
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			continue
+		}
+		data, err1 := strconv.Atoi(f[2])
+		deletes, err2 := strconv.Atoi(f[3])
+		if err1 == nil && err2 == nil && data+deletes > most {
+			most, which = data+deletes, f[0]
 		}
 	}
-	return most, which
+	return most, which, nil
 }
 
 // diskUsage is the space the files under dir take, each inode once (hard
@@ -372,9 +385,10 @@ func printTable(w io.Writer, rs []nightResult) {
 	row("peak / steady", func(r nightResult) float64 { return float64(r.DiskPeak) / float64(r.DiskSteady) }, "%.3f")
 	row("disk per stored answer, KB", func(r nightResult) float64 { return float64(r.DiskAfter) / float64(r.StoredAnswers) / 1e3 }, "%.2f")
 	row("rows derived", func(r nightResult) float64 { return float64(r.RowsDerived) }, "%.0f")
-	row("lake rows committed", func(r nightResult) float64 { return float64(r.LakeRows) }, "%.0f")
-	row("lake rows / derived", func(r nightResult) float64 { return float64(r.LakeRows) / float64(max(r.RowsDerived, 1)) }, "%.2f")
-	row("lake data files, most of a table", func(r nightResult) float64 { return float64(r.LakeFilesMax) }, "%.0f")
+	row("lake rows committed (data + deletes)", func(r nightResult) float64 { return float64(r.LakeRows + r.LakeDeleted) }, "%.0f")
+	row("lake rows / derived", func(r nightResult) float64 { return float64(r.LakeRows+r.LakeDeleted) / float64(max(r.RowsDerived, 1)) }, "%.2f")
+	row("lake rows compacted by the upkeep", func(r nightResult) float64 { return float64(r.LakeCompacted) }, "%.0f")
+	row("lake files (data + delete), most of a table", func(r nightResult) float64 { return float64(r.LakeFilesMax) }, "%.0f")
 }
 
 // etalake runs the binary and returns its error with its stderr's tail.

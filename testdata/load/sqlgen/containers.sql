@@ -102,10 +102,11 @@ SELECT "shipment_number",
 FROM "__load_changed" AS n
 WHERE NOT n."__load_touch";
 
--- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
-INSERT INTO parquet_pending (table_name, partition_date)
+-- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'containers',
-  x.d
+  x.d,
+  true
 FROM (SELECT "first_observed_date"
   FROM "__load_changed"
   UNION
@@ -114,6 +115,13 @@ FROM (SELECT "first_observed_date"
   WHERE "__load_old" IS NOT NULL AND "__load_old" <> "first_observed_date") AS x(d)
 WHERE x.d NOT IN (SELECT partition_date
   FROM parquet_pending
+  WHERE table_name = 'containers' AND keyed);
+INSERT INTO pending_keys (table_name, key)
+SELECT DISTINCT 'containers',
+  CAST("shipment_number" AS VARCHAR)
+FROM "__load_changed"
+WHERE CAST("shipment_number" AS VARCHAR) NOT IN (SELECT key
+  FROM pending_keys
   WHERE table_name = 'containers');
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)

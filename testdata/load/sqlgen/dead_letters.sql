@@ -79,9 +79,10 @@ FROM "__load_changed" AS n
 WHERE true;
 
 -- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
-INSERT INTO parquet_pending (table_name, partition_date)
+INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'dead_letters',
-  x.d
+  x.d,
+  NULL
 FROM (SELECT "at_date"
   FROM "__load_changed"
   UNION
@@ -90,7 +91,7 @@ FROM (SELECT "at_date"
   WHERE "__load_old" IS NOT NULL AND "__load_old" <> "at_date") AS x(d)
 WHERE x.d NOT IN (SELECT partition_date
   FROM parquet_pending
-  WHERE table_name = 'dead_letters');
+  WHERE table_name = 'dead_letters' AND keyed IS NULL);
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
 COPY (SELECT "response_id",

@@ -124,10 +124,11 @@ SELECT "run_id",
 FROM "__load_changed" AS n
 WHERE true;
 
--- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
-INSERT INTO parquet_pending (table_name, partition_date)
+-- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'etl_runs',
-  x.d
+  x.d,
+  true
 FROM (SELECT "started_date"
   FROM "__load_changed"
   UNION
@@ -136,6 +137,13 @@ FROM (SELECT "started_date"
   WHERE "__load_old" IS NOT NULL AND "__load_old" <> "started_date") AS x(d)
 WHERE x.d NOT IN (SELECT partition_date
   FROM parquet_pending
+  WHERE table_name = 'etl_runs' AND keyed);
+INSERT INTO pending_keys (table_name, key)
+SELECT DISTINCT 'etl_runs',
+  CAST("run_id" AS VARCHAR)
+FROM "__load_changed"
+WHERE CAST("run_id" AS VARCHAR) NOT IN (SELECT key
+  FROM pending_keys
   WHERE table_name = 'etl_runs');
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)

@@ -93,9 +93,10 @@ FROM "__load_changed" AS n
 WHERE true;
 
 -- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
-INSERT INTO parquet_pending (table_name, partition_date)
+INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'event_observations',
-  x.d
+  x.d,
+  NULL
 FROM (SELECT "observed_date"
   FROM "__load_changed"
   UNION
@@ -104,7 +105,7 @@ FROM (SELECT "observed_date"
   WHERE "__load_old" IS NOT NULL AND "__load_old" <> "observed_date") AS x(d)
 WHERE x.d NOT IN (SELECT partition_date
   FROM parquet_pending
-  WHERE table_name = 'event_observations');
+  WHERE table_name = 'event_observations' AND keyed IS NULL);
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
 COPY (SELECT "event_key",

@@ -71,10 +71,11 @@ SELECT "shipment_number",
 FROM "__load_changed" AS n
 WHERE true;
 
--- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
-INSERT INTO parquet_pending (table_name, partition_date)
+-- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'tracked_shipments',
-  x.d
+  x.d,
+  true
 FROM (SELECT "added_date"
   FROM "__load_changed"
   UNION
@@ -83,6 +84,13 @@ FROM (SELECT "added_date"
   WHERE "__load_old" IS NOT NULL AND "__load_old" <> "added_date") AS x(d)
 WHERE x.d NOT IN (SELECT partition_date
   FROM parquet_pending
+  WHERE table_name = 'tracked_shipments' AND keyed);
+INSERT INTO pending_keys (table_name, key)
+SELECT DISTINCT 'tracked_shipments',
+  CAST("shipment_number" AS VARCHAR)
+FROM "__load_changed"
+WHERE CAST("shipment_number" AS VARCHAR) NOT IN (SELECT key
+  FROM pending_keys
   WHERE table_name = 'tracked_shipments');
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
