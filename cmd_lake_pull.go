@@ -37,9 +37,14 @@ func lakePullCommand() *cli.Command {
 			"observed, and it lists no resource given up outside the tracked set. Every other view reads the\n" +
 			"contract tables and equals the view of one warehouse holding everything.\n\n" +
 			"DIR is the pull's own: a worker's warehouse is refused (exit 2), never written over, and run,\n" +
-			"backfill, replay, import, track and demo refuse a pull's (exit 2). A second pull to DIR replaces\n" +
-			"the first. Run it after the fleet's night, when the workers have committed (a CronJob after theirs).",
-		Flags:        append(append(warehouseFlags(), lockTimeoutFlag(), threadsFlag()), lakeFlags()...),
+			"backfill, replay, import, track and demo refuse a pull's (exit 2). A second pull to DIR reads only\n" +
+			"what changed since the first: per table, the data files added and removed since the snapshot the\n" +
+			"last pull read and the rows the new position delete files delete (the read column says changes);\n" +
+			"a table whose snapshot is no longer in the lake's history (expired by lake maintain), or another\n" +
+			"lake, is read whole. --full reads every table whole. Run it after the fleet's night, when the\n" +
+			"workers have committed (a CronJob after theirs).",
+		Flags: append(append(append(warehouseFlags(), lockTimeoutFlag(), threadsFlag()), lakeFlags()...),
+			&cli.BoolFlag{Name: "full", Usage: "read every lake table whole, not what changed since the last pull (the first pull to DIR always does)"}),
 		OnUsageError: usageError,
 		Action:       runLakePull,
 	}
@@ -69,7 +74,7 @@ func runLakePull(c *cli.Context) error {
 		return err
 	}
 	defer wh.Close()
-	pulled, err := lk.Pull(c.Context, wh, time.Now)
+	pulled, err := lk.Pull(c.Context, wh, time.Now, c.Bool("full"))
 	if err != nil {
 		return err
 	}
@@ -95,7 +100,7 @@ func sayPull(c *cli.Context, dir, lakeFiles string, pulled []load.Pulled, st loa
 	}
 	fmt.Fprintf(out, "lake pull: %s from the lake %s: %d tables, %d writers, in %s\n", dir, lakeFiles, len(pulled), len(writers), took.Round(time.Millisecond))
 	w := tabwriter.NewWriter(out, 0, 2, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "table\tsnapshot\tcommitted\twriters\trows read\trows\t")
+	fmt.Fprintln(w, "table\tsnapshot\tcommitted\tread\twriters\trows read\trows\t")
 	for _, p := range pulled {
 		snap, at := "-", "no commit yet"
 		if p.Snapshot != 0 {
@@ -105,7 +110,11 @@ func sayPull(c *cli.Context, dir, lakeFiles string, pulled []load.Pulled, st loa
 		for _, n := range p.Read {
 			read += n
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t\n", p.Table, snap, at, len(p.Read), read, p.Rows)
+		how := "changes"
+		if p.Whole {
+			how = "whole"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t\n", p.Table, snap, at, how, len(p.Read), read, p.Rows)
 	}
 	_ = w.Flush()
 	var ids []string

@@ -90,37 +90,37 @@ func later(t *testing.T, wh *load.Warehouse, tbl *schema.Table, day time.Time, s
 	var out arrow.RecordBatch
 	change := load.LakeChange{Keyed: []time.Time{day}, Keys: []string{shipment}}
 	err := wh.LakeRows(context.Background(), tbl, change, 1, func(rr array.RecordReader) error {
-		for rr.Next() {
-			rec := rr.RecordBatch()
-			cols := make([]arrow.Array, len(tbl.Columns))
-			for i, c := range tbl.Columns {
-				col := rec.Column(i)
-				switch c.Name {
-				case tbl.Last:
-					b := array.NewTimestampBuilder(memory.DefaultAllocator, col.DataType().(*arrow.TimestampType))
-					ts := col.(*array.Timestamp)
-					for j := range ts.Len() {
-						b.Append(ts.Value(j) + arrow.Timestamp(by.Microseconds()))
-					}
-					cols[i] = b.NewArray()
-				case "response_id":
-					b := array.NewStringBuilder(memory.DefaultAllocator)
-					for range col.Len() {
-						b.Append("r-later")
-					}
-					cols[i] = b.NewArray()
-				default:
-					col.Retain()
-					cols[i] = col
-				}
-			}
-			out = array.NewRecordBatch(tbl.Arrow(), cols, rec.NumRows())
-			for _, c := range cols {
-				c.Release()
-			}
-			return nil
+		if !rr.Next() { // the shipment's rows are one batch
+			return rr.Err()
 		}
-		return rr.Err()
+		rec := rr.RecordBatch()
+		cols := make([]arrow.Array, len(tbl.Columns))
+		for i, c := range tbl.Columns {
+			col := rec.Column(i)
+			switch c.Name {
+			case tbl.Last:
+				b := array.NewTimestampBuilder(memory.DefaultAllocator, col.DataType().(*arrow.TimestampType))
+				ts := col.(*array.Timestamp)
+				for j := range ts.Len() {
+					b.Append(ts.Value(j) + arrow.Timestamp(by.Microseconds()))
+				}
+				cols[i] = b.NewArray()
+			case "response_id":
+				b := array.NewStringBuilder(memory.DefaultAllocator)
+				for range col.Len() {
+					b.Append("r-later")
+				}
+				cols[i] = b.NewArray()
+			default:
+				col.Retain()
+				cols[i] = col
+			}
+		}
+		out = array.NewRecordBatch(tbl.Arrow(), cols, rec.NumRows())
+		for _, c := range cols {
+			c.Release()
+		}
+		return nil
 	})
 	if err != nil || out == nil {
 		t.Fatalf("reading shipment %s's %s: %v", shipment, tbl.Name, err)

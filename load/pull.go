@@ -34,15 +34,12 @@ var ErrPull = errors.New("the warehouse is a pull of the lake")
 // ErrNotPull: a pull was given a warehouse that is not one (a worker's).
 var ErrNotPull = errors.New("the warehouse is not a pull of the lake")
 
-const (
-	pullTable  = "lake_pull"
-	stageTable = "__pull_stage" // the lake's rows of one table, every writer's, before the merge
-)
+const pullTable = "lake_pull"
 
 const pullDDL = `
 CREATE TABLE IF NOT EXISTS lake_pull (table_name VARCHAR NOT NULL, snapshot_id BIGINT, committed_at TIMESTAMPTZ, writers BIGINT[] NOT NULL,
   rows_read BIGINT NOT NULL, rows_kept BIGINT NOT NULL, lake VARCHAR NOT NULL, pulled_at TIMESTAMPTZ NOT NULL);
-COMMENT ON TABLE lake_pull IS 'This warehouse is a pull of the lake (etalake lake pull), rebuilt whole by each pull, and no job writes it: per lake table, the snapshot the last pull read (snapshot_id, committed_at), the writers whose rows it held, the rows read and the rows kept once merged.';
+COMMENT ON TABLE lake_pull IS 'This warehouse is a pull of the lake (etalake lake pull), and no job writes it: per lake table, the snapshot the last pull read (snapshot_id, committed_at; the next pull reads what changed since), the writers whose rows it read, the rows read and the rows kept once merged.';
 `
 
 // IsPull reports whether the warehouse db (a reader's or a writer's
@@ -80,6 +77,9 @@ func (w *Warehouse) checkPull(ctx context.Context, existed bool) error {
 type PullRows struct {
 	Read map[int64]int64 // rows read, per lake writer
 	Rows int64           // rows the table holds after the merge
+	// Whole: the table was read whole, not what changed since the last
+	// pull (PullDelta).
+	Whole bool
 }
 
 // PullTable replaces the rows of table t with the rows scan adds (each
@@ -101,120 +101,18 @@ type PullRows struct {
 //
 // The rows are staged in the database first (DuckDB spills them past
 // its memory limit), then merged in one statement. Only a warehouse
-// opened with Options.Pull takes them.
+// opened with Options.Pull takes them. PullTable rebuilds the table
+// whole; PullDelta (pulldelta.go) applies what changed in the lake.
 func (w *Warehouse) PullTable(ctx context.Context, t *schema.Table, scan func(add func(arrow.RecordBatch) error) error) (PullRows, error) {
 	if !w.opt.Pull {
 		return PullRows{}, invalidf("%s: the warehouse was not opened for a pull of the lake", t.Name)
 	}
-	if err := checkDeletable([]*schema.Table{t}); err != nil {
-		return PullRows{}, err
-	}
 	if err := checkMergeable(t); err != nil {
 		return PullRows{}, err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.db == nil {
-		return PullRows{}, errClosed
-	}
-	if err := w.reset(ctx, t); err != nil {
-		return PullRows{}, err
-	}
-	if _, err := w.db.ExecContext(ctx, stageSQL(t)); err != nil {
-		return PullRows{}, fmt.Errorf("load: pulling %s: %w", t.Name, err)
-	}
-	defer func() { _, _ = w.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+ident(stageTable)) }()
-	add := func(rec arrow.RecordBatch) error {
-		q, err := stageInsertSQL(t, rec.Schema())
-		if err != nil {
-			return err
-		}
-		return w.inTx(ctx, func(s *session) error {
-			return s.withView(ctx, rec, func() error {
-				_, err := s.exec(ctx, q)
-				return err
-			})
-		})
-	}
-	if err := scan(add); err != nil {
-		return PullRows{}, fmt.Errorf("load: pulling %s: %w", t.Name, err)
-	}
-	out := PullRows{Read: map[int64]int64{}}
-	err := w.inTx(ctx, func(s *session) error {
-		stmts := []string{
-			fmt.Sprintf("CREATE TEMP VIEW %s AS SELECT * FROM %s", ident(inView), ident(stageTable)),
-			fmt.Sprintf("INSERT INTO %s (%s) SELECT %[2]s FROM %s", ident(t.Name), list("", stored(t)), pullSourceSQL(t)),
-			pendingSQL(t, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(t.Name))),
-			"DROP VIEW " + ident(inView),
-		}
-		for i, q := range stmts {
-			n, err := s.exec(ctx, q)
-			if err != nil {
-				return err
-			}
-			if i == 1 {
-				out.Rows = n
-			}
-		}
-		return nil
+	return w.pullFull(ctx, t, func(add func(string, arrow.RecordBatch) error) error {
+		return scan(func(rec arrow.RecordBatch) error { return add("", rec) })
 	})
-	if err != nil {
-		return PullRows{}, fmt.Errorf("load: merging the lake's %s: %w", t.Name, err)
-	}
-	rows, err := w.db.QueryContext(ctx, fmt.Sprintf("SELECT %s, count(*) FROM %s GROUP BY 1", ident(LakeWriterColumn), ident(stageTable)))
-	if err != nil {
-		return PullRows{}, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var wr, n int64
-		if err := rows.Scan(&wr, &n); err != nil {
-			return PullRows{}, err
-		}
-		out.Read[wr] = n
-	}
-	if err := rows.Err(); err != nil {
-		return PullRows{}, err
-	}
-	w.stale = true
-	return out, nil
-}
-
-// stageSQL creates the stage of table t: its stored columns and the
-// writer's.
-func stageSQL(t *schema.Table) string {
-	cols := make([]string, 0, len(t.Columns)+1)
-	for _, c := range t.Columns {
-		cols = append(cols, ident(c.Name)+" "+c.Type.DuckDB())
-	}
-	cols = append(cols, ident(LakeWriterColumn)+" BIGINT NOT NULL")
-	return fmt.Sprintf("CREATE OR REPLACE TABLE %s (%s)", ident(stageTable), strings.Join(cols, ", "))
-}
-
-// stageInsertSQL copies the registered record, of schema sc, into the
-// stage of t: each column by name, cast to the table's type (the lake's
-// Arrow types differ in spelling: strings, time zones), null where the
-// lake table lacks it (a column added after the lake's schema). A column
-// the table does not have is refused: a newer etalake wrote it.
-func stageInsertSQL(t *schema.Table, sc *arrow.Schema) (string, error) {
-	if len(sc.FieldIndices(LakeWriterColumn)) == 0 {
-		return "", invalidf("%s: the lake's rows have no %s column", t.Name, LakeWriterColumn)
-	}
-	for _, f := range sc.Fields() {
-		if _, ok := t.Column(f.Name); !ok && f.Name != LakeWriterColumn {
-			return "", invalidf("the lake's %s has a column %s this etalake does not know: pull with the version the writers run", t.Name, f.Name)
-		}
-	}
-	cols := make([]string, 0, len(t.Columns)+1)
-	for _, c := range t.Columns {
-		v := "NULL"
-		if len(sc.FieldIndices(c.Name)) > 0 {
-			v = ident(c.Name)
-		}
-		cols = append(cols, fmt.Sprintf("CAST(%s AS %s)", v, c.Type.DuckDB()))
-	}
-	cols = append(cols, ident(LakeWriterColumn))
-	return fmt.Sprintf("INSERT INTO %s SELECT %s FROM %s", ident(stageTable), strings.Join(cols, ", "), ident(inView)), nil
 }
 
 // pullSourceSQL is the stage (as inView) of t merged into one row per

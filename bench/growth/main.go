@@ -28,7 +28,15 @@ func main() {
 	dir := flag.String("dir", "", "where the worlds and warehouses go (default: a temporary directory, removed at the end)")
 	bin := flag.String("bin", "", "a built etalake binary (default: build one from the module root)")
 	asJSON := flag.Bool("json", false, "print the results as JSON instead of a Markdown table")
+	nightly := flag.Int("nightly", 0, "instead: feed a lake from a 1× world night by night for that many nights (60 for the acceptance) and report its files per table and rows written")
 	flag.Parse()
+	if *nightly > 0 {
+		if err := nightlyRun(*nightly, *sizes, *dir, *bin); err != nil {
+			fmt.Fprintln(os.Stderr, "growth:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*sizes, *big, *night, *runs, *dir, *bin, *asJSON); err != nil {
 		fmt.Fprintln(os.Stderr, "growth:", err)
 		os.Exit(1)
@@ -50,23 +58,11 @@ func run(sizeList string, big bool, night, runs int, dir, bin string, asJSON boo
 	if night < 1 || runs < 1 {
 		return fmt.Errorf("-night and -runs must be at least 1")
 	}
-	if dir == "" {
-		d, err := os.MkdirTemp("", "etalake-growth-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		dir = d
+	dir, bin, cleanup, err := setup(dir, bin)
+	if err != nil {
+		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(dir, "etalake")
-		build := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", bin, ".")
-		build.Dir = moduleRoot()
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building etalake: %w", err)
-		}
-	}
+	defer cleanup()
 	var results []nightResult
 	for _, s := range sizes {
 		w, err := buildWorld(bin, filepath.Join(dir, fmt.Sprintf("s%d", s)), s, night)
@@ -95,6 +91,31 @@ func run(sizeList string, big bool, night, runs int, dir, bin string, asJSON boo
 	return nil
 }
 
+// setup makes the working directory (a temporary one when dir is empty,
+// removed by cleanup) and builds the binary when bin is empty.
+func setup(dir, bin string) (string, string, func(), error) {
+	cleanup := func() {}
+	if dir == "" {
+		d, err := os.MkdirTemp("", "etalake-growth-")
+		if err != nil {
+			return "", "", cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(d) }
+		dir = d
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "etalake")
+		build := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", bin, ".")
+		build.Dir = moduleRoot()
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			cleanup()
+			return "", "", func() {}, fmt.Errorf("building etalake: %w", err)
+		}
+	}
+	return dir, bin, cleanup, nil
+}
+
 // moduleRoot is the directory of go.mod, from the current directory up.
 func moduleRoot() string {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
@@ -110,6 +131,7 @@ type world struct {
 	answers  int64 // stored after the night
 	build    time.Duration
 	nightLen int
+	pullOnly time.Duration // lake pull of a lake holding only the night
 }
 
 func buildWorld(bin, dir string, shipments, night int) (*world, error) {
@@ -149,6 +171,22 @@ func buildWorld(bin, dir string, shipments, night int) (*world, error) {
 		return nil, fmt.Errorf("importing the history: %w", err)
 	}
 	w.build = time.Since(start)
+	// The analysts' pull of the history, whole: each night's pull then
+	// reads what the night changed.
+	if err := etalake(bin, append([]string{"lake", "pull"}, w.pullFlags("pull")...)...); err != nil {
+		return nil, fmt.Errorf("pulling the history: %w", err)
+	}
+	// A lake holding only the night, and its pull: what a night's pull
+	// is measured against.
+	only := &world{dir: filepath.Join(dir, "only")}
+	if err := etalake(bin, append([]string{"import"}, append(only.lakeFlags(), filepath.Join(dir, "night.ndjson"))...)...); err != nil && exitCode(err) != 3 {
+		return nil, fmt.Errorf("importing the night alone: %w", err)
+	}
+	var errOnly error
+	w.pullOnly, errOnly = timed(bin, append([]string{"lake", "pull"}, only.pullFlags("pull")...)...)
+	if errOnly != nil {
+		return nil, fmt.Errorf("pulling the night alone: %w", errOnly)
+	}
 	for _, p := range w.state() {
 		if err := cp(filepath.Join(dir, p), filepath.Join(dir, "pristine", p)); err != nil {
 			return nil, err
@@ -163,7 +201,7 @@ func buildWorld(bin, dir string, shipments, night int) (*world, error) {
 // one restored beside the last night's WAL is a corrupt one).
 func (w *world) state() []string {
 	files, _ := filepath.Glob(filepath.Join(w.dir, "catalog.db*"))
-	out := []string{"wh", "lake"}
+	out := []string{"wh", "lake", "pull"}
 	for _, f := range files {
 		out = append(out, filepath.Base(f))
 	}
@@ -180,6 +218,19 @@ func (w *world) pristine() []string {
 	return out
 }
 
+// pullFlags are lake pull's flags for the world's lake, into dir (under
+// the world's).
+func (w *world) pullFlags(dir string) []string {
+	return append([]string{"--warehouse", filepath.Join(w.dir, dir)}, w.lakeFlags()[2:]...)
+}
+
+// timed runs the binary and returns its wall time.
+func timed(bin string, args ...string) (time.Duration, error) {
+	start := time.Now()
+	err := etalake(bin, args...)
+	return time.Since(start), err
+}
+
 func (w *world) lakeFlags() []string {
 	return []string{"--warehouse", filepath.Join(w.dir, "wh"),
 		"--lake-catalog", "sqlite://" + filepath.Join(w.dir, "catalog.db"),
@@ -188,22 +239,26 @@ func (w *world) lakeFlags() []string {
 
 // nightResult is one timed night (or the medians of several).
 type nightResult struct {
-	Shipments      int     `json:"shipments"`
-	Scale          float64 `json:"scale"`
-	BuildSeconds   float64 `json:"build_seconds"`
-	StoredAnswers  int64   `json:"stored_answers"`
-	WallSeconds    float64 `json:"wall_seconds"`
-	CPUSeconds     float64 `json:"cpu_seconds"`
-	PeakRSSKiB     int64   `json:"peak_rss_kib"`
-	DiskSteady     int64   `json:"disk_steady_bytes"`
-	DiskPeak       int64   `json:"disk_peak_bytes"`
-	DiskAfter      int64   `json:"disk_after_bytes"`
-	RowsDerived    int64   `json:"rows_derived"`
-	LakeRows       int64   `json:"lake_rows"`
-	LakeDeleted    int64   `json:"lake_deleted"`
-	LakeCompacted  int64   `json:"lake_compacted_rows"`
-	LakeFilesMax   int     `json:"lake_files_max_per_table"`
-	LakeFilesTable string  `json:"lake_files_max_table"`
+	Shipments     int     `json:"shipments"`
+	Scale         float64 `json:"scale"`
+	BuildSeconds  float64 `json:"build_seconds"`
+	StoredAnswers int64   `json:"stored_answers"`
+	WallSeconds   float64 `json:"wall_seconds"`
+	CPUSeconds    float64 `json:"cpu_seconds"`
+	PeakRSSKiB    int64   `json:"peak_rss_kib"`
+	DiskSteady    int64   `json:"disk_steady_bytes"`
+	DiskPeak      int64   `json:"disk_peak_bytes"`
+	DiskAfter     int64   `json:"disk_after_bytes"`
+	RowsDerived   int64   `json:"rows_derived"`
+	LakeRows      int64   `json:"lake_rows"`
+	LakeDeleted   int64   `json:"lake_deleted"`
+	LakeCompacted int64   `json:"lake_compacted_rows"`
+	LakeFilesMax  int     `json:"lake_files_max_per_table"`
+	// PullSeconds: lake pull after the night, of a pull of the history;
+	// PullOnlySeconds: lake pull of a lake holding only the night.
+	PullSeconds     float64 `json:"pull_seconds"`
+	PullOnlySeconds float64 `json:"pull_only_seconds"`
+	LakeFilesTable  string  `json:"lake_files_max_table"`
 }
 
 var (
@@ -265,20 +320,16 @@ func (w *world) night(bin string) (nightResult, error) {
 	}
 	r.DiskAfter = diskUsage(wh)
 	r.DiskPeak = max(peak.Load(), r.DiskAfter)
-	if m := rowsLine.FindStringSubmatch(out.String()); m != nil {
-		for _, p := range rowsPair.FindAllStringSubmatch(m[1], -1) {
-			n, _ := strconv.ParseInt(p[1], 10, 64)
-			r.RowsDerived += n
-		}
-	}
-	for re, n := range map[*regexp.Regexp]*int64{lakeRows: &r.LakeRows, lakeDeleted: &r.LakeDeleted, lakeCompacted: &r.LakeCompacted} {
-		if m := re.FindStringSubmatch(errOut.String()); m != nil {
-			*n, _ = strconv.ParseInt(m[1], 10, 64)
-		}
-	}
+	r.RowsDerived = derivedRows(out.String())
+	r.LakeRows, r.LakeDeleted, r.LakeCompacted = logInt(errOut.String(), lakeRows), logInt(errOut.String(), lakeDeleted), logInt(errOut.String(), lakeCompacted)
 	if r.LakeFilesMax, r.LakeFilesTable, err = w.lakeFiles(bin); err != nil {
 		return r, err
 	}
+	pull, err := timed(bin, append([]string{"lake", "pull"}, w.pullFlags("pull")...)...)
+	if err != nil {
+		return r, fmt.Errorf("the night's lake pull: %w", err)
+	}
+	r.PullSeconds, r.PullOnlySeconds = pull.Seconds(), w.pullOnly.Seconds()
 	return r, nil
 }
 
@@ -350,6 +401,7 @@ func median(rs []nightResult) nightResult {
 	m.CPUSeconds = pick(func(r nightResult) float64 { return r.CPUSeconds })
 	m.PeakRSSKiB = int64(pick(func(r nightResult) float64 { return float64(r.PeakRSSKiB) }))
 	m.DiskPeak = int64(pick(func(r nightResult) float64 { return float64(r.DiskPeak) }))
+	m.PullSeconds = pick(func(r nightResult) float64 { return r.PullSeconds })
 	return m
 }
 
@@ -389,6 +441,9 @@ func printTable(w io.Writer, rs []nightResult) {
 	row("lake rows / derived", func(r nightResult) float64 { return float64(r.LakeRows+r.LakeDeleted) / float64(max(r.RowsDerived, 1)) }, "%.2f")
 	row("lake rows compacted by the upkeep", func(r nightResult) float64 { return float64(r.LakeCompacted) }, "%.0f")
 	row("lake files (data + delete), most of a table", func(r nightResult) float64 { return float64(r.LakeFilesMax) }, "%.0f")
+	row("lake pull after the night, s", func(r nightResult) float64 { return r.PullSeconds }, "%.2f")
+	row("lake pull of a lake of only the night, s", func(r nightResult) float64 { return r.PullOnlySeconds }, "%.2f")
+	row("pull / pull of only the night", func(r nightResult) float64 { return r.PullSeconds / r.PullOnlySeconds }, "%.2f")
 }
 
 // etalake runs the binary and returns its error with its stderr's tail.
@@ -400,6 +455,17 @@ func etalake(bin string, args ...string) error {
 		return &childError{err: err, args: args, stderr: tail(errOut.String())}
 	}
 	return nil
+}
+
+// etalakeOutput runs the binary and returns its stdout and stderr.
+func etalakeOutput(bin string, args ...string) (string, string, error) {
+	cmd := exec.Command(bin, args...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return out.String(), errOut.String(), &childError{err: err, args: args, stderr: tail(errOut.String())}
+	}
+	return out.String(), errOut.String(), nil
 }
 
 type childError struct {
