@@ -14,8 +14,11 @@ func lakeMaintainCommand() *cli.Command {
 		Name:  "maintain",
 		Usage: "compact small files, expire old snapshots and remove orphan files, table by table",
 		Description: "Run it daily or weekly (beside the nightly run; it never blocks a job: each change is one commit,\n" +
-			"retried when a job commits meanwhile). Per table, in order:\n" +
-			"  1. compacts: a partition (a writer's day) with two files or more under 32 MiB gets one file;\n" +
+			"retried when a job commits meanwhile). Each job's commit already compacts the partitions it wrote\n" +
+			"to that need it (files whose position deletes reach 30 % of their rows, small files merged by size);\n" +
+			"maintain does the rest. Per table, in order:\n" +
+			"  1. compacts: in a partition (a writer's month, or day in a lake created before), the files under\n" +
+			"     32 MiB, when two or more, and every file with position deletes, become one file, deletes applied;\n" +
 			"  2. expires the snapshots older than --keep-days (the current one never): readers' time travel\n" +
 			"     reaches that far back, and the files only expired snapshots used are deleted;\n" +
 			"  3. removes orphan files: those no snapshot references, older than --orphan-grace. A job killed\n" +

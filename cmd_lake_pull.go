@@ -126,5 +126,8 @@ func sayPull(c *cli.Context, dir, lakeFiles string, pulled []load.Pulled, st loa
 		fmt.Fprintf(out, "writers (etalake_writer): %s\n", strings.Join(ids, ", "))
 	}
 	fmt.Fprintf(out, "published: %s/etalake.duckdb (version %d) and its Parquet mirror; the snapshots read are in its table lake_pull.\n", dir, st.Version)
+	fmt.Fprintf(out, "took: reading the lake %s, the analytic tables %s, the mirror %s (%d partitions, %d rows written), the version %s.\n",
+		(took - st.Took).Round(time.Millisecond), st.RefreshTook.Round(time.Millisecond), st.MirrorTook.Round(time.Millisecond),
+		st.Mirror.Written+st.Mirror.Removed, st.Mirror.Rows, st.SwapTook.Round(time.Millisecond))
 	fmt.Fprintln(out, "raw_responses is not in the lake: the pull has none, so data_freshness is partial there (etalake lake pull --help).")
 }

@@ -142,6 +142,9 @@ func logPublished(log *slog.Logger, st load.PublishStats) {
 		if l.Orphans > 0 {
 			attrs = append(attrs, "lake_orphans_removed", l.Orphans)
 		}
+		if l.UpkeepError != "" {
+			attrs = append(attrs, "lake_upkeep_failed", l.UpkeepError)
+		}
 	}
 	log.Info("published the warehouse for readers", attrs...)
 }

@@ -76,8 +76,10 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 		if err := w.LakeDone(ctx, t, changes[t]); err != nil {
 			return st, err
 		}
-		if err := l.upkeep(ctx, t, writer, &st); err != nil {
-			return st, err
+		// The night's rows are committed: a compaction that fails is
+		// said, and tried again after the next commit.
+		if err := l.upkeep(ctx, t, writer, &st); err != nil && st.UpkeepError == "" {
+			st.UpkeepError = err.Error()
 		}
 	}
 	return st, w.LakeEnd(ctx, run)

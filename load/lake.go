@@ -54,6 +54,10 @@ type LakeStats struct {
 	// rewrote (upkeep.go in package lake), CompactedRows their rows.
 	Compacted     int
 	CompactedRows int64
+	// UpkeepError is why a compaction failed (the first), when one did:
+	// the commits hold the night all the same, and the next one's
+	// upkeep compacts what this one left.
+	UpkeepError string
 	// Orphans are data files of runs killed before their commit, removed.
 	Orphans int
 	Took    time.Duration // by Options.Now, set by Publish

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/etalake/etalake/schema"
 )
@@ -39,8 +41,25 @@ type PullChange struct {
 func pullRows(t *schema.Table) string { return "pull_rows_" + t.Name }
 
 // pullAffected holds the keys a delta touched, whose rows are merged
-// again.
-const pullAffected = "__pull_affected"
+// again; pullDeleted the positions the new delete files delete.
+const (
+	pullAffected = "__pull_affected"
+	pullDeleted  = "__pull_deleted"
+)
+
+// positionsRecord is the record (file, pos) of the positions deleted.
+func positionsRecord(deleted map[string][]int64) arrow.RecordBatch {
+	sch := arrow.NewSchema([]arrow.Field{{Name: "file", Type: arrow.BinaryTypes.String}, {Name: "pos", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	for file, pos := range deleted {
+		for _, p := range pos {
+			b.Field(0).(*array.StringBuilder).Append(file)
+			b.Field(1).(*array.Int64Builder).Append(p)
+		}
+	}
+	return b.NewRecordBatch()
+}
 
 // PullDelta applies change to table t of a pull, and the rows scan adds
 // (each record a data file's rows, columns by name as PullTable takes
@@ -84,12 +103,20 @@ func (w *Warehouse) PullDelta(ctx context.Context, t *schema.Table, change PullC
 				return err
 			}
 		}
-		for file, pos := range change.Deleted {
-			ps := make([]string, len(pos))
-			for i, p := range pos {
-				ps[i] = fmt.Sprint(p)
+		if len(change.Deleted) > 0 {
+			rec := positionsRecord(change.Deleted)
+			err := s.withView(ctx, rec, func() error {
+				_, err := s.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s", ident(pullDeleted), ident(inView)))
+				return err
+			})
+			rec.Release()
+			if err != nil {
+				return err
 			}
-			if err := drop(fmt.Sprintf("__file = %s AND __pos IN (%s)", literal(file), strings.Join(ps, ", "))); err != nil {
+			if err := drop(fmt.Sprintf("(__file, __pos) IN (SELECT (file, pos) FROM %s)", ident(pullDeleted))); err != nil {
+				return err
+			}
+			if _, err := s.exec(ctx, "DROP TABLE "+ident(pullDeleted)); err != nil {
 				return err
 			}
 		}

@@ -179,6 +179,9 @@ func buildWorld(bin, dir string, shipments, night int) (*world, error) {
 	// A lake holding only the night, and its pull: what a night's pull
 	// is measured against.
 	only := &world{dir: filepath.Join(dir, "only")}
+	if err := os.MkdirAll(only.dir, 0o755); err != nil {
+		return nil, err
+	}
 	if err := etalake(bin, append([]string{"import"}, append(only.lakeFlags(), filepath.Join(dir, "night.ndjson"))...)...); err != nil && exitCode(err) != 3 {
 		return nil, fmt.Errorf("importing the night alone: %w", err)
 	}
