@@ -257,6 +257,11 @@ type nightResult struct {
 	LakeDeleted   int64   `json:"lake_deleted"`
 	LakeCompacted int64   `json:"lake_compacted_rows"`
 	LakeFilesMax  int     `json:"lake_files_max_per_table"`
+	// MirrorSeconds, RefreshSeconds, LakeSeconds: the publish's parts,
+	// from its log line (the mirror, the analytic tables, the lake).
+	MirrorSeconds  float64 `json:"mirror_seconds"`
+	RefreshSeconds float64 `json:"refresh_seconds"`
+	LakeSeconds    float64 `json:"lake_seconds"`
 	// PullSeconds: lake pull after the night, of a pull of the history;
 	// PullOnlySeconds: lake pull of a lake holding only the night.
 	PullSeconds     float64 `json:"pull_seconds"`
@@ -268,6 +273,9 @@ var (
 	rowsLine      = regexp.MustCompile(`(?m)^\s*rows\s+(.*)$`)
 	rowsPair      = regexp.MustCompile(`[a-z_]+ (\d+)`)
 	lakeRows      = regexp.MustCompile(`lake_rows=(\d+)`)
+	mirrorTook    = regexp.MustCompile(` mirror=(\S+)`)
+	refreshTook   = regexp.MustCompile(` refresh=(\S+)`)
+	lakeTook      = regexp.MustCompile(` lake=(\S+)`)
 	lakeDeleted   = regexp.MustCompile(`lake_deleted=(\d+)`)
 	lakeCompacted = regexp.MustCompile(`lake_compacted_rows=(\d+)`)
 )
@@ -325,6 +333,7 @@ func (w *world) night(bin string) (nightResult, error) {
 	r.DiskPeak = max(peak.Load(), r.DiskAfter)
 	r.RowsDerived = derivedRows(out.String())
 	r.LakeRows, r.LakeDeleted, r.LakeCompacted = logInt(errOut.String(), lakeRows), logInt(errOut.String(), lakeDeleted), logInt(errOut.String(), lakeCompacted)
+	r.MirrorSeconds, r.RefreshSeconds, r.LakeSeconds = logSeconds(errOut.String(), mirrorTook), logSeconds(errOut.String(), refreshTook), logSeconds(errOut.String(), lakeTook)
 	if r.LakeFilesMax, r.LakeFilesTable, err = w.lakeFiles(bin); err != nil {
 		return r, err
 	}
@@ -405,6 +414,9 @@ func median(rs []nightResult) nightResult {
 	m.PeakRSSKiB = int64(pick(func(r nightResult) float64 { return float64(r.PeakRSSKiB) }))
 	m.DiskPeak = int64(pick(func(r nightResult) float64 { return float64(r.DiskPeak) }))
 	m.PullSeconds = pick(func(r nightResult) float64 { return r.PullSeconds })
+	m.MirrorSeconds = pick(func(r nightResult) float64 { return r.MirrorSeconds })
+	m.RefreshSeconds = pick(func(r nightResult) float64 { return r.RefreshSeconds })
+	m.LakeSeconds = pick(func(r nightResult) float64 { return r.LakeSeconds })
 	return m
 }
 
@@ -433,6 +445,9 @@ func printTable(w io.Writer, rs []nightResult) {
 	mb := func(b int64) float64 { return float64(b) / 1e6 }
 	row("stored answers", func(r nightResult) float64 { return float64(r.StoredAnswers) }, "%.0f")
 	row("wall, s", func(r nightResult) float64 { return r.WallSeconds }, "%.2f")
+	row("  of which the mirror, s", func(r nightResult) float64 { return r.MirrorSeconds }, "%.2f")
+	row("  the analytic tables, s", func(r nightResult) float64 { return r.RefreshSeconds }, "%.2f")
+	row("  the lake's commit, s", func(r nightResult) float64 { return r.LakeSeconds }, "%.2f")
 	row("CPU, s", func(r nightResult) float64 { return r.CPUSeconds }, "%.2f")
 	row("peak RSS, MiB", func(r nightResult) float64 { return float64(r.PeakRSSKiB) / 1024 }, "%.0f")
 	row("disk steady, MB", func(r nightResult) float64 { return mb(r.DiskSteady) }, "%.1f")

@@ -78,6 +78,20 @@ func logInt(log string, re *regexp.Regexp) int64 {
 	return n
 }
 
+// logSeconds is the duration re finds in a job's log (Go's notation:
+// 693ms, 1.306s), in seconds; 0 when absent.
+func logSeconds(log string, re *regexp.Regexp) float64 {
+	m := re.FindStringSubmatch(log)
+	if m == nil {
+		return 0
+	}
+	d, err := time.ParseDuration(m[1])
+	if err != nil {
+		return 0
+	}
+	return d.Seconds()
+}
+
 // derivedRows sums the rows a job's summary says it derived.
 func derivedRows(out string) int64 {
 	var n int64
