@@ -189,8 +189,10 @@ func fourWriters(t *testing.T, cfg lake.Config, jobs int) {
 		if ts.Name != "etl_runs" {
 			continue
 		}
-		if ts.Snapshots != 4*jobs || len(ts.Writers) != 4 {
-			t.Errorf("etl_runs: %d snapshots by %d writers, want %d by 4", ts.Snapshots, len(ts.Writers), 4*jobs)
+		// One snapshot a run (counted below), and the upkeep's
+		// compactions, which carry none.
+		if ts.Snapshots < 4*jobs || len(ts.Writers) != 4 {
+			t.Errorf("etl_runs: %d snapshots by %d writers, want %d runs' by 4", ts.Snapshots, len(ts.Writers), 4*jobs)
 		}
 	}
 	runs := commitsPerRun(t, lk, "etl_runs")
