@@ -43,3 +43,8 @@ CREATE TABLE IF NOT EXISTS raw_segments (
     written_at TIMESTAMPTZ NOT NULL
 );
 COMMENT ON TABLE raw_segments IS 'The body segments under bodies/segments/, one row each, recorded in the transaction that points raw_responses.segment at it: a segment file without a row was cut off by a crash and is removed by the next writer.';
+
+CREATE TABLE IF NOT EXISTS analytics_pending (
+    shipment_number VARCHAR
+);
+COMMENT ON TABLE analytics_pending IS 'The shipments whose rows changed since the analytic tables were last refreshed, recorded in the transaction that changed them (a row of NULL: something changed whole, a migration, a reset, a pull); a refresh of a table whose rows are per shipment recomputes those shipments'' rows only, then forgets them.';

@@ -184,11 +184,7 @@ func (s *session) merge(ctx context.Context, t *schema.Table, rec arrow.RecordBa
 				return 0, err
 			}
 		}
-		pending := pendingSQL(t, changedDaysSQL(t))
-		if Keyed(t) {
-			pending = keyedPendingSQL(t)
-		}
-		if _, err := s.exec(ctx, pending); err != nil {
+		if _, err := s.exec(ctx, mergePendingSQL(t)); err != nil {
 			return 0, err
 		}
 	}

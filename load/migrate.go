@@ -29,8 +29,19 @@ func migrate(ctx context.Context, db *sql.DB, now func() time.Time) (int, error)
 	if err != nil {
 		return 0, fmt.Errorf("load: embedded migrations: %w", err)
 	}
+	var tracked int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'analytics_pending'`).Scan(&tracked); err != nil {
+		return 0, fmt.Errorf("load: bootstrap: %w", err)
+	}
 	if _, err := db.ExecContext(ctx, bootstrapSQL); err != nil {
 		return 0, fmt.Errorf("load: bootstrap: %w", err)
+	}
+	// What changed before analytics_pending existed is not in it: the
+	// first refresh is whole.
+	if tracked == 0 {
+		if _, err := db.ExecContext(ctx, analyticsWholeSQL); err != nil {
+			return 0, fmt.Errorf("load: bootstrap: %w", err)
+		}
 	}
 	done, err := appliedMigrations(ctx, db)
 	if err != nil {

@@ -136,7 +136,7 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 	start := w.opt.Now()
 	if analytics && w.stale {
 		t := w.opt.Now()
-		if err := w.refresh(ctx); err != nil {
+		if err := w.refresh(ctx, false); err != nil {
 			return st, fmt.Errorf("load: not publishing %s: %w", w.publishedPath(), err)
 		}
 		st.Refreshed, st.RefreshTook = true, w.opt.Now().Sub(t)

@@ -589,12 +589,50 @@ func partList(parts []day) string {
 
 // pendingSQL records partitions of the table as pending for the mirror,
 // changed whole (keyed NULL): those not recorded so yet. from is a query
-// of one DATE column.
+// of one DATE column. A table keyed by shipment changed whole makes the
+// next refresh of the analytic tables whole (analytics_pending).
 func pendingSQL(t *schema.Table, from string) string {
+	q := daysPendingSQL(t, from)
+	if shipmentKeyed(t) {
+		q += ";\n" + analyticsWholeSQL
+	}
+	return q
+}
+
+// daysPendingSQL is pendingSQL without the analytic tables.
+func daysPendingSQL(t *schema.Table, from string) string {
 	return fmt.Sprintf(`INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT %s, x.d, NULL FROM (%s) AS x(d)
 WHERE x.d NOT IN (SELECT partition_date FROM parquet_pending WHERE table_name = %s AND keyed IS NULL)`,
 		literal(t.Name), from, literal(t.Name))
+}
+
+// analyticsWholeSQL records that the analytic tables are to be refreshed
+// whole.
+const analyticsWholeSQL = "INSERT INTO analytics_pending VALUES (NULL)"
+
+// shipmentKeyed reports whether t's rows are what was observed of a
+// shipment: its key starts with shipment_number (shipments, its ETA
+// observations, containers and events; not the tracked set, a ledger
+// whose due dates a nightly run moves for every shipment and which no
+// analytic table of rows per shipment reads).
+func shipmentKeyed(t *schema.Table) bool {
+	return t.Kind != schema.Ledger && len(t.Key) > 0 && t.Key[0] == "shipment_number"
+}
+
+// mergePendingSQL records what a merge changed (changedTable): the
+// partitions for the mirror, with the keys of a Keyed table for the lake
+// (keyedPendingSQL), and the shipments of a table keyed by shipment for
+// the analytic tables.
+func mergePendingSQL(t *schema.Table) string {
+	q := daysPendingSQL(t, changedDaysSQL(t))
+	if Keyed(t) {
+		q = keyedPendingSQL(t)
+	}
+	if shipmentKeyed(t) {
+		q += fmt.Sprintf(";\nINSERT INTO analytics_pending SELECT DISTINCT shipment_number FROM %s", ident(changedTable))
+	}
+	return q
 }
 
 // Keyed reports whether the lake replaces the rows of t a merge changed

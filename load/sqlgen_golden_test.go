@@ -101,11 +101,7 @@ func renderSQLGen(t *schema.Table) string {
 	}
 	step("deleteSQL: the rows the changed rows replace", deleteSQL(t, parts))
 	step("insertSQL: the changed rows that are not touches", insertSQL(t))
-	if Keyed(t) {
-		step("keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed", keyedPendingSQL(t))
-	} else {
-		step("pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change", pendingSQL(t, changedDaysSQL(t)))
-	}
+	step("mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables", mergePendingSQL(t))
 	if Mirrored(t) {
 		step("exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)", exportSQL(t, goldenDays[0], "part.parquet"))
 	}

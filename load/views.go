@@ -67,17 +67,21 @@ func tableNames(ctx context.Context, db *sql.DB, names map[string]bool) error {
 }
 
 // RefreshAnalytics rebuilds the tables materialised for the analytic views
-// (package sql) from the contract tables. Publish calls it when those
-// tables changed since the last rebuild, so that notebooks and reports
-// never see analytic tables older than the tables beside them.
+// (package sql) from the contract tables, whole: rows written outside the
+// loader (with SQL, by a repair) are in them after it. Publish refreshes
+// them itself when those tables changed since the last refresh, so that
+// notebooks and reports never see analytic tables older than the tables
+// beside them, recomputing a table whose rows are per shipment for the
+// shipments that changed alone (views.View.PerShipment).
 func (w *Warehouse) RefreshAnalytics(ctx context.Context) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.refresh(ctx)
+	return w.refresh(ctx, true)
 }
 
-// refresh is RefreshAnalytics; the caller holds w.mu.
-func (w *Warehouse) refresh(ctx context.Context) error {
+// refresh is RefreshAnalytics, whole or for the shipments changed; the
+// caller holds w.mu.
+func (w *Warehouse) refresh(ctx context.Context, whole bool) error {
 	vs, err := views.Views()
 	if err != nil {
 		return err
@@ -85,8 +89,22 @@ func (w *Warehouse) refresh(ctx context.Context) error {
 	if w.db == nil {
 		return errClosed
 	}
+	shipments, changedWhole, err := w.analyticsScope(ctx)
+	if err != nil {
+		return err
+	}
+	whole = whole || changedWhole
 	for _, v := range vs {
 		if v.Table == "" {
+			continue
+		}
+		if v.PerShipment && !whole {
+			if shipments == 0 {
+				continue // none of its shipments changed
+			}
+			if err := w.refreshShipments(ctx, v); err != nil {
+				return fmt.Errorf("load: refreshing the analytic table %s for the %d shipments changed: %w", v.Table, shipments, err)
+			}
 			continue
 		}
 		// CREATE OR REPLACE TABLE … AS is atomic by itself; inside an
@@ -95,8 +113,50 @@ func (w *Warehouse) refresh(ctx context.Context) error {
 			return fmt.Errorf("load: refreshing the analytic table %s: %w", v.Table, err)
 		}
 	}
+	// A failure above keeps them: the next refresh recomputes them again.
+	if _, err := w.db.ExecContext(ctx, "DELETE FROM analytics_pending"); err != nil {
+		return fmt.Errorf("load: forgetting the shipments the analytic tables hold: %w", err)
+	}
 	w.stale = false
 	return nil
+}
+
+// analyticsScope says how many shipments changed since the analytic
+// tables were last refreshed (analytics_pending), and whether something
+// changed whole.
+func (w *Warehouse) analyticsScope(ctx context.Context) (shipments int64, whole bool, err error) {
+	err = w.db.QueryRowContext(ctx, `SELECT count(DISTINCT shipment_number), count(*) FILTER (WHERE shipment_number IS NULL) > 0 FROM analytics_pending`).Scan(&shipments, &whole)
+	if err != nil {
+		return 0, false, fmt.Errorf("load: reading what the analytic tables lack: %w", err)
+	}
+	return shipments, whole, nil
+}
+
+// refreshShipments recomputes the rows of v's table (a PerShipment one)
+// of the shipments in analytics_pending, in one transaction: its rows of
+// them deleted, and inserted again from its query run over their rows
+// alone — the query's "shipments" is, for that transaction, a temporary
+// view of those shipments' rows, and every other table it reads is
+// joined to it.
+func (w *Warehouse) refreshShipments(ctx context.Context, v views.View) error {
+	var catalog string
+	if err := w.db.QueryRowContext(ctx, "SELECT current_database()").Scan(&catalog); err != nil {
+		return err
+	}
+	scope := "(SELECT DISTINCT shipment_number FROM analytics_pending WHERE shipment_number IS NOT NULL)"
+	return w.inTx(ctx, func(s *session) error {
+		for _, q := range []string{
+			fmt.Sprintf("CREATE TEMP VIEW shipments AS SELECT * FROM %s.main.shipments WHERE shipment_number IN %s", ident(catalog), scope),
+			fmt.Sprintf("DELETE FROM %s.main.%s WHERE shipment_number IN %s", ident(catalog), ident(v.Table), scope),
+			fmt.Sprintf("INSERT INTO %s.main.%s SELECT * FROM (%s)", ident(catalog), ident(v.Table), v.Select),
+			"DROP VIEW temp.main.shipments",
+		} {
+			if _, err := s.exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func applyView(ctx context.Context, db *sql.DB, v views.View, at time.Time) error {

@@ -25,12 +25,20 @@ type View struct {
 	// because computing it on every query would be too slow. Its SQL is run
 	// again by every refresh (see package load).
 	Table string
+	// PerShipment is set for a Table each of whose rows rests on one
+	// shipment's rows alone (the file says so on a line "-- rows: per
+	// shipment"): a refresh may recompute the rows of the shipments that
+	// changed, with Select over their rows only (package load).
+	PerShipment bool
+	// Select is the query a Table is created AS.
+	Select string
 }
 
 // tablePattern finds the table a file materialises, viewPattern the view
 // it creates.
 var (
-	tablePattern = regexp.MustCompile(`(?m)^CREATE OR REPLACE TABLE (\w+) AS`)
+	tablePattern = regexp.MustCompile(`(?m)^CREATE OR REPLACE TABLE (\w+) AS$`)
+	perShipment  = regexp.MustCompile(`(?m)^-- rows: per shipment$`)
 	viewPattern  = regexp.MustCompile(`(?m)^CREATE OR REPLACE VIEW (\w+) AS`)
 )
 
@@ -39,6 +47,21 @@ var (
 func (v View) Checksum() string {
 	sum := sha256.Sum256([]byte(v.SQL))
 	return hex.EncodeToString(sum[:])
+}
+
+// query is the statement that starts sql, up to the line that ends it
+// with a semicolon (not a comment's), without it.
+func query(sql string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(sql, "\n") {
+		text := strings.TrimSpace(line)
+		if !strings.HasPrefix(text, "--") && strings.HasSuffix(text, ";") {
+			b.WriteString(strings.TrimSuffix(strings.TrimRight(line, " \t\r\n"), ";"))
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // Views returns the views in the order they are applied.
@@ -54,8 +77,9 @@ func Views() ([]View, error) {
 			return nil, err
 		}
 		v := View{Name: strings.TrimSuffix(e.Name(), ".sql"), SQL: string(b)}
-		if m := tablePattern.FindStringSubmatch(v.SQL); m != nil {
-			v.Table = m[1]
+		if m := tablePattern.FindStringSubmatchIndex(v.SQL); m != nil {
+			v.Table, v.Select = v.SQL[m[2]:m[3]], query(v.SQL[m[1]:])
+			v.PerShipment = perShipment.MatchString(v.SQL)
 		}
 		if m := viewPattern.FindStringSubmatch(v.SQL); m != nil {
 			v.View = m[1]

@@ -1,9 +1,10 @@
 -- eta_accuracy_known: the ETAs known before each arrival. A TABLE, not a
--- view: it is rebuilt from eta_observations, shipments and container_events
--- when a warehouse is opened for writing with a new definition, and at the
--- end of every job (run, backfill, import, replay, demo), so that the
--- accuracy views answer in about a second over tens of millions of
--- observations. Between jobs it is as of the last one.
+-- view: it is built from eta_observations, shipments and container_events
+-- when a warehouse is opened for writing with a new definition, and
+-- refreshed at the end of every job (run, backfill, import, replay, demo)
+-- for the shipments the job changed, so that the accuracy views answer in
+-- about a second over tens of millions of observations. Between jobs it is
+-- as of the last one.
 --
 -- One row per arrived shipment × target (POD, POSTPOD) × source (CARRIER,
 -- PREDICTIVE; PREDICTIVE for the POD only): the actual arrival (the actual
@@ -27,6 +28,11 @@
 -- estimate again) leaves no row here, as if it had never reported it, and
 -- every column of the row — the arrival, the estimates before it, the
 -- vessel call, the transhipment — rests on the same answer's word.
+--
+-- Each row rests on its shipment's rows alone, so a job's refresh
+-- recomputes the rows of the shipments it changed, not the table (the
+-- line below tells etalake so; run whole, the file builds it all):
+-- rows: per shipment
 CREATE OR REPLACE TABLE eta_accuracy_known AS
 WITH actuals AS (
     SELECT shipment_number, shipment_type, 'POD' AS target, pod_date AS actual_at

@@ -93,7 +93,7 @@ SELECT "product",
 FROM "__load_changed" AS n
 WHERE true;
 
--- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
+-- mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables
 INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'consumption_periods',
   x.d,

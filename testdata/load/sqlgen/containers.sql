@@ -102,7 +102,7 @@ SELECT "shipment_number",
 FROM "__load_changed" AS n
 WHERE NOT n."__load_touch";
 
--- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+-- mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables
 INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'containers',
   x.d,
@@ -123,6 +123,9 @@ FROM "__load_changed"
 WHERE CAST("shipment_number" AS VARCHAR) NOT IN (SELECT key
   FROM pending_keys
   WHERE table_name = 'containers');
+INSERT INTO analytics_pending
+SELECT DISTINCT shipment_number
+FROM "__load_changed";
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
 COPY (SELECT "shipment_number",

@@ -105,7 +105,7 @@ SELECT "shipment_number",
 FROM "__load_changed" AS n
 WHERE true;
 
--- pendingSQL over changedDaysSQL: the partitions of the Parquet mirror that change
+-- mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables
 INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'eta_observations',
   x.d,
@@ -119,6 +119,9 @@ FROM (SELECT "observed_date"
 WHERE x.d NOT IN (SELECT partition_date
   FROM parquet_pending
   WHERE table_name = 'eta_observations' AND keyed IS NULL);
+INSERT INTO analytics_pending
+SELECT DISTINCT shipment_number
+FROM "__load_changed";
 
 -- exportSQL: one partition of the mirror (here 2026-01-05 to part.parquet)
 COPY (SELECT "shipment_number",

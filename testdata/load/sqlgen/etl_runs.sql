@@ -124,7 +124,7 @@ SELECT "run_id",
 FROM "__load_changed" AS n
 WHERE true;
 
--- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+-- mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables
 INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'etl_runs',
   x.d,

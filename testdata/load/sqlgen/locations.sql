@@ -287,7 +287,7 @@ SELECT "locode",
 FROM "__load_changed" AS n
 WHERE NOT n."__load_touch";
 
--- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+-- mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables
 INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'locations',
   x.d,

@@ -71,7 +71,7 @@ SELECT "shipment_number",
 FROM "__load_changed" AS n
 WHERE true;
 
--- keyedPendingSQL: the partitions of the Parquet mirror that change, and the keys of the rows changed
+-- mergePendingSQL: the partitions of the Parquet mirror that change, the keys of the rows changed, the shipments for the analytic tables
 INSERT INTO parquet_pending (table_name, partition_date, keyed)
 SELECT DISTINCT 'tracked_shipments',
   x.d,
