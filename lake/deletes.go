@@ -132,7 +132,7 @@ func openParquet(fsys iceio.IO, path string) (*pqarrow.FileReader, func() error,
 }
 
 // readColumns calls fn with each batch of the columns names of a Parquet
-// file, in file order.
+// file (every column when names is nil), in file order.
 func readColumns(ctx context.Context, fsys iceio.IO, path string, names []string, fn func(arrow.RecordBatch) error) (err error) {
 	fr, closeFile, err := openParquet(fsys, path)
 	if err != nil {
@@ -143,12 +143,14 @@ func readColumns(ctx context.Context, fsys iceio.IO, path string, names []string
 			err = cerr
 		}
 	}()
+	var cols []int
 	sc := fr.ParquetReader().MetaData().Schema
-	cols := make([]int, len(names))
-	for i, n := range names {
-		if cols[i] = sc.ColumnIndexByName(n); cols[i] < 0 {
+	for _, n := range names {
+		i := sc.ColumnIndexByName(n)
+		if i < 0 {
 			return fmt.Errorf("no column %s", n)
 		}
+		cols = append(cols, i)
 	}
 	rr, err := fr.GetRecordReader(ctx, cols, nil)
 	if err != nil {

@@ -3,9 +3,7 @@ package lake
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -220,24 +218,9 @@ func (p *pullPlan) read(ctx context.Context, tbl *table.Table, add func(string, 
 
 // readRows adds every row of a data file with its position (the column
 // load.PullPosColumn), but those at the positions skip.
-func readRows(ctx context.Context, fsys iceio.IO, path string, skip map[int64]bool, add func(string, arrow.RecordBatch) error) (err error) {
-	fr, closeFile, err := openParquet(fsys, path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := closeFile(); err == nil {
-			err = cerr
-		}
-	}()
-	rr, err := fr.GetRecordReader(ctx, nil, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
+func readRows(ctx context.Context, fsys iceio.IO, path string, skip map[int64]bool, add func(string, arrow.RecordBatch) error) error {
 	var at int64
-	for rr.Next() {
-		rec := rr.RecordBatch()
+	return readColumns(ctx, fsys, path, nil, func(rec arrow.RecordBatch) error {
 		n := rec.NumRows()
 		pb := array.NewInt64Builder(memory.DefaultAllocator)
 		keep := array.NewBooleanBuilder(memory.DefaultAllocator)
@@ -251,28 +234,20 @@ func readRows(ctx context.Context, fsys iceio.IO, path string, skip map[int64]bo
 		pos, mask := pb.NewArray(), keep.NewArray()
 		pb.Release()
 		keep.Release()
+		defer mask.Release()
 		cols := append(append([]arrow.Array(nil), rec.Columns()...), pos)
 		fields := append(append([]arrow.Field(nil), rec.Schema().Fields()...), arrow.Field{Name: load.PullPosColumn, Type: arrow.PrimitiveTypes.Int64})
 		out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
 		pos.Release()
 		if dropped {
-			filtered, ferr := compute.FilterRecordBatch(ctx, out, mask, compute.DefaultFilterOptions())
+			filtered, err := compute.FilterRecordBatch(ctx, out, mask, compute.DefaultFilterOptions())
 			out.Release()
-			if ferr != nil {
-				mask.Release()
-				return ferr
+			if err != nil {
+				return err
 			}
 			out = filtered
 		}
-		mask.Release()
-		err := add(path, out)
-		out.Release()
-		if err != nil {
-			return err
-		}
-	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
+		defer out.Release()
+		return add(path, out)
+	})
 }

@@ -26,18 +26,7 @@ type File struct {
 // listing of the folder (which holds the files of uncommitted writers
 // and of expired snapshots too). A table not created yet has none.
 func (l *Lake) Files(ctx context.Context, t *schema.Table) ([]File, error) {
-	tbl, err := l.cat.LoadTable(ctx, ident(t))
-	if errors.Is(err, catalog.ErrNoSuchTable) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
-	}
-	var out []File
-	err = eachFile(tbl, func(f icebergDataFile, w int64, day string) {
-		out = append(out, File{Path: f.FilePath(), Writer: w, Day: day, Rows: f.Count(), Bytes: f.FileSizeBytes()})
-	})
-	return out, err
+	return l.files(ctx, t, iceberg.ManifestContentData)
 }
 
 // DeleteFiles lists the delete files of the current snapshot of table t:
@@ -45,6 +34,12 @@ func (l *Lake) Files(ctx context.Context, t *schema.Table) ([]File, error) {
 // replaced, which a reader of Files applies. A table not created yet has
 // none.
 func (l *Lake) DeleteFiles(ctx context.Context, t *schema.Table) ([]File, error) {
+	return l.files(ctx, t, iceberg.ManifestContentDeletes)
+}
+
+// files lists the files of the manifests of content of the current
+// snapshot of table t.
+func (l *Lake) files(ctx context.Context, t *schema.Table, content iceberg.ManifestContent) ([]File, error) {
 	tbl, err := l.cat.LoadTable(ctx, ident(t))
 	if errors.Is(err, catalog.ErrNoSuchTable) {
 		return nil, nil
@@ -53,7 +48,7 @@ func (l *Lake) DeleteFiles(ctx context.Context, t *schema.Table) ([]File, error)
 		return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 	}
 	var out []File
-	err = eachEntry(tbl, iceberg.ManifestContentDeletes, func(f icebergDataFile, w int64, day string) {
+	err = eachEntry(tbl, content, func(f icebergDataFile, w int64, day string) {
 		out = append(out, File{Path: f.FilePath(), Writer: w, Day: day, Rows: f.Count(), Bytes: f.FileSizeBytes()})
 	})
 	return out, err

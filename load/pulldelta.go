@@ -84,89 +84,18 @@ func (w *Warehouse) PullDelta(ctx context.Context, t *schema.Table, change PullC
 		return PullRows{}, errClosed
 	}
 	out := PullRows{Read: map[int64]int64{}}
-	keys := list("", t.Key)
 	err := w.inTx(ctx, func(s *session) error {
-		if _, err := s.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s LIMIT 0", ident(pullAffected), keys, ident(t.Name))); err != nil {
+		d := pullDeltaTx{s: s, t: t, keys: list("", t.Key)}
+		if _, err := s.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s LIMIT 0", ident(pullAffected), d.keys, ident(t.Name))); err != nil {
 			return err
 		}
-		// drop moves the stage's rows of cond to the affected keys and
-		// removes them.
-		drop := func(cond string) error {
-			if _, err := s.exec(ctx, fmt.Sprintf("INSERT INTO %s SELECT DISTINCT %s FROM %s WHERE %s", ident(pullAffected), keys, ident(pullRows(t)), cond)); err != nil {
-				return err
-			}
-			_, err := s.exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE %s", ident(pullRows(t)), cond))
+		if err := d.dropChanged(ctx, change); err != nil {
 			return err
 		}
-		if len(change.Drop) > 0 {
-			if err := drop(fmt.Sprintf("__file IN (%s)", literals(change.Drop))); err != nil {
-				return err
-			}
-		}
-		if len(change.Deleted) > 0 {
-			rec := positionsRecord(change.Deleted)
-			err := s.withView(ctx, rec, func() error {
-				_, err := s.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s", ident(pullDeleted), ident(inView)))
-				return err
-			})
-			rec.Release()
-			if err != nil {
-				return err
-			}
-			if err := drop(fmt.Sprintf("(__file, __pos) IN (SELECT (file, pos) FROM %s)", ident(pullDeleted))); err != nil {
-				return err
-			}
-			if _, err := s.exec(ctx, "DROP TABLE "+ident(pullDeleted)); err != nil {
-				return err
-			}
-		}
-		add := func(file string, rec arrow.RecordBatch) error {
-			q, err := pullRowsInsertSQL(t, rec.Schema(), file)
-			if err != nil {
-				return err
-			}
-			return s.withView(ctx, rec, func() error {
-				_, err := s.exec(ctx, q)
-				return err
-			})
-		}
-		added := map[string]bool{}
-		err := scan(func(file string, rec arrow.RecordBatch) error {
-			if !added[file] { // a file read again: its rows are replaced
-				added[file] = true
-				if err := drop(fmt.Sprintf("__file = %s", literal(file))); err != nil {
-					return err
-				}
-			}
-			for i, n := range writersOf(rec) {
-				out.Read[i] += n
-			}
-			return add(file, rec)
-		})
-		if err != nil {
+		if err := d.addScanned(ctx, scan, out.Read); err != nil {
 			return err
 		}
-		if len(added) > 0 {
-			if _, err := s.exec(ctx, fmt.Sprintf("INSERT INTO %s SELECT DISTINCT %s FROM %s WHERE __file IN (%s)", ident(pullAffected), keys, ident(pullRows(t)), literals(mapKeys(added)))); err != nil {
-				return err
-			}
-		}
-		on := keyJoin(t, "x", "a")
-		stmts := []string{
-			pendingSQL(t, fmt.Sprintf("SELECT DISTINCT x.%s FROM %s AS x SEMI JOIN %s AS a ON %s", ident(t.Partition), ident(t.Name), ident(pullAffected), on)),
-			fmt.Sprintf("DELETE FROM %s AS x USING (SELECT DISTINCT * FROM %s) AS a WHERE %s", ident(t.Name), ident(pullAffected), on),
-			fmt.Sprintf("CREATE TEMP VIEW %s AS SELECT x.* EXCLUDE (__file, __pos) FROM %s AS x SEMI JOIN %s AS a ON %s", ident(inView), ident(pullRows(t)), ident(pullAffected), on),
-			fmt.Sprintf("INSERT INTO %s (%s) SELECT %[2]s FROM %s", ident(t.Name), list("", stored(t)), pullSourceSQL(t)),
-			pendingSQL(t, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(inView))),
-			"DROP VIEW " + ident(inView),
-			"DROP TABLE " + ident(pullAffected),
-		}
-		for _, q := range stmts {
-			if _, err := s.exec(ctx, q); err != nil {
-				return err
-			}
-		}
-		return nil
+		return d.remerge(ctx)
 	})
 	if err != nil {
 		return PullRows{}, fmt.Errorf("load: pulling what changed in the lake's %s: %w", t.Name, err)
@@ -176,6 +105,108 @@ func (w *Warehouse) PullDelta(ctx context.Context, t *schema.Table, change PullC
 	}
 	w.stale = true
 	return out, nil
+}
+
+// pullDeltaTx is a delta of table t applied in session s: the stage's
+// rows that go and come, their keys gathered in pullAffected, then the
+// table's rows of those keys merged again.
+type pullDeltaTx struct {
+	s    *session
+	t    *schema.Table
+	keys string // t's key columns, for SQL
+}
+
+// drop moves the keys of the stage's rows of cond to pullAffected and
+// removes those rows.
+func (d pullDeltaTx) drop(ctx context.Context, cond string) error {
+	if _, err := d.s.exec(ctx, fmt.Sprintf("INSERT INTO %s SELECT DISTINCT %s FROM %s WHERE %s", ident(pullAffected), d.keys, ident(pullRows(d.t)), cond)); err != nil {
+		return err
+	}
+	_, err := d.s.exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE %s", ident(pullRows(d.t)), cond))
+	return err
+}
+
+// dropChanged drops the stage's rows of the files gone and at the
+// positions deleted.
+func (d pullDeltaTx) dropChanged(ctx context.Context, change PullChange) error {
+	if len(change.Drop) > 0 {
+		if err := d.drop(ctx, fmt.Sprintf("__file IN (%s)", literals(change.Drop))); err != nil {
+			return err
+		}
+	}
+	if len(change.Deleted) == 0 {
+		return nil
+	}
+	rec := positionsRecord(change.Deleted)
+	err := d.s.withView(ctx, rec, func() error {
+		_, err := d.s.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s", ident(pullDeleted), ident(inView)))
+		return err
+	})
+	rec.Release()
+	if err != nil {
+		return err
+	}
+	if err := d.drop(ctx, fmt.Sprintf("(__file, __pos) IN (SELECT (file, pos) FROM %s)", ident(pullDeleted))); err != nil {
+		return err
+	}
+	_, err = d.s.exec(ctx, "DROP TABLE "+ident(pullDeleted))
+	return err
+}
+
+// addScanned adds to the stage the rows scan adds, a file read again
+// replacing its rows, counting them per writer in read, and gathers
+// their keys.
+func (d pullDeltaTx) addScanned(ctx context.Context, scan func(add func(string, arrow.RecordBatch) error) error, read map[int64]int64) error {
+	added := map[string]bool{}
+	err := scan(func(file string, rec arrow.RecordBatch) error {
+		if !added[file] {
+			added[file] = true
+			if err := d.drop(ctx, fmt.Sprintf("__file = %s", literal(file))); err != nil {
+				return err
+			}
+		}
+		for i, n := range writersOf(rec) {
+			read[i] += n
+		}
+		return d.s.stage(ctx, d.t, file, rec)
+	})
+	if err != nil || len(added) == 0 {
+		return err
+	}
+	_, err = d.s.exec(ctx, fmt.Sprintf("INSERT INTO %s SELECT DISTINCT %s FROM %s WHERE __file IN (%s)", ident(pullAffected), d.keys, ident(pullRows(d.t)), literals(mapKeys(added))))
+	return err
+}
+
+// remerge replaces the table's rows of the keys gathered with the stage's
+// rows of them merged, and records their partitions for the mirror.
+func (d pullDeltaTx) remerge(ctx context.Context) error {
+	t, on := d.t, keyJoin(d.t, "x", "a")
+	for _, q := range []string{
+		pendingSQL(t, fmt.Sprintf("SELECT DISTINCT x.%s FROM %s AS x SEMI JOIN %s AS a ON %s", ident(t.Partition), ident(t.Name), ident(pullAffected), on)),
+		fmt.Sprintf("DELETE FROM %s AS x USING (SELECT DISTINCT * FROM %s) AS a WHERE %s", ident(t.Name), ident(pullAffected), on),
+		fmt.Sprintf("CREATE TEMP VIEW %s AS SELECT x.* EXCLUDE (__file, __pos) FROM %s AS x SEMI JOIN %s AS a ON %s", ident(inView), ident(pullRows(t)), ident(pullAffected), on),
+		fmt.Sprintf("INSERT INTO %s (%s) SELECT %[2]s FROM %s", ident(t.Name), list("", stored(t)), pullSourceSQL(t)),
+		pendingSQL(t, fmt.Sprintf("SELECT DISTINCT %s FROM %s", ident(t.Partition), ident(inView))),
+		"DROP VIEW " + ident(inView),
+		"DROP TABLE " + ident(pullAffected),
+	} {
+		if _, err := d.s.exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stage inserts rec, rows of data file file, into the stage of t.
+func (s *session) stage(ctx context.Context, t *schema.Table, file string, rec arrow.RecordBatch) error {
+	q, err := pullRowsInsertSQL(t, rec.Schema(), file)
+	if err != nil {
+		return err
+	}
+	return s.withView(ctx, rec, func() error {
+		_, err := s.exec(ctx, q)
+		return err
+	})
 }
 
 // pullFull rebuilds table t of a pull, and its stage, from the rows scan
@@ -202,16 +233,7 @@ func (w *Warehouse) pullFull(ctx context.Context, t *schema.Table, scan func(add
 		return PullRows{}, fmt.Errorf("load: pulling %s: %w", t.Name, err)
 	}
 	err := scan(func(file string, rec arrow.RecordBatch) error {
-		q, err := pullRowsInsertSQL(t, rec.Schema(), file)
-		if err != nil {
-			return err
-		}
-		return w.inTx(ctx, func(s *session) error {
-			return s.withView(ctx, rec, func() error {
-				_, err := s.exec(ctx, q)
-				return err
-			})
-		})
+		return w.inTx(ctx, func(s *session) error { return s.stage(ctx, t, file, rec) })
 	})
 	if err != nil {
 		return PullRows{}, fmt.Errorf("load: pulling %s: %w", t.Name, err)
