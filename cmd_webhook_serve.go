@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -25,6 +27,7 @@ const (
 	flagTolerance     = "tolerance"
 	flagRotateEvery   = "rotate-every"
 	flagWebhookMaxLen = "max-body"
+	flagIDRetention   = "id-retention"
 )
 
 // maxRotateEvery bounds --rotate-every: how long a body may wait in the
@@ -43,7 +46,7 @@ func webhookServeCommand() *cli.Command {
 		Description: "Receives the vendor's webhook POSTs — a container discharged at its port of discharge, a POD\n" +
 			"date moved by more than 24 h — signed as Standard Webhooks (Svix) sign them: webhook-id,\n" +
 			"webhook-timestamp and webhook-signature, an HMAC-SHA256 under the endpoint's whsec_ secret.\n" +
-			"A body signed with the secret, within --tolerance of this machine's clock, not received before,\n" +
+			"A body signed with the secret, within --tolerance of this machine's clock, its webhook-id new,\n" +
 			"is synced to the warehouse's landing journal and answered 204; the next job (any writer) lands\n" +
 			"it and derives it as a fetch of the shipment, at no credit. It never takes the warehouse's\n" +
 			"writer lock: the nightly job runs while it serves. It answers 405 to another method, 415 to\n" +
@@ -52,6 +55,9 @@ func webhookServeCommand() *cli.Command {
 			"received before (the same id and timestamp), 200 to a retry of one landed before (the same id,\n" +
 			"a new timestamp: not landed again), 422 to a body that is no shipment's tracking, and 503 when\n" +
 			"it cannot land (the vendor retries). Each refusal is logged; the secret never is.\n\n" +
+			"The webhook-id is the idempotency key: the ids taken are kept on disk, in the warehouse's\n" +
+			"working directory, for --id-retention (72h; the vendor retries for about 28 h), so that a\n" +
+			"retry after a restart of the receiver or past the tolerance lands nothing again.\n\n" +
 			"It listens on plain HTTP: put it behind the TLS proxy the vendor reaches. SIGTERM stops it\n" +
 			"after the deliveries being landed, and hands its journal to the next writer.",
 		Flags: append([]cli.Flag{
@@ -64,6 +70,8 @@ func webhookServeCommand() *cli.Command {
 				Usage: "how far from this machine's clock a webhook-timestamp may be, 1s to 1h (the standard's libraries: 5m)"},
 			&cli.StringFlag{Name: flagWebhookMaxLen, EnvVars: []string{"ETALAKE_WEBHOOK_MAX_BODY"}, Value: bytesize.Format(webhook.DefaultMaxBody),
 				Usage: "the largest body taken (1KiB to 64MiB); a larger one is refused 413"},
+			&cli.DurationFlag{Name: flagIDRetention, EnvVars: []string{"ETALAKE_WEBHOOK_ID_RETENTION"}, Value: webhook.DefaultRetention,
+				Usage: "how long the webhook-ids taken are kept, so that the vendor's retries land nothing again, 1h to 2160h (it retries for about 28h)"},
 			&cli.DurationFlag{Name: flagRotateEvery, EnvVars: []string{"ETALAKE_WEBHOOK_ROTATE_EVERY"}, Value: time.Minute,
 				Usage: "hand the journal being written to the next job this often, 1s to 1h: a body waits at most about that long before a job can land it"},
 		}, logFlags()...),
@@ -84,15 +92,19 @@ func webhookServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	retention := c.Duration(flagIDRetention)
+	if err := webhook.CheckRetention(retention); err != nil {
+		return settingError(c, err)
+	}
 	dir := c.String(flagWarehouse)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return configError("%s %s: not a directory; the receiver lands into the warehouse the jobs write (create it first, as a job does)", settingName(c, flagWarehouse), dir)
 	}
-	landing, err := jobs.OpenPushLanding(dir, jobs.PushOptions{Log: log})
+	landing, err := jobs.OpenPushLanding(dir, jobs.PushOptions{Log: log, Retention: retention})
 	if err != nil {
 		return err
 	}
-	cfg.Log = log
+	cfg.Log, cfg.Ledger = log, landing.Ledger()
 	rcv, err := webhook.New(cfg, landing.Deliver)
 	if err != nil {
 		return errors.Join(configError("%v", err), landing.Close())
@@ -104,7 +116,8 @@ func webhookServe(c *cli.Context) error {
 	url := "http://" + ln.Addr().String() + "/"
 	if jsonLog(c) {
 		events(c).LogAttrs(c.Context, slog.LevelInfo, "webhook: serving", slog.String("url", url), slog.String("warehouse", dir),
-			slog.String("run_id", landing.RunID()), slog.Duration("tolerance", cfg.Tolerance))
+			slog.String("run_id", landing.RunID()), slog.String("tolerance", cfg.Tolerance.String()),
+			slog.String("id_retention", retention.String()))
 	} else {
 		fmt.Fprintf(c.App.Writer, "receiving webhooks at %s into %s\n", url, dir)
 	}
@@ -168,6 +181,23 @@ func serveWebhooks(ctx context.Context, log *slog.Logger, rcv *webhook.Receiver,
 	stop()
 	err = errors.Join(err, <-rotated, landing.Close())
 	st := rcv.Stats()
-	log.Info("webhook: stopped", "landed", st.Landed, "retries_landed_before", st.Duplicates, "refused", fmt.Sprint(st.Refused))
+	log.LogAttrs(context.Background(), slog.LevelInfo, "webhook: stopped", slog.Int64("landed", st.Landed),
+		slog.Int64("retries_landed_before", st.Duplicates), refusedAttr(st.Refused))
 	return err
+}
+
+// refusedAttr is the count of refusals by HTTP status as a group of
+// attributes, refused.403=2 ({"refused":{"403":2}} in JSON), statuses in
+// order: a reader's query, not a Go map's text.
+func refusedAttr(refused map[int]int64) slog.Attr {
+	statuses := make([]int, 0, len(refused))
+	for s := range refused {
+		statuses = append(statuses, s)
+	}
+	slices.Sort(statuses)
+	attrs := make([]any, 0, len(statuses))
+	for _, s := range statuses {
+		attrs = append(attrs, slog.Int64(strconv.Itoa(s), refused[s]))
+	}
+	return slog.Group("refused", attrs...)
 }

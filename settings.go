@@ -82,7 +82,7 @@ var settingFlags = map[string]string{
 	"Faults.ErrorRate": "error-rate", "Faults.TruncateRate": "truncate-rate", "Faults.BurstRate": "burst-rate",
 	"Faults.BurstLength": "burst-length", "Faults.LatencyMedian": "latency-median", "Faults.LatencyP99": "latency-p99",
 	// webhook.Config, and webhook serve's own
-	"Secret": flagSecretFile, "Tolerance": flagTolerance, "RotateEvery": flagRotateEvery,
+	"Secret": flagSecretFile, "Tolerance": flagTolerance, "RotateEvery": flagRotateEvery, "Retention": flagIDRetention,
 	// metrics.File
 	"MetricsFile": flagMetricsFile,
 	// jobs.Shard

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -30,7 +31,9 @@ import (
 // timestamp of when the event occurred" in the Standard Webhooks payload,
 // which every retry of the message repeats — so that the same message
 // delivered twice is one landed response — else the webhook-timestamp of
-// the attempt.
+// the message's first attempt, which the receiver's ledger of ids
+// (webhook.Ledger) keeps for every retry of the same webhook-id: a retry
+// carries a timestamp of its own, and would otherwise be a new response.
 
 // PushOptions configure a PushLanding.
 type PushOptions struct {
@@ -38,15 +41,19 @@ type PushOptions struct {
 	Now func() time.Time
 	// Log gets a line per body landed; nil: none.
 	Log *slog.Logger
+	// Retention is how long the receiver keeps the webhook-ids it took
+	// (webhook.Ledger); 0: webhook.DefaultRetention.
+	Retention time.Duration
 }
 
 // PushLanding lands the bodies a webhook receiver verified in the
 // warehouse's landing journal, without its writer lock. It is safe for
 // concurrent use.
 type PushLanding struct {
-	j     *load.PushJournal
-	runID string
-	log   *slog.Logger
+	j      *load.PushJournal
+	ledger *webhook.Ledger
+	runID  string
+	log    *slog.Logger
 }
 
 // OpenPushLanding opens the receiver journal of the warehouse in dir.
@@ -57,12 +64,23 @@ func OpenPushLanding(dir string, opt PushOptions) (*PushLanding, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
+	if opt.Retention == 0 {
+		opt.Retention = webhook.DefaultRetention
+	}
 	j, err := load.OpenPushJournal(dir, opt.Now)
 	if err != nil {
 		return nil, err
 	}
-	return &PushLanding{j: j, runID: "webhook-" + newRunID(opt.Now()), log: opt.Log}, nil
+	ledger, err := webhook.OpenLedger(j.IDsDir(), opt.Retention, opt.Now)
+	if err != nil {
+		return nil, err
+	}
+	return &PushLanding{j: j, ledger: ledger, runID: "webhook-" + newRunID(opt.Now()), log: opt.Log}, nil
 }
+
+// Ledger is the record of the webhook-ids the receiver took, in the
+// warehouse's working directory: a receiver's Config.Ledger.
+func (p *PushLanding) Ledger() *webhook.Ledger { return p.ledger }
 
 // RunID is the run_id the receiver's bodies land with: webhook-<start>-…,
 // a receiver process; etl_runs has no row of it.
@@ -88,8 +106,9 @@ func (p *PushLanding) Deliver(_ context.Context, d webhook.Delivery) error {
 // least age old (0: whatever its age); it says whether it did.
 func (p *PushLanding) Rotate(age time.Duration) (bool, error) { return p.j.Rotate(age) }
 
-// Close hands what the receiver landed to the next writer.
-func (p *PushLanding) Close() error { return p.j.Close() }
+// Close hands what the receiver landed to the next writer, and syncs
+// its ledger of ids.
+func (p *PushLanding) Close() error { return errors.Join(p.j.Close(), p.ledger.Close()) }
 
 // RotateEvery rotates the journal once it is every old until ctx ends,
 // so that a body waits at most about that long for a writer to land it.
@@ -130,7 +149,7 @@ func PushedResponse(d webhook.Delivery, runID string) (*response.Landed, error) 
 }
 
 // pushObservedAt is the payload's timestamp when it has one in RFC 3339,
-// else the attempt's webhook-timestamp.
+// else the webhook-timestamp of the message's first attempt.
 func pushObservedAt(d webhook.Delivery) time.Time {
 	var payload struct {
 		Timestamp string `json:"timestamp"`
@@ -139,6 +158,9 @@ func pushObservedAt(d webhook.Delivery) time.Time {
 		if t, err := time.Parse(time.RFC3339Nano, payload.Timestamp); err == nil {
 			return t
 		}
+	}
+	if !d.First.IsZero() {
+		return d.First
 	}
 	return d.Timestamp
 }

@@ -3,12 +3,18 @@ package jobs_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
+	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/webhook"
 )
@@ -119,5 +125,163 @@ func TestPushesLandWhileAJobHoldsTheWarehouseAtNoCredit(t *testing.T) {
 	}
 	if pushes != len(attempts) || runs != 1 {
 		t.Fatalf("%d pushed responses of %d receivers, want %d of 1", pushes, runs, len(attempts))
+	}
+}
+
+// sinaySample is a real body of the vendor's (containerDetails, no
+// timestamp of its own): what a push of it is observed at is the
+// receiver's to say.
+func sinaySample(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "transform", "shipment_vendor_shapes", "body.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// signedPost posts body to r as the vendor does: id, the attempt's
+// timestamp ts, signed with pushKey.
+func signedPost(r http.Handler, id string, ts time.Time, body []byte) int {
+	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
+	req.Header.Set("webhook-signature", sim.SignWebhook([][]byte{pushKey}, id, ts.Unix(), body))
+	w := httptest.NewRecorder()
+	r.ServeHTTP(w, req)
+	return w.Code
+}
+
+// The Standard Webhooks specification: "webhook-id: the unique message
+// identifier for the webhook message. This identifier is unique across
+// all messages, but will be the same when the same webhook is being
+// resent (e.g. due to a previous failure)." and "The webhook-id header
+// ... can be used as an idempotency key". Svix retries a message for
+// about 28 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), each attempt
+// with a timestamp and a signature of its own. A body without a
+// timestamp of its own, sent 3 times with one webhook-id — then the
+// receiver restarted, then past the tolerance, then a day later — lands
+// one row in the warehouse, observed at its first attempt.
+func TestAPushRetriedByTheVendorLandsOnce(t *testing.T) {
+	ctx := context.Background()
+	dir := loadtest.Fresh(t, nil)
+	body := sinaySample(t)
+	clock := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	now := func() time.Time { return clock }
+	secret, err := webhook.ParseSecret(sim.FormatWebhookSecret(pushKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func() (*jobs.PushLanding, *webhook.Receiver) {
+		pl, err := jobs.OpenPushLanding(dir, jobs.PushOptions{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := webhook.DefaultConfig()
+		cfg.Secret, cfg.Now, cfg.Ledger = secret, now, pl.Ledger()
+		rcv, err := webhook.New(cfg, pl.Deliver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl, rcv
+	}
+	first := clock
+	pl, rcv := start()
+	if code := signedPost(rcv, "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", clock, body); code != http.StatusNoContent {
+		t.Fatalf("first attempt: %d, want 204", code)
+	}
+	if err := pl.Close(); err != nil { // the receiver restarted
+		t.Fatal(err)
+	}
+	clock = clock.Add(5 * time.Second)
+	pl, rcv = start()
+	if code := signedPost(rcv, "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", clock, body); code != http.StatusOK {
+		t.Fatalf("the retry after a restart: %d, want 200 (landed before)", code)
+	}
+	for _, later := range []time.Duration{2 * time.Hour, 26 * time.Hour} {
+		clock = first.Add(later) // past the 5-minute tolerance: a fresh timestamp, a fresh signature
+		if code := signedPost(rcv, "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", clock, body); code != http.StatusOK {
+			t.Fatalf("the retry %s later: %d, want 200 (landed before)", later, code)
+		}
+	}
+	if err := pl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wh, err := load.Open(ctx, dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	var n int
+	var observed time.Time
+	if err := wh.DB().QueryRowContext(ctx, `SELECT count(*), min(observed_at) FROM raw_responses WHERE source = 'push'`).Scan(&n, &observed); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || !observed.Equal(first) {
+		t.Fatalf("%d pushed rows observed at %s, want 1 observed at the first attempt %s", n, observed, first)
+	}
+}
+
+// A retry of a message whose landing was never known done — the
+// receiver died between syncing its id and landing its body, or the disk
+// refused the body — is landed, observed at the message's first attempt:
+// the same response as the first landing would have been, so a body on
+// disk twice is one row.
+func TestARetryOfAPushNeverKnownLandedIsTheSameResponse(t *testing.T) {
+	ctx := context.Background()
+	dir := loadtest.Fresh(t, nil)
+	body := sinaySample(t)
+	clock := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	now := func() time.Time { return clock }
+	secret, err := webhook.ParseSecret(sim.FormatWebhookSecret(pushKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := jobs.OpenPushLanding(dir, jobs.PushOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first attempt lands its body, but its answer and the record
+	// that it landed are lost with the receiver: what a retry finds.
+	var deliveries []webhook.Delivery
+	cfg := webhook.DefaultConfig()
+	cfg.Secret, cfg.Now, cfg.Ledger = secret, now, pl.Ledger()
+	refuse := true
+	rcv, err := webhook.New(cfg, func(ctx context.Context, d webhook.Delivery) error {
+		deliveries = append(deliveries, d)
+		if err := pl.Deliver(ctx, d); err != nil {
+			return err
+		}
+		if refuse {
+			return errors.New("the receiver died before answering")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := clock
+	if code := signedPost(rcv, "msg_lost", clock, body); code != http.StatusServiceUnavailable {
+		t.Fatalf("first attempt: %d, want 503", code)
+	}
+	refuse = false
+	clock = clock.Add(30 * time.Minute)
+	if code := signedPost(rcv, "msg_lost", clock, body); code != http.StatusNoContent {
+		t.Fatalf("its retry: %d, want 204", code)
+	}
+	if len(deliveries) != 2 || !deliveries[1].First.Equal(first) {
+		t.Fatalf("%d deliveries, the last's First %s: want 2, the retry's First the first attempt's %s", len(deliveries), deliveries[len(deliveries)-1].First, first)
+	}
+	if err := pl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wh, err := load.Open(ctx, dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	if rec := wh.Recovered(); rec.PushedBodies != 2 || rec.PushedLanded != 1 {
+		t.Fatalf("recovered %+v, want 2 bodies landed as 1 row", rec)
 	}
 }

@@ -74,6 +74,14 @@ func OpenPushJournal(dir string, now func() time.Time) (*PushJournal, error) {
 	return &PushJournal{dir: landing, base: base, now: now}, nil
 }
 
+// IDsDir is the directory of the receiver's record of the webhook-ids
+// it took (webhook.Ledger), beside the landing directory: it outlives
+// the journals, which writers remove once landed.
+func (p *PushJournal) IDsDir() string { return filepath.Join(filepath.Dir(p.dir), pushIDsDir) }
+
+// pushIDsDir is IDsDir's name under the warehouse's working directory.
+const pushIDsDir = "webhook-ids"
+
 // sameFile says whether path names the file f is open on.
 func sameFile(f *os.File, path string) error {
 	a, err := f.Stat()

@@ -13,5 +13,7 @@
 // receiver journal — so it imports nothing of ours, knows no warehouse
 // and holds no lock. The signature is checked by the Standard Webhooks
 // reference library; the tolerance, with an injected clock, and the
-// record of ids seen are its own.
+// record of ids seen are its own: in memory within the tolerance, and on
+// disk for days (Ledger), for the webhook-id is the idempotency key of
+// every retry, however late.
 package webhook

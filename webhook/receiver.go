@@ -50,6 +50,10 @@ type Config struct {
 	// Log gets a line per delivery taken or refused (never the secret,
 	// never the body); nil: none.
 	Log *slog.Logger
+	// Ledger keeps the ids taken on disk for its retention, so that a
+	// retry after a restart or past the tolerance lands nothing again
+	// (OpenLedger); nil: ids are kept in memory, within the tolerance.
+	Ledger *Ledger
 }
 
 // DefaultConfig is a Config with the defaults but the secret.
@@ -73,6 +77,10 @@ func (c Config) Validate() error {
 // received it and its body as it came.
 type Delivery struct {
 	Message
+	// First is the webhook-timestamp of the first attempt of the message
+	// the receiver took (its Ledger's record), the same on every retry;
+	// Timestamp without a ledger.
+	First    time.Time
 	Received time.Time
 	Body     []byte
 }
@@ -236,7 +244,21 @@ func (r *Receiver) take(req *http.Request, received time.Time) (d Delivery, dup 
 	if err != nil {
 		return d, false, err
 	}
-	return Delivery{Message: m, Received: received, Body: body}, c == claimDuplicate, nil
+	d = Delivery{Message: m, First: m.Timestamp, Received: received, Body: body}
+	if c == claimDuplicate || r.cfg.Ledger == nil {
+		return d, c == claimDuplicate, nil
+	}
+	first, landed, err := r.cfg.Ledger.take(m)
+	if err != nil {
+		r.seen.done(m.ID, false)
+		return d, false, err
+	}
+	if landed {
+		r.seen.done(m.ID, true)
+		return d, true, nil
+	}
+	d.First = first
+	return d, false, nil
 }
 
 // land hands d to Deliver, and lets it finish even when the sender hangs
@@ -244,6 +266,13 @@ func (r *Receiver) take(req *http.Request, received time.Time) (d Delivery, dup 
 // retry is then a duplicate).
 func (r *Receiver) land(ctx context.Context, d Delivery) error {
 	err := r.deliver(context.WithoutCancel(ctx), d)
+	if err == nil && r.cfg.Ledger != nil {
+		// Landed whether this record is written or not: a retry
+		// of an id not known landed is landed again, the same.
+		if lerr := r.cfg.Ledger.landed(d.ID); lerr != nil {
+			r.log.Error("webhook: recording an id landed", keyID, d.ID, keyReason, lerr.Error())
+		}
+	}
 	r.seen.done(d.ID, err == nil)
 	return err
 }

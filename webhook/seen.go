@@ -10,8 +10,9 @@ import (
 // to prevent accidentally processing the same webhook more than once
 // (e.g. save the IDs in redis for 5 minutes)". An id is kept until every
 // timestamp it came with is out of the tolerance — past then a replay is
-// refused as stale — and is forgotten by a restart: the landing's
-// content-derived response id makes a body landed twice one row.
+// refused as stale — and is forgotten by a restart. What outlives both,
+// for the days the vendor retries, is the Ledger: seen only answers the
+// replays and the deliveries of an id being landed.
 //
 // A sender that never got our answer retries the same id with a new
 // timestamp (the standard: "Every time an attempt is retried the
