@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -394,5 +395,92 @@ func TestAWriterKilledWhileLandingPushesLandsEachOnce(t *testing.T) {
 	}
 	if len(landed) != len(all) {
 		t.Fatalf("%d pushed responses landed, %d pushes", len(landed), len(all))
+	}
+}
+
+// postSigned posts body to url as the vendor does: webhook-id id, the
+// attempt's timestamp ts, signed with keys.
+func postSigned(t *testing.T, url, id string, ts time.Time, body []byte, keys ...[]byte) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
+	req.Header.Set("webhook-signature", sim.SignWebhook(keys, id, ts.Unix(), body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// The Standard Webhooks specification: "webhook-id: the unique message
+// identifier for the webhook message. This identifier is unique across
+// all messages, but will be the same when the same webhook is being
+// resent (e.g. due to a previous failure)." and "The webhook-id header
+// ... can be used as an idempotency key". A real body of the vendor's
+// (no timestamp of its own) sent 3 times with one webhook-id — before
+// the receiver is killed, after it is started again, and past its
+// tolerance (a fresh timestamp, a fresh signature: a legitimate retry)
+// — lands one row in the warehouse.
+func TestAPushSentThreeTimesWithOneWebhookIDLandsOneRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills etalake processes")
+	}
+	body, err := os.ReadFile(filepath.Join("testdata", "transform", "shipment_vendor_shapes", "body.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wh, secret, addr := t.TempDir(), secretFile(t), freePort(t)
+	url := "http://" + addr + "/"
+	env := []string{"ETALAKE_WAREHOUSE=" + wh, "ETALAKE_WEBHOOK_SECRET_FILE=" + secret, "ETALAKE_WEBHOOK_TOLERANCE=1s"}
+	const id = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W"
+	rcv, _ := serving(t, env, io.Discard, "webhook", "serve", "--addr", addr)
+	if code := postSigned(t, url, id, time.Now(), body, webhookKey); code != http.StatusNoContent {
+		t.Fatalf("first attempt: %d, want 204", code)
+	}
+	if err := rcv.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = rcv.Wait()
+
+	log := newSyncBuffer()
+	rcv, first := serving(t, env, log, "webhook", "serve", "--addr", addr, "--log-format", "json")
+	if code := postSigned(t, url, id, time.Now(), body, webhookKey); code != http.StatusOK {
+		t.Fatalf("the retry after a restart: %d, want 200 (landed before)", code)
+	}
+	time.Sleep(2500 * time.Millisecond) // past the 1s tolerance: what the receiver held in memory is forgotten
+	if code := postSigned(t, url, id, time.Now(), body, webhookKey); code != http.StatusOK {
+		t.Fatalf("the retry past the tolerance: %d, want 200 (landed before)", code)
+	}
+	if code := postSigned(t, url, "msg_other", time.Now(), body, bytes.Repeat([]byte{7}, 32)); code != http.StatusForbidden {
+		t.Fatalf("a push of another secret: %d, want 403", code)
+	}
+	if err := rcv.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := rcv.Wait(); err != nil {
+		t.Fatalf("the receiver after SIGTERM: %v\n%s", err, log)
+	}
+	landed := pushRows(t, wh)
+	if len(landed) != 1 {
+		t.Fatalf("%d pushed responses landed (%v), want 1", len(landed), landed)
+	}
+	for rid, n := range landed {
+		if n != 1 {
+			t.Fatalf("response %s landed %d times", rid, n)
+		}
+	}
+
+	// Its log says durations as durations and its refusals as attributes.
+	if !strings.Contains(first, `"tolerance":"1s"`) || !strings.Contains(first, `"id_retention":"72h0m0s"`) {
+		t.Errorf("the first line says the tolerance and the retention otherwise: %s", first)
+	}
+	if !strings.Contains(log.String(), `"retries_landed_before":2,"refused":{"403":1}`) {
+		t.Errorf("the last line does not count the refusals by status:\n%s", log)
 	}
 }
