@@ -39,14 +39,13 @@ func begin(ctx context.Context, wh *load.Warehouse, run *load.Run, now time.Time
 }
 
 // deriveLeft derives, through s, the responses landed and not derived —
-// left by a job that died, or outside a replay's range — for a job that
+// pushed by the vendor, left by a job that died, or outside a replay's
+// range — for the job named job that
 // did not fail (a failed job stops; the next one derives them). Without
 // any it costs a count.
-func deriveLeft(ctx context.Context, s *sink) error {
-	m, err := s.catchUp(ctx)
-	if m > 0 {
-		s.log.Warn("derived responses landed earlier but never loaded", "responses", m)
-	}
+func deriveLeft(ctx context.Context, s *sink, job string) error {
+	c, err := s.catchUp(ctx)
+	c.log(s.log, job)
 	if err != nil {
 		return fmt.Errorf("deriving responses landed earlier but never loaded: %w", err)
 	}

@@ -103,10 +103,10 @@ func Import(ctx context.Context, wh *load.Warehouse, paths []string, opt ImportO
 	}
 	im := &importer{wh: wh, sink: newSink(wh, opt.MaxBody, opt.Now, opt.Log), opt: opt, fixed: fixed, run: run}
 	defer im.sink.batch.Release()
-	if n, cerr := im.sink.catchUp(ctx); cerr != nil {
+	if c, cerr := im.sink.catchUp(ctx); cerr != nil {
 		return ImportStats{}, fmt.Errorf("deriving responses landed earlier but never loaded: %w", cerr)
-	} else if n > 0 {
-		opt.Log.Warn("import: derived responses landed earlier but never loaded", "responses", n)
+	} else {
+		c.log(opt.Log, "import")
 	}
 	im.stats.Files = len(files)
 	for _, f := range files {

@@ -149,7 +149,7 @@ type Outcome struct {
 func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, codes ExitCodes) (Outcome, error) {
 	ctx = context.WithoutCancel(ctx)
 	if err == nil {
-		err = deriveLeft(ctx, s)
+		err = deriveLeft(ctx, s, run.Job)
 	}
 	run.Rows = s.loaded
 	addShortfalls(run, deadLetterShortfalls(s.counts))

@@ -4,19 +4,23 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
+	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/webhook"
+	"github.com/etalake/etalake/wire"
 )
 
 // pushKey signs the simulator's webhooks in these tests.
@@ -283,5 +287,57 @@ func TestARetryOfAPushNeverKnownLandedIsTheSameResponse(t *testing.T) {
 	defer wh.Close()
 	if rec := wh.Recovered(); rec.PushedBodies != 2 || rec.PushedLanded != 1 {
 		t.Fatalf("recovered %+v, want 2 bodies landed as 1 row", rec)
+	}
+}
+
+// Every writer derives the pushes the receiver landed, which is the
+// normal path: it says so at info, and warns of nothing. What a job
+// that died left landed but not loaded is another matter, still warned
+// of.
+func TestAWriterDerivingPushesWarnsOnlyOfWhatAJobLeft(t *testing.T) {
+	ctx := context.Background()
+	dir := loadtest.Fresh(t, nil)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	pl, err := jobs.OpenPushLanding(dir, jobs.PushOptions{Now: func() time.Time { return at }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := webhook.Delivery{Message: webhook.Message{ID: "msg_1", Timestamp: at}, Received: at, Body: sinaySample(t)}
+	if err := pl.Deliver(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wh, err := load.Open(ctx, dir, load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	track := func() string {
+		var logs bytes.Buffer
+		_, err := jobs.Track(ctx, wh, []wire.ShipmentRef{{Number: "EMCU8593893", Type: wire.ShipmentContainer}},
+			jobs.TrackOptions{Log: slog.New(slog.NewJSONHandler(&logs, nil)), Now: func() time.Time { return at }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return logs.String()
+	}
+	logs := track()
+	if strings.Contains(logs, "never loaded") || !strings.Contains(logs, `"level":"INFO","msg":"track: derived the updates the vendor pushed (etalake webhook serve)"`) {
+		t.Fatalf("a job deriving a push logged:\n%s", logs)
+	}
+
+	// A fetch a job landed and died before loading.
+	r, err := jobs.PushedResponse(d, "run-that-died")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Source, r.ObservedAt = response.SourceFetch, at.Add(time.Hour)
+	if _, err := wh.Land(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if logs := track(); !strings.Contains(logs, `"level":"WARN","msg":"track: derived responses landed earlier but never loaded"`) || strings.Contains(logs, "vendor pushed") {
+		t.Fatalf("a job deriving what a job that died left logged:\n%s", logs)
 	}
 }

@@ -338,11 +338,11 @@ func (r *runner) start(ctx context.Context) error {
 		r.log.Error("run: a journal of received responses is damaged: what preceded the damage was landed, the rest will be asked again; the file is kept", "file", d)
 	}
 	r.sink = newSink(r.wh, r.opt.MaxBody, r.opt.Now, r.log)
-	if n, err := r.sink.catchUp(ctx); err != nil {
+	c, err := r.sink.catchUp(ctx)
+	if err != nil {
 		return fmt.Errorf("deriving responses left by an earlier run: %w", err)
-	} else if n > 0 {
-		r.log.Warn("run: derived responses an earlier run landed but did not load", "responses", n)
 	}
+	c.log(r.log, "run")
 	j, err := r.wh.OpenJournal(r.run.ID)
 	if err != nil {
 		return err
@@ -609,7 +609,7 @@ func (r *runner) finish(ctx context.Context, err error) (RunResult, error) {
 			err = jerr
 		}
 		if err == nil {
-			err = deriveLeft(ctx, r.sink)
+			err = deriveLeft(ctx, r.sink, r.run.Job)
 		}
 		if err == nil && r.opt.Track {
 			err = r.saveDue(ctx)

@@ -250,31 +250,54 @@ func firstLine(err error) string {
 // catchUpPage is how many responses a catch-up reads at a time.
 const catchUpPage = 512
 
-// catchUp derives the responses a crash left landed but not loaded. It
-// costs two counts when there are none (Underived), which is every job
-// but the one after a crash; when there are some it lists their ids
-// first, without their bodies, then reads them a page at a time, so that
-// its memory is a page's, however large the raw landing.
-func (s *sink) catchUp(ctx context.Context) (int, error) {
+// caughtUp counts what a catch-up derived: the pushed updates a webhook
+// receiver landed for the next writer (every writer derives those: the
+// normal path), and the rest, left landed but not loaded by a job that
+// died.
+type caughtUp struct{ pushed, left int }
+
+// catchUp derives the responses landed but not loaded: the vendor's
+// pushes, and what a crash left. It costs two counts when there are none
+// (Underived), which is every job but the one after a crash or a push;
+// when there are some it lists their ids first, without their bodies,
+// then reads them a page at a time, so that its memory is a page's,
+// however large the raw landing.
+func (s *sink) catchUp(ctx context.Context) (caughtUp, error) {
+	var c caughtUp
 	left, err := s.wh.Underived(ctx)
 	if err != nil || left == 0 {
-		return 0, err
+		return c, err
 	}
 	ids, err := s.wh.RawIDs(ctx, load.RawFilter{Underived: true})
 	if err != nil {
-		return 0, err
+		return c, err
 	}
-	n := 0
 	for len(ids) > 0 {
 		page := ids[:min(catchUpPage, len(ids))]
 		ids = ids[len(page):]
 		err := s.wh.Raw(ctx, load.RawFilter{IDs: page}, func(r *response.Landed) error {
-			n++
+			if r.Source == response.SourcePush {
+				c.pushed++
+			} else {
+				c.left++
+			}
 			return s.derive(ctx, r)
 		})
 		if err != nil {
-			return n, err
+			return c, err
 		}
 	}
-	return n, s.flush(ctx)
+	return c, s.flush(ctx)
+}
+
+// log says what a catch-up of the job named job derived: the pushes at
+// info, for they wait for a writer by design; what a job left, which is
+// a crash's doing, as a warning.
+func (c caughtUp) log(log *slog.Logger, job string) {
+	if c.pushed > 0 {
+		log.Info(job+": derived the updates the vendor pushed (etalake webhook serve)", "responses", c.pushed)
+	}
+	if c.left > 0 {
+		log.Warn(job+": derived responses landed earlier but never loaded", "responses", c.left)
+	}
 }

@@ -165,8 +165,8 @@ func TestSinkQuarantinesTheResponseTheWarehouseRefuses(t *testing.T) {
 	}
 	// A later job has nothing left to derive.
 	later := newSink(wh, 0, func() time.Time { return at }, slog.New(slog.DiscardHandler))
-	if n, err := later.catchUp(ctx); err != nil || n != 0 {
-		t.Fatalf("a later job's catch-up derived %d responses (%v); want none", n, err)
+	if c, err := later.catchUp(ctx); err != nil || c.pushed+c.left != 0 {
+		t.Fatalf("a later job's catch-up derived %+v responses (%v); want none", c, err)
 	}
 	wh.Close()
 

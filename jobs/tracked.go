@@ -105,7 +105,7 @@ func Track(ctx context.Context, wh *load.Warehouse, refs []wire.ShipmentRef, opt
 		n, err = TrackAdd(ctx, wh, refs, "track add", opt.Now())
 	}
 	if err == nil {
-		err = deriveLeft(ctx, s)
+		err = deriveLeft(ctx, s, run.Job)
 	}
 	run.Rows = map[string]int64{}
 	for t, k := range s.loaded {
