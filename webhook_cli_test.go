@@ -202,6 +202,7 @@ func TestWebhookServeRefusesItsSettings(t *testing.T) {
 		{[]string{"ETALAKE_WEBHOOK_SECRET_FILE=" + bad}, "5 bytes after base64"},
 		{[]string{"ETALAKE_WEBHOOK_SECRET_FILE=" + secretFile(t), "ETALAKE_WEBHOOK_TOLERANCE=2h"}, "ETALAKE_WEBHOOK_TOLERANCE (--tolerance) 2h0m0s: want 1s to 1h"},
 		{[]string{"ETALAKE_WEBHOOK_SECRET_FILE=" + secretFile(t), "ETALAKE_WAREHOUSE=" + filepath.Join(wh, "missing")}, "not a directory"},
+		{[]string{"ETALAKE_WEBHOOK_SECRET_FILE=" + secretFile(t), "ETALAKE_WEBHOOK_ID_RETENTION=30m"}, "ETALAKE_WEBHOOK_ID_RETENTION (--id-retention) 30m0s: want 1h to 2160h (90 days)"},
 	} {
 		cmd := etalakeProcess(t, append([]string{"ETALAKE_WAREHOUSE=" + wh, "ETALAKE_WEBHOOK_SECRET_FILE="}, c.env...), "webhook", "serve", "--addr", "127.0.0.1:0")
 		out, err := cmd.CombinedOutput()
