@@ -371,7 +371,11 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
 		if resp != nil {
-			if mis := c.misconfigured(r, resp); mis != nil {
+			mis := c.misconfigured(r, resp)
+			if mis == nil {
+				mis = c.errorIn2xx(r, resp)
+			}
+			if mis != nil {
 				if resp.OK() {
 					settle(res, outcomeUnknown)
 				} else {
@@ -396,7 +400,7 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			err = &BrokenError{Endpoint: r.endpoint, Request: resp.Request, Reason: resp.Broken}
 			*broken++
 			wait := c.retry.Backoff(attempt)
-			resp.Retried = ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
+			resp.Retried = !resp.final && ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
 			if !give(resp) {
 				return resp, errStopped
 			}
@@ -513,8 +517,11 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
-	b, err := c.readBody(resp)
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	// An answer the client cannot decode is kept as it came, broken, and
+	// not asked again: the same ask would bring the same coding.
+	refused := decodeBody(resp)
+	b, err := c.readBody(resp)
 	broken := ""
 	switch {
 	case b == nil:
@@ -547,7 +554,9 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		Broken:    broken,
 	}, contentType: resp.Header.Get("Content-Type")}
 	raw.html = isHTML(raw.contentType)
-	if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
+	if ok && broken == "" && refused != "" {
+		raw.Broken, raw.final = refused, true
+	} else if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
 		// A body read back from its file is judged as landed, redacted:
 		// it differs from the one received only where a form of the key
 		// stood outside a JSON string.
@@ -556,6 +565,11 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 			raw.Broken = b.broken
 		case !json.Valid(b.data):
 			raw.Broken = invalidJSON(b.data)
+		default:
+			if said, isErr := errorInAnswer(body); isErr {
+				raw.said = said
+				raw.Broken = "an error where an answer is wanted, sent with a success status: the provider said " + c.quoteSaid(said)
+			}
 		}
 	}
 	var date time.Time
@@ -621,6 +635,10 @@ func parseRetryAfter(h string, date, now time.Time) time.Duration {
 // brokenBody says how a 2xx body broke off after n bytes: short of its
 // Content-Length (length, -1 when unknown), or read error err.
 func brokenBody(n, length int64, err error) string {
+	var de *decodeError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("the body does not decode after %d bytes: %v", n, de)
+	}
 	if length >= 0 && n < length {
 		return fmt.Sprintf("body ended after %d of the %d bytes of its Content-Length (%v)", n, length, err)
 	}
