@@ -427,8 +427,10 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			apiErr := newAPIError(&resp.Received)
 			apiErr.RetryIn = resp.retryIn
 			err = apiErr
-			if resp.Status == http.StatusForbidden && budget != nil {
-				budget.Exhaust(apiErr.Error())
+			if resp.Status == http.StatusForbidden && (budget != nil || quotaReached(apiErr, resp.Body)) {
+				// A free call's 403 (the balance read) stops the paid
+				// calls too when it says the quota is spent.
+				c.Budget(r.product).Exhaust(apiErr.Error())
 			}
 		} else {
 			settle(res, transportOutcome(err))
@@ -436,9 +438,13 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		if ctx.Err() != nil || !Retryable(err) {
 			return resp, giveUp(err, attempt)
 		}
-		if resp != nil && resp.Status == http.StatusTooManyRequests {
+		if resp != nil && (resp.Status == http.StatusTooManyRequests || resp.Status == http.StatusServiceUnavailable && resp.retryIn > 0) {
 			// The limiter holds every request of the key until the pause
-			// ends, this one included: no sleep here.
+			// ends, this one included: no sleep here. RFC 9110 §10.2.3:
+			// "When sent with a 503 (Service Unavailable) response,
+			// Retry-After indicates how long the service is expected to
+			// be unavailable to the client": the whole key waits, as
+			// after a 429.
 			wait := c.pauseAfter429(resp, attempt)
 			if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
 				return resp, giveUp(err, attempt)
@@ -456,9 +462,9 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 }
 
 // pauseAfter429 pauses the whole key — in every goroutine and every process
-// sharing the limiter — until the server's Retry-After, or else until our
-// window frees or the backoff elapses, whichever is later, and returns how
-// long that is.
+// sharing the limiter — until the server's Retry-After (of a 429, or of a
+// 503 that gave one), or else until our window frees or the backoff
+// elapses, whichever is later, and returns how long that is.
 func (c *Client) pauseAfter429(raw *rawResponse, attempt int) time.Duration {
 	now := c.clock.Now()
 	until := now.Add(raw.retryIn)
