@@ -330,21 +330,25 @@ func (c *Client) date() time.Time {
 // responses too), and returns the final one. A non-2xx final response
 // comes back with its *APIError; a consumer that stopped, with
 // errStopped. While the product's configuration is unproven, it waits
-// for the one request probing it.
+// for the one request probing it (and a paid call, while no paid call of
+// the product has been answered, for the one paid call probing that:
+// gates).
 func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawResponse, err error) {
-	probing, err := c.probes.enter(ctx, r.product)
-	if err != nil {
-		return nil, err
-	}
 	proven := false
-	if probing {
-		defer func() {
-			var halted error
-			if errors.Is(err, ErrMisconfigured) {
-				halted = err
-			}
-			c.probes.done(r.product, proven, halted)
-		}()
+	for _, gate := range c.gates(r) {
+		probing, gerr := c.probes.enter(ctx, gate)
+		if gerr != nil {
+			return nil, gerr
+		}
+		if probing {
+			defer func() {
+				var halted error
+				if errors.Is(err, ErrMisconfigured) {
+					halted = err
+				}
+				c.probes.done(gate, proven, halted)
+			}()
+		}
 	}
 	var budget *Budget
 	if r.endpoint.Paid() {
