@@ -72,6 +72,14 @@ func errorInAnswer(body []byte) (said string, ok bool) {
 	}
 	var status string
 	_ = json.Unmarshal(members["status"], &status)
+	var success bool
+	_ = json.Unmarshal(members["success"], &success)
+	if success || status != "" && !strings.EqualFold(strings.TrimSpace(status), "error") {
+		// An envelope that says it succeeded ("status":"success",
+		// "success":true) with nothing in it: an empty answer, not an
+		// error.
+		return "", false
+	}
 	errorish := !isNull(members["message"]) || !isNull(members["error"]) || !isNull(members["errors"]) ||
 		strings.EqualFold(strings.TrimSpace(status), "error")
 	if !errorish {

@@ -69,6 +69,7 @@ func TestAnAnswerWithAMessageIsNotTakenForAnError(t *testing.T) {
 		{"an empty DCSA array", `[]`, wire.ScheduleAPIDCSA},
 		{"a service schedule with a message", `{"location":{"locode":"NLRTM"},"vesselSchedules":[],"message":"ok","status":"error"}`, wire.ScheduleAPIService},
 		{"an object without error members", `{"note":"nothing today"}`, wire.ScheduleAPIService},
+		{"an envelope that succeeded, empty", `{"status":"success","message":"no sailings","data":null}`, wire.ScheduleAPIService},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
