@@ -330,21 +330,25 @@ func (c *Client) date() time.Time {
 // responses too), and returns the final one. A non-2xx final response
 // comes back with its *APIError; a consumer that stopped, with
 // errStopped. While the product's configuration is unproven, it waits
-// for the one request probing it.
+// for the one request probing it (and a paid call, while no paid call of
+// the product has been answered, for the one paid call probing that:
+// gates).
 func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawResponse, err error) {
-	probing, err := c.probes.enter(ctx, r.product)
-	if err != nil {
-		return nil, err
-	}
 	proven := false
-	if probing {
-		defer func() {
-			var halted error
-			if errors.Is(err, ErrMisconfigured) {
-				halted = err
-			}
-			c.probes.done(r.product, proven, halted)
-		}()
+	for _, gate := range c.gates(r) {
+		probing, gerr := c.probes.enter(ctx, gate)
+		if gerr != nil {
+			return nil, gerr
+		}
+		if probing {
+			defer func() {
+				var halted error
+				if errors.Is(err, ErrMisconfigured) {
+					halted = err
+				}
+				c.probes.done(gate, proven, halted)
+			}()
+		}
 	}
 	var budget *Budget
 	if r.endpoint.Paid() {
@@ -371,7 +375,11 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
 		if resp != nil {
-			if mis := c.misconfigured(r, resp); mis != nil {
+			mis := c.misconfigured(r, resp)
+			if mis == nil {
+				mis = c.errorIn2xx(r, resp)
+			}
+			if mis != nil {
 				if resp.OK() {
 					settle(res, outcomeUnknown)
 				} else {
@@ -396,7 +404,7 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			err = &BrokenError{Endpoint: r.endpoint, Request: resp.Request, Reason: resp.Broken}
 			*broken++
 			wait := c.retry.Backoff(attempt)
-			resp.Retried = ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
+			resp.Retried = !resp.final && ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
 			if !give(resp) {
 				return resp, errStopped
 			}
@@ -423,8 +431,10 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			apiErr := newAPIError(&resp.Received)
 			apiErr.RetryIn = resp.retryIn
 			err = apiErr
-			if resp.Status == http.StatusForbidden && budget != nil {
-				budget.Exhaust(apiErr.Error())
+			if resp.Status == http.StatusForbidden && (budget != nil || quotaReached(apiErr, resp.Body)) {
+				// A free call's 403 (the balance read) stops the paid
+				// calls too when it says the quota is spent.
+				c.Budget(r.product).Exhaust(apiErr.Error())
 			}
 		} else {
 			settle(res, transportOutcome(err))
@@ -432,9 +442,13 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		if ctx.Err() != nil || !Retryable(err) {
 			return resp, giveUp(err, attempt)
 		}
-		if resp != nil && resp.Status == http.StatusTooManyRequests {
+		if resp != nil && (resp.Status == http.StatusTooManyRequests || resp.Status == http.StatusServiceUnavailable && resp.retryIn > 0) {
 			// The limiter holds every request of the key until the pause
-			// ends, this one included: no sleep here.
+			// ends, this one included: no sleep here. RFC 9110 §10.2.3:
+			// "When sent with a 503 (Service Unavailable) response,
+			// Retry-After indicates how long the service is expected to
+			// be unavailable to the client": the whole key waits, as
+			// after a 429.
 			wait := c.pauseAfter429(resp, attempt)
 			if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
 				return resp, giveUp(err, attempt)
@@ -452,9 +466,9 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 }
 
 // pauseAfter429 pauses the whole key — in every goroutine and every process
-// sharing the limiter — until the server's Retry-After, or else until our
-// window frees or the backoff elapses, whichever is later, and returns how
-// long that is.
+// sharing the limiter — until the server's Retry-After (of a 429, or of a
+// 503 that gave one), or else until our window frees or the backoff
+// elapses, whichever is later, and returns how long that is.
 func (c *Client) pauseAfter429(raw *rawResponse, attempt int) time.Duration {
 	now := c.clock.Now()
 	until := now.Add(raw.retryIn)
@@ -513,8 +527,11 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
-	b, err := c.readBody(resp)
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	// An answer the client cannot decode is kept as it came, broken, and
+	// not asked again: the same ask would bring the same coding.
+	refused := decodeBody(resp)
+	b, err := c.readBody(resp)
 	broken := ""
 	switch {
 	case b == nil:
@@ -547,7 +564,9 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		Broken:    broken,
 	}, contentType: resp.Header.Get("Content-Type")}
 	raw.html = isHTML(raw.contentType)
-	if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
+	if ok && broken == "" && refused != "" {
+		raw.Broken, raw.final = refused, true
+	} else if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
 		// A body read back from its file is judged as landed, redacted:
 		// it differs from the one received only where a form of the key
 		// stood outside a JSON string.
@@ -556,6 +575,11 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 			raw.Broken = b.broken
 		case !json.Valid(b.data):
 			raw.Broken = invalidJSON(b.data)
+		default:
+			if said, isErr := errorInAnswer(body); isErr {
+				raw.said = said
+				raw.Broken = "an error where an answer is wanted, sent with a success status: the provider said " + c.quoteSaid(said)
+			}
 		}
 	}
 	var date time.Time
@@ -621,6 +645,10 @@ func parseRetryAfter(h string, date, now time.Time) time.Duration {
 // brokenBody says how a 2xx body broke off after n bytes: short of its
 // Content-Length (length, -1 when unknown), or read error err.
 func brokenBody(n, length int64, err error) string {
+	var de *decodeError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("the body does not decode after %d bytes: %v", n, de)
+	}
 	if length >= 0 && n < length {
 		return fmt.Sprintf("body ended after %d of the %d bytes of its Content-Length (%v)", n, length, err)
 	}

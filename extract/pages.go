@@ -24,8 +24,9 @@ const DefaultScheduleDays = 28
 const DefaultMaxPages = 100
 
 // ErrPagingStopped: a paged answer was not followed to its end — its next
-// page was one already asked in the same walk (a cursor seen twice), an
-// empty page named a next page, the walk reached Config.MaxPages, or the
+// page was one already asked in the same walk (a cursor seen twice), a
+// page held the items of one asked already (PagingRepeat), an empty page
+// named a next page, the walk reached Config.MaxPages, or the
 // next page was on another host. Every page asked was landed; the error
 // is a *PagingError saying which and why.
 var ErrPagingStopped = errors.New("paging stopped")
@@ -89,10 +90,10 @@ func (c *Client) ResumeAt(request string) *Client {
 // cursor=… as query parameter along with the limit of items per page and
 // any other query parameters used in the original request. Filter
 // parameters may not be altered and MUST be preserved". The provider's
-// API-Version header says which it follows; without one, the cursor goes
-// alone (the standard's first text), and a 400 to one form is asked once
-// in the other, which the client then prefers: a refused request costs
-// no credit.
+// API-Version header says which it follows, and the page is asked so
+// only; without one, the cursor goes alone (the standard's first text),
+// and a 400 to one form is asked once in the other, which the client then
+// prefers: a refused request costs no credit.
 type cursorForm int32
 
 const (
@@ -147,6 +148,9 @@ type walk struct {
 	asked  map[string]int
 	pages  int
 	broken int
+	// contents are the pages' contents asked so far (pageContent), by
+	// page number.
+	contents map[string]int
 }
 
 // pageRef is a next page: its request, the form it was built in when it
@@ -173,10 +177,14 @@ func (c *Client) nextPage(r *request, h http.Header, body []byte) (*pageRef, err
 	}
 	withCursor := func(cursor string, header bool) *pageRef {
 		if header && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA {
-			f, ok := formOfVersion(h.Get("API-Version"))
-			if !ok {
-				f = c.cursorForm()
+			f, declared := formOfVersion(h.Get("API-Version"))
+			if declared {
+				// The provider said which text it follows: the page is
+				// asked so, and a 400 to it is its answer, not a cue to
+				// resend the filters a 1.0.0 provider must refuse.
+				return &pageRef{url: cursorURL(first, cursor, f), id: "cursor " + cursor}
 			}
+			f = c.cursorForm()
 			return &pageRef{url: cursorURL(first, cursor, f), alt: cursorURL(first, cursor, f.other()), id: "cursor " + cursor}
 		}
 		// Our own contract names no paging, nor do the conventions of a
@@ -213,16 +221,27 @@ func (c *Client) nextPage(r *request, h http.Header, body []byte) (*pageRef, err
 }
 
 // checkNext stops the walk of r at the page whose answer (body) names
-// next: when next was asked already, when the page is empty, or when the
-// walk has reached max pages.
+// next: when next was asked already, when the page holds the items of a
+// page asked already, when the page is empty, or when the walk has
+// reached max pages.
 func (r *request) checkNext(next *pageRef, body []byte, max int) error {
 	w := r.walk
 	if w == nil {
 		return nil
 	}
+	content := pageContent(body)
+	same, repeated := w.contents[content]
+	if content != "" && !repeated {
+		if w.contents == nil {
+			w.contents = map[string]int{}
+		}
+		w.contents[content] = w.pages
+	}
 	switch n, seen := w.asked[next.id]; {
 	case seen:
 		return r.pagingError(PagingLoop, fmt.Sprintf("the next page (%s) is page %d again: the cursor was seen twice", next.url.RequestURI(), n))
+	case content != "" && repeated:
+		return r.pagingError(PagingRepeat, fmt.Sprintf("this page holds the items of page %d again under another cursor or link: a provider that serves the same items under fresh cursors would be bought page after page", same))
 	case wire.EmptyPage(body):
 		return r.pagingError(PagingEmpty, "a page without items names a next page: a provider that pages without end would be bought page after page")
 	case w.pages >= max:

@@ -26,7 +26,7 @@ import (
 // mode says: the standard's Next-Page-Cursor header, an RFC 8288 Link
 // header, or a cursor or link in a service-profile body.
 type pager struct {
-	mode  string // cursor, link, body-cursor, body-link, loop, offhost, empty
+	mode  string // cursor, link, body-cursor, body-link, loop, offhost, empty, cycle
 	pages int
 	// version is the API-Version header sent; strict, when set, refuses
 	// (400) a follow-up page asked in the other DCSA cursor form: alone
@@ -59,8 +59,12 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
+	n := page
+	if p.mode == "cycle" {
+		n = (page-1)%4 + 1 // the same 4 pages' items, again and again, under fresh cursors
+	}
 	item := fmt.Sprintf(`{"location":{"UNLocationCode":"NLAMS"},"vesselSchedules":[{"servicePartners":[{"carrierCode":"MAEU","carrierImportVoyageNumber":"%dW"}],`+
-		`"vessel":{"vesselIMONumber":"9321483"},"isDummyVessel":false,"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-01-0%dT06:00:00Z"}]}]}`, page, page)
+		`"vessel":{"vesselIMONumber":"9321483"},"isDummyVessel":false,"timestamps":[{"eventTypeCode":"ARRI","eventClassifierCode":"PLN","eventDateTime":"2026-01-0%dT06:00:00Z"}]}]}`, n, n)
 	body := "[" + item + "]"
 	next := page + 1
 	if p.mode == "loop" && page == 3 {
@@ -75,7 +79,7 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	nextURL.RawQuery = q.Encode()
 	switch {
 	case last:
-	case p.mode == "cursor" || p.mode == "loop" || p.mode == "empty":
+	case p.mode == "cursor" || p.mode == "loop" || p.mode == "empty" || p.mode == "cycle":
 		w.Header().Set("Next-Page-Cursor", "p"+strconv.Itoa(next))
 	case p.mode == "link":
 		// RFC 8288, section 3: "Link = #link-value" and "link-value = "<"
@@ -404,5 +408,51 @@ func TestAResumedCursorPageIsAskedInTheFormTheProviderTakes(t *testing.T) {
 	asked := p.asked()
 	if len(asked) != 3 || len(got.Items) != 2 || !strings.Contains(asked[1], "UNLocationCode=NLAMS") {
 		t.Errorf("asked %q for %d items: want page 2 refused alone, then pages 2 and 3 with the filters", asked, len(got.Items))
+	}
+}
+
+// A provider that serves the same items under fresh cursors is stopped at
+// the first page that repeats one asked already: 5 credits for the 4
+// distinct pages, not --max-pages (100).
+func TestAPageRepeatingAnotherStopsTheResource(t *testing.T) {
+	p := &pager{mode: "cycle", pages: 1000}
+	c, raws := pagedClient(t, p, extract.Unlimited, nil)
+	_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
+	var pe *extract.PagingError
+	if !errors.As(err, &pe) || pe.Reason != extract.PagingRepeat || pe.Page != 5 || !strings.Contains(err.Error(), "page 1 again") {
+		t.Fatalf("err = %v, want page 5 stopping the walk as page 1 again", err)
+	}
+	if s := c.Budget(wire.ProductSchedule).State(); s.Spent != 5 || len(p.asked()) != 5 {
+		t.Errorf("asked %d pages, spent %d: want 5", len(p.asked()), s.Spent)
+	}
+	if last := (*raws)[len(*raws)-1]; !strings.HasPrefix(last.PagingStop, extract.PagingRepeat) {
+		t.Errorf("the last page lands PagingStop %q, want the repeat said: the next job must not take it for answered", last.PagingStop)
+	}
+}
+
+// A provider that declares API-Version 1.0.0 follows the standard's first
+// text (cursorAloneRule): "the API consumer sends a `GET` request to the
+// endpoint URL with only `?cursor=…` as query parameter … The API provider
+// … should return a `400` error if any other query parameter is passed
+// along with the `cursor`." Its 400 to a cursor sent alone is its answer:
+// the page is not asked again with the filters.
+func TestADeclaredVersionIsNotAskedInTheOtherCursorForm(t *testing.T) {
+	for _, tc := range []struct{ version, strict string }{{"1.0.0", "query"}, {"1.0.3", "alone"}} {
+		t.Run(tc.version, func(t *testing.T) {
+			p := &pager{mode: "cursor", pages: 3, version: tc.version, strict: tc.strict}
+			c, raws := pagedClient(t, p, extract.Unlimited, nil)
+			_, err := portPages(t, raws, c.PortSchedule(t.Context(), "NLAMS"))
+			if !errors.Is(err, extract.ErrBadRequest) {
+				t.Fatalf("err = %v, want the provider's 400", err)
+			}
+			asked := p.asked()
+			if len(asked) != 2 {
+				t.Fatalf("asked %q: want page 1 and page 2 once, in the declared form", asked)
+			}
+			u, _ := url.Parse(asked[1])
+			if alone := len(u.Query()) == 1; alone != (tc.version == "1.0.0") {
+				t.Errorf("page 2 asked as %s, not in the form %s declares: %q", asked[1], tc.version, cursorAloneRule)
+			}
+		})
 	}
 }

@@ -76,6 +76,11 @@ type rawResponse struct {
 	next        *pageRef // the page NextPage names when the walk goes on to it
 	contentType string
 	html        bool // a web page (Content-Type text/html)
+	// said is what the provider said in an error sent with a success
+	// status (errorInAnswer); final, that a broken answer is not asked
+	// again (a coding or charset the client cannot decode).
+	said  string
+	final bool
 }
 
 // removeFile deletes the body file of r if it is still there (the

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
@@ -56,6 +57,7 @@ func (im *importer) lines(ctx context.Context, path string, fh *os.File, observe
 	r := bufio.NewReaderSize(fh, 1<<20)
 	for line := 1; ; line++ {
 		body, spilled, err := im.readLine(r)
+		body = bytes.TrimSpace(extract.TrimBOM(body)) // a file saved with a byte order mark (RFC 8259 §8.1), or one per line of files put together
 		where := fmt.Sprintf("%s:%d", path, line)
 		switch {
 		case spilled != "":

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
@@ -176,7 +177,10 @@ func (im *importer) file(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	return im.body(ctx, path, body, observed)
+	// RFC 8259 §8.1: a parser "MAY ignore the presence of a byte order
+	// mark rather than treating it as an error"; an editor on Windows
+	// saves one. It is dropped, as from a fetched body.
+	return im.body(ctx, path, extract.TrimBOM(body), observed)
 }
 
 // linesFile says whether a file holds one body per line (by its name).
