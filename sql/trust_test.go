@@ -443,3 +443,25 @@ func TestEveryMonthRowSaysWhetherItsMonthIsComplete(t *testing.T) {
 		t.Errorf("%d month_complete columns say what they mean, want the ETA summary's and schedule reliability's", documented)
 	}
 }
+
+// A report delay is how long after an event the carrier showed it actual,
+// which only an event that happened while the shipment was tracked can
+// tell: an event that happened before the shipment was first observed is
+// shown actual at that first look, however promptly the carrier reported
+// it. S1's gate-out (01-30 10:00, S1 first observed 02-02 02:00) is
+// counted in n_before_tracking and left out of avg_report_delay_hours;
+// its departure (02-05 00:00, first shown actual 02-06 02:00) is a delay
+// of 26 h.
+func TestAReportDelayOnlyCountsEventsAfterTrackingBegan(t *testing.T) {
+	db := history(t)
+	var events, before int
+	var delay sql.NullFloat64
+	one(t, db, "SELECT n_events, n_before_tracking, avg_report_delay_hours FROM event_timeliness WHERE event_code = 'GTOT'", &events, &before, &delay)
+	if events != 1 || before != 1 || delay.Valid {
+		t.Errorf("gate-out before tracking began: %d events, %d before tracking, report delay %v; want 1, 1 and none (NULL)", events, before, delay)
+	}
+	one(t, db, "SELECT n_events, n_before_tracking, avg_report_delay_hours FROM event_timeliness WHERE event_code = 'DEPA'", &events, &before, &delay)
+	if events != 1 || before != 0 || !delay.Valid || delay.Float64 != 26 {
+		t.Errorf("departure while tracked: %d events, %d before tracking, report delay %v; want 1, 0 and 26 h", events, before, delay)
+	}
+}

@@ -12,7 +12,7 @@
 INSERT INTO shipments SELECT * FROM (VALUES
   ('S1', 'CT', 'MAEU', 'Maersk', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-05 00:00:00+00', true,
    'NLRTM', TIMESTAMPTZ '2026-03-10 12:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
-   TIMESTAMPTZ '2026-02-23 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r1', DATE '2026-02-23', NULL),
+   TIMESTAMPTZ '2026-02-02 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r1', DATE '2026-02-02', NULL),
   ('S2', 'BL', 'MSCU', 'MSC', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-08 00:00:00+00', true,
    'DEHAM', TIMESTAMPTZ '2026-03-12 00:00:00+00', true, NULL, NULL, NULL, NULL, 2, NULL,
    TIMESTAMPTZ '2026-03-07 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'r2', DATE '2026-03-07', NULL),
@@ -79,7 +79,9 @@ INSERT INTO port_calls VALUES
 
 -- Container events of S1's box: a departure estimated twice then actual
 -- (estimate 2 h early, actual reported one night later), a gate-out actual
--- at once (never estimated).
+-- at once (never estimated) that happened on 01-30, before S1 was first
+-- observed (02-02 02:00): the 64 h until that first look are when tracking
+-- began, not how late the carrier reported it.
 INSERT INTO container_events VALUES
   ('S1', 'MSKU0000001', 'k-depa', 'CT', 'TRANSPORT', 'DEPA', 'VDL', 'Vessel departure', 'CNSHA', NULL, TIMESTAMPTZ '2026-02-05 00:00:00+00', true, false, 'SEA', 'VESSEL', 9321483, 'MAERSK A', '100E', 0,
    TIMESTAMPTZ '2026-02-02 02:00:00+00', TIMESTAMPTZ '2026-02-06 02:00:00+00', 'r1', DATE '2026-02-02', NULL),
