@@ -3,6 +3,7 @@ package sql_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -463,5 +464,70 @@ func TestAReportDelayOnlyCountsEventsAfterTrackingBegan(t *testing.T) {
 	one(t, db, "SELECT n_events, n_before_tracking, avg_report_delay_hours FROM event_timeliness WHERE event_code = 'DEPA'", &events, &before, &delay)
 	if events != 1 || before != 0 || !delay.Valid || delay.Float64 != 26 {
 		t.Errorf("departure while tracked: %d events, %d before tracking, report delay %v; want 1, 0 and 26 h", events, before, delay)
+	}
+}
+
+// A month row of schedule_reliability that says it is complete no longer
+// moves, whatever later jobs bring. Call X, MAEU's at NLRTM planned
+// 2026-02-20 00:00, was last shown on 02-22, 48 h past its plan and not
+// arrived: late, not arrived. February and the 24 h after it are over by
+// 03-12, yet X's rows wait for it (its arrival moves n_late_not_arrived
+// and avg_delay_late_hours); a later job sees it arrived on 02-25, 120 h
+// late, and then MAEU's February at NLRTM is complete. Every row complete
+// before that job
+// is the same after it.
+func TestACompleteScheduleMonthDoesNotMoveAfterLaterJobs(t *testing.T) {
+	db := history(t)
+	call := func(classifier, observed, event string) string {
+		return fmt.Sprintf(`('PORT', 'NLRTM', 9321483, '99W', 'ARRI', '%s', TIMESTAMPTZ '%s', 'MAEU', 'AE7', NULL, 'MAERSK A', '99W', '99E', NULL, TIMESTAMPTZ '%s', 'px', CAST(TIMESTAMPTZ '%[2]s' AS DATE), NULL)`,
+			classifier, observed, event)
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("INSERT INTO port_calls VALUES " + call("PLN", "2026-02-15 02:00:00+00", "2026-02-20 00:00:00+00") + ", " +
+		call("PLN", "2026-02-22 02:00:00+00", "2026-02-20 00:00:00+00"))
+	// The complete month rows by their grouping (the first four columns,
+	// unique: both queries list the rows in the same order).
+	complete := func() map[string]string {
+		t.Helper()
+		keys := rows(t, db, "SELECT level, carrier, port_locode, month FROM schedule_reliability WHERE month_complete ORDER BY ALL")
+		full := rows(t, db, "SELECT * FROM schedule_reliability WHERE month_complete ORDER BY ALL")
+		out := map[string]string{}
+		for i, k := range keys {
+			out[k] = full[i]
+		}
+		return out
+	}
+	var outcome string
+	var waiting bool
+	one(t, db, "SELECT outcome FROM port_call_reliability WHERE voyage = '99W'", &outcome)
+	if outcome != "late_not_arrived" {
+		t.Fatalf("call X: %s, want late_not_arrived", outcome)
+	}
+	one(t, db, "SELECT NOT month_complete FROM schedule_reliability WHERE level = 'month' AND month = DATE '2026-02-01'", &waiting)
+	if !waiting {
+		t.Error("February is complete while call X is late and not arrived")
+	}
+	before := complete()
+	if len(before) == 0 {
+		t.Fatal("no month row is complete: the test tests nothing")
+	}
+	// The next job: X arrived on 02-25 00:00, 120 h late.
+	exec("INSERT INTO port_calls VALUES " + call("ACT", "2026-03-13 02:00:00+00", "2026-02-25 00:00:00+00"))
+	after := complete()
+	for key, row := range before {
+		if after[key] != row {
+			t.Errorf("a complete month row moved after a later job:\n%s\nbecame\n%s", row, after[key])
+		}
+	}
+	var late float64
+	one(t, db, `SELECT month_complete, avg_delay_late_hours FROM schedule_reliability
+		WHERE level = 'carrier_port_month' AND carrier = 'MAEU' AND port_locode = 'NLRTM' AND month = DATE '2026-02-01'`, &waiting, &late)
+	if !waiting || late != 120 {
+		t.Errorf("MAEU at NLRTM in February once X arrived: complete %v, mean delay of its late calls %.0f h; want complete, 120 h", waiting, late)
 	}
 }
