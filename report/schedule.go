@@ -42,7 +42,8 @@ type Reliability struct {
 	AvgDelayLateHours float64
 	DelayKnown        bool
 	// MonthComplete (level month): the month and the 24 h after it were
-	// over by the newest schedule observed; when not, the share can move.
+	// over by the newest schedule observed and no call of it was pending
+	// or late and not arrived; when not, its figures can still move.
 	MonthComplete bool
 }
 

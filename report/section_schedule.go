@@ -39,8 +39,8 @@ func (r *Report) monthsSection() section {
 		ID:    secMonths,
 		Title: "Schedule reliability by month",
 		Intro: "Every carrier's port calls by the UTC month of their planned arrival, judged as above. A month is " +
-			"complete once it and the 24 h after it are over by the newest schedule observed; until then calls of it " +
-			"are still to come or pending, and its share can still move.",
+			"complete once it and the 24 h after it are over by the newest schedule observed and none of its calls " +
+			"is still pending or late and not yet arrived; until then its figures can still move.",
 	}
 	if !r.hasSchedule() {
 		s.Missing = sentence(missingCalls)
@@ -55,8 +55,11 @@ func (r *Report) monthsSection() section {
 		if !m.MonthComplete {
 			status = "incomplete"
 			left := "calls of it may still come"
-			if m.Pending > 0 {
+			switch {
+			case m.Pending > 0:
 				left = plural(m.Pending, "call", "calls") + " still pending"
+			case m.LateNotArrived > 0:
+				left = plural(m.LateNotArrived, "call", "calls") + " late and not yet arrived"
 			}
 			incomplete = append(incomplete, fmt.Sprintf("%s is incomplete: %s, the share can still move.", name, left))
 		}

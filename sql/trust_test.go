@@ -3,11 +3,14 @@ package sql_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	views "github.com/etalake/etalake/sql"
 )
 
 // A call already more than 24 h past its plan when a by-port query last
@@ -256,14 +259,18 @@ func TestEveryViewAndColumnIsDocumented(t *testing.T) {
 }
 
 // The same warehouse gives the same answers to a reader in any time zone:
-// every view's rows, and schedule_reliability written out as CSV byte for
-// byte, under UTC, America/New_York and Asia/Shanghai. The history has
-// calls whose naive month differs in New York (H) and in Shanghai (G), so
-// the test would see a bucket that followed the session.
+// every view's and analytic table's rows (data_freshness but for
+// hours_since_observed, which follows the wall clock), and
+// schedule_reliability written out as CSV byte for byte, under UTC and
+// zones far west (Los Angeles, UTC−8) and far east (Kiritimati, UTC+14) of
+// it. The history has calls whose naive month differs in New York (H) and
+// in Shanghai (G), and a shipment (S11) due on the UTC night before the
+// newest response's, which in Los Angeles is still that night, so the test
+// would see a bucket or a date that followed the session.
 func TestEveryAnswerIsTheSameInEveryTimeZone(t *testing.T) {
 	db := history(t)
 	ctx := context.Background()
-	zones := []string{"UTC", "America/New_York", "Asia/Shanghai"}
+	zones := []string{"UTC", "America/New_York", "America/Los_Angeles", "Asia/Shanghai", "Pacific/Kiritimati"}
 	var base map[string]string
 	var baseCSV []byte
 	for _, zone := range zones {
@@ -281,13 +288,30 @@ func TestEveryAnswerIsTheSameInEveryTimeZone(t *testing.T) {
 			CAST(CAST(date_trunc('month', TIMESTAMPTZ '2026-03-01 03:00:00+00') AS DATE) AS VARCHAR)`).Scan(&naiveG, &naiveH); err != nil {
 			t.Fatal(err)
 		}
-		if (zone == "Asia/Shanghai" && naiveG != "2026-03-01") || (zone == "America/New_York" && naiveH != "2026-02-01") {
-			t.Fatalf("%s: naive months %s and %s: the fixture no longer tells the zones apart", zone, naiveG, naiveH)
+		var naiveNewest string
+		if err := conn.QueryRowContext(ctx, `SELECT CAST(CAST(max(observed_at) AS DATE) AS VARCHAR)
+			FROM raw_responses WHERE status BETWEEN 200 AND 299`).Scan(&naiveNewest); err != nil {
+			t.Fatal(err)
+		}
+		if (zone == "Asia/Shanghai" && naiveG != "2026-03-01") || (zone == "America/New_York" && naiveH != "2026-02-01") ||
+			(zone == "Pacific/Kiritimati" && naiveG != "2026-03-01") || (zone == "America/Los_Angeles" && naiveNewest != "2026-03-11") {
+			t.Fatalf("%s: naive months %s and %s, naive date of the newest response %s: the fixture no longer tells the zones apart",
+				zone, naiveG, naiveH, naiveNewest)
 		}
 		got := map[string]string{}
-		for _, v := range []string{"eta_accuracy_known", "eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison",
-			"port_call_reliability", "schedule_reliability", "event_timeliness", "credit_usage"} {
-			got[v] = strings.Join(rows(t, conn, "SELECT * FROM "+v+" ORDER BY ALL"), "\n")
+		vs, err := views.Views()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			name := v.View + v.Table
+			switch name {
+			case "": // the macros
+			case "data_freshness": // hours_since_observed follows the wall clock
+				got[name] = strings.Join(rows(t, conn, "SELECT * EXCLUDE (hours_since_observed) FROM data_freshness ORDER BY ALL"), "\n")
+			default:
+				got[name] = strings.Join(rows(t, conn, "SELECT * FROM "+name+" ORDER BY ALL"), "\n")
+			}
 		}
 		csv := filepath.Join(t.TempDir(), "schedule_reliability.csv")
 		if _, err := conn.ExecContext(ctx, "COPY (SELECT * FROM schedule_reliability ORDER BY ALL) TO '"+csv+"' (HEADER)"); err != nil {
@@ -418,5 +442,92 @@ func TestEveryMonthRowSaysWhetherItsMonthIsComplete(t *testing.T) {
 	one(t, db, "SELECT count(*) FROM duckdb_columns() WHERE column_name = 'month_complete' AND comment LIKE 'month levels:%'", &documented)
 	if documented != 2 {
 		t.Errorf("%d month_complete columns say what they mean, want the ETA summary's and schedule reliability's", documented)
+	}
+}
+
+// A report delay is how long after an event the carrier showed it actual,
+// which only an event that happened while the shipment was tracked can
+// tell: an event that happened before the shipment was first observed is
+// shown actual at that first look, however promptly the carrier reported
+// it. S1's gate-out (01-30 10:00, S1 first observed 02-02 02:00) is
+// counted in n_before_tracking and left out of avg_report_delay_hours;
+// its departure (02-05 00:00, first shown actual 02-06 02:00) is a delay
+// of 26 h.
+func TestAReportDelayOnlyCountsEventsAfterTrackingBegan(t *testing.T) {
+	db := history(t)
+	var events, before int
+	var delay sql.NullFloat64
+	one(t, db, "SELECT n_events, n_before_tracking, avg_report_delay_hours FROM event_timeliness WHERE event_code = 'GTOT'", &events, &before, &delay)
+	if events != 1 || before != 1 || delay.Valid {
+		t.Errorf("gate-out before tracking began: %d events, %d before tracking, report delay %v; want 1, 1 and none (NULL)", events, before, delay)
+	}
+	one(t, db, "SELECT n_events, n_before_tracking, avg_report_delay_hours FROM event_timeliness WHERE event_code = 'DEPA'", &events, &before, &delay)
+	if events != 1 || before != 0 || !delay.Valid || delay.Float64 != 26 {
+		t.Errorf("departure while tracked: %d events, %d before tracking, report delay %v; want 1, 0 and 26 h", events, before, delay)
+	}
+}
+
+// A month row of schedule_reliability that says it is complete no longer
+// moves, whatever later jobs bring. Call X, MAEU's at NLRTM planned
+// 2026-02-20 00:00, was last shown on 02-22, 48 h past its plan and not
+// arrived: late, not arrived. February and the 24 h after it are over by
+// 03-12, yet X's rows wait for it (its arrival moves n_late_not_arrived
+// and avg_delay_late_hours); a later job sees it arrived on 02-25, 120 h
+// late, and then MAEU's February at NLRTM is complete. Every row complete
+// before that job
+// is the same after it.
+func TestACompleteScheduleMonthDoesNotMoveAfterLaterJobs(t *testing.T) {
+	db := history(t)
+	call := func(classifier, observed, event string) string {
+		return fmt.Sprintf(`('PORT', 'NLRTM', 9321483, '99W', 'ARRI', '%s', TIMESTAMPTZ '%s', 'MAEU', 'AE7', NULL, 'MAERSK A', '99W', '99E', NULL, TIMESTAMPTZ '%s', 'px', CAST(TIMESTAMPTZ '%[2]s' AS DATE), NULL)`,
+			classifier, observed, event)
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("INSERT INTO port_calls VALUES " + call("PLN", "2026-02-15 02:00:00+00", "2026-02-20 00:00:00+00") + ", " +
+		call("PLN", "2026-02-22 02:00:00+00", "2026-02-20 00:00:00+00"))
+	// The complete month rows by their grouping (the first four columns,
+	// unique: both queries list the rows in the same order).
+	complete := func() map[string]string {
+		t.Helper()
+		keys := rows(t, db, "SELECT level, carrier, port_locode, month FROM schedule_reliability WHERE month_complete ORDER BY ALL")
+		full := rows(t, db, "SELECT * FROM schedule_reliability WHERE month_complete ORDER BY ALL")
+		out := map[string]string{}
+		for i, k := range keys {
+			out[k] = full[i]
+		}
+		return out
+	}
+	var outcome string
+	var waiting bool
+	one(t, db, "SELECT outcome FROM port_call_reliability WHERE voyage = '99W'", &outcome)
+	if outcome != "late_not_arrived" {
+		t.Fatalf("call X: %s, want late_not_arrived", outcome)
+	}
+	one(t, db, "SELECT NOT month_complete FROM schedule_reliability WHERE level = 'month' AND month = DATE '2026-02-01'", &waiting)
+	if !waiting {
+		t.Error("February is complete while call X is late and not arrived")
+	}
+	before := complete()
+	if len(before) == 0 {
+		t.Fatal("no month row is complete: the test tests nothing")
+	}
+	// The next job: X arrived on 02-25 00:00, 120 h late.
+	exec("INSERT INTO port_calls VALUES " + call("ACT", "2026-03-13 02:00:00+00", "2026-02-25 00:00:00+00"))
+	after := complete()
+	for key, row := range before {
+		if after[key] != row {
+			t.Errorf("a complete month row moved after a later job:\n%s\nbecame\n%s", row, after[key])
+		}
+	}
+	var late float64
+	one(t, db, `SELECT month_complete, avg_delay_late_hours FROM schedule_reliability
+		WHERE level = 'carrier_port_month' AND carrier = 'MAEU' AND port_locode = 'NLRTM' AND month = DATE '2026-02-01'`, &waiting, &late)
+	if !waiting || late != 120 {
+		t.Errorf("MAEU at NLRTM in February once X arrived: complete %v, mean delay of its late calls %.0f h; want complete, 120 h", waiting, late)
 	}
 }

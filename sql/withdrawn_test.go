@@ -204,3 +204,93 @@ func TestAnActualArrivalLaterWithdrawnLeavesNoTraceInETAAccuracy(t *testing.T) {
 		})
 	}
 }
+
+// postpodBody is the service's answer (spec/service.md §2.4) for WP1,
+// CNSHA to DEDUI by way of NLRTM, transhipped at SGSIN from vessel
+// 9321483 (voyage 1W) to 9074729 (voyage 2W), which discharged it at
+// NLRTM: on night 10 its POD arrival is actual and its POSTPOD an
+// estimate; on night 12 the carrier takes the POD arrival back (an
+// estimate again, its discharge too) and reports the POSTPOD arrival.
+func postpodBody(withdrawn bool) []byte {
+	podActual, postpodActual, postpod := "true", "false", "2026-03-13T00:00:00Z"
+	if withdrawn {
+		podActual, postpodActual, postpod = "false", "true", "2026-03-12T06:00:00Z"
+	}
+	event := func(locode, code, date, actual, imo, voyage string) string {
+		return fmt.Sprintf(`{"location": {"locode": %q}, "eventType": "EQUIPMENT", "eventCode": %q, "date": %q, "isActual": %s,
+     "isAdditionalEvent": false, "routeType": "SEA", "transportType": "VESSEL", "vessel": {"name": "V", "imo": %s}, "voyage": %q}`,
+			locode, code, date, actual, imo, voyage)
+	}
+	events := strings.Join([]string{
+		event("CNSHA", "LOAD", "2026-02-10T08:00:00Z", "true", "9321483", "1W"),
+		event("SGSIN", "DISC", "2026-02-16T08:00:00Z", "true", "9321483", "1W"),
+		event("SGSIN", "LOAD", "2026-02-18T08:00:00Z", "true", "9074729", "2W"),
+		event("NLRTM", "DISC", "2026-03-10T12:00:00Z", podActual, "9074729", "2W"),
+	}, ",\n    ")
+	return fmt.Appendf(nil, `{
+  "metadata": {"shipmentType": "CT", "shipmentNumber": "WP1", "sealine": "MAEU", "sealineName": "Maersk", "shippingStatus": "IN_TRANSIT"},
+  "route": {
+    "pol": {"location": {"locode": "CNSHA"}, "date": "2026-02-10T08:00:00Z", "actual": true},
+    "pod": {"location": {"locode": "NLRTM"}, "date": "2026-03-10T12:00:00Z", "actual": %s, "predictiveEta": null},
+    "postpod": {"location": {"locode": "DEDUI"}, "date": %q, "actual": %s}
+  },
+  "containers": [{"number": "WP1", "isoCode": "42G1", "status": "IN_TRANSIT", "events": [
+    %s
+  ]}]
+}`, podActual, postpod, postpodActual, events)
+}
+
+// A box's transhipment and the vessel call it arrived on at its POD are
+// what its container events say, whatever the carrier now says of the
+// POD's date: when the POD arrival is taken back and the POSTPOD arrival
+// reported, the POSTPOD row of eta_accuracy_known is still transhipped
+// (SGSIN, two vessels) and still clustered on the call that discharged it
+// at NLRTM, as the whole build and a job's refresh for the shipment both
+// compute it.
+func TestAPostPODArrivalKeepsItsLegsWhenThePODActualIsWithdrawn(t *testing.T) {
+	ctx := context.Background()
+	wh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	// Each night's job publishes, which refreshes eta_accuracy_known for
+	// the shipments it changed; then the table is built whole.
+	check := func(how string) {
+		t.Helper()
+		var targets string
+		var transhipped sql.NullBool
+		var call string
+		one(t, wh.DB(), "SELECT string_agg(target, ',' ORDER BY target) FROM eta_accuracy_known WHERE shipment_number = 'WP1'", &targets)
+		if targets != "POSTPOD" {
+			t.Fatalf("%s: WP1 has eta_accuracy_known rows of %q; want POSTPOD alone (its POD arrival was withdrawn)", how, targets)
+		}
+		one(t, wh.DB(), "SELECT transhipped, vessel_call FROM eta_accuracy_known WHERE shipment_number = 'WP1'", &transhipped, &call)
+		if !transhipped.Valid || !transhipped.Bool || call != "NLRTM 9074729 2W" {
+			t.Errorf("%s: WP1 at its POSTPOD: transhipped %v, vessel call %q; want true and NLRTM 9074729 2W", how, transhipped, call)
+		}
+	}
+	for _, night := range []int{10, 12} {
+		batch := transform.NewBatch(memory.DefaultAllocator)
+		res := batch.Add(response.Landed{ID: fmt.Sprintf("WP1-n%02d", night), ObservedAt: time.Date(2026, 3, 1+night, 2, 0, 0, 0, time.UTC),
+			Received: response.Received{Product: wire.ProductTracking, Endpoint: wire.EndpointShipment, Status: 200, Body: postpodBody(night == 12)}})
+		if res.DeadLetters > 0 {
+			t.Fatalf("night %d: %d dead letters", night, res.DeadLetters)
+		}
+		bs := batch.Records()
+		if _, err := wh.Load(ctx, bs); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range bs {
+			r.Rec.Release()
+		}
+		if _, err := wh.Publish(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("refreshed for the shipment by the job")
+	if err := wh.RefreshAnalytics(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("built whole")
+}

@@ -72,6 +72,12 @@
 //     mean of |error_hours| over those not null — an ETA observed at or
 //     before the cut, A − h, and no more than 48 h before it, the ETAs the
 //     report uses ("usable") — per carrier (shipments.sealine).
+//   - outside the report's POD horizons: the carrier's POSTPOD ETAs
+//     usable 1 day before the arrival at the final destination
+//     (eta_accuracy, target POSTPOD, error_hours not null), and the
+//     revisions of the carrier's POD ETA seen per shipment arrived
+//     (eta_accuracy_known.revisions, its mean): what a shipment asked
+//     less often shows less of.
 //   - age at h: how long before the cut the ETA eta_accuracy takes at h
 //     was observed, (A − h) − observed_at, in days, stale ones included;
 //     a policy's extra age is the mean, over the shipments with an ETA at

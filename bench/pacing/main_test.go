@@ -33,6 +33,17 @@ func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
 	if nightly.Charged == 0 || nightly.Charged != nightly.Calls {
 		t.Errorf("nightly: the simulator charged %d credits, the runs counted %d tracking calls", nightly.Charged, nightly.Calls)
 	}
+	// What a policy costs outside the report's POD horizons is measured:
+	// asked every night, a shipment shows its ETA's revisions, and asked
+	// less often, fewer of them.
+	if nightly.M.Outside.Revisions <= 0 {
+		t.Errorf("nightly saw %.2f revisions of the POD ETA per shipment arrived, want some", nightly.M.Outside.Revisions)
+	}
+	for _, o := range worlds[0].Outcomes {
+		if o.Trial.Policy.Name == polAdaptive && o.M.Outside.Revisions > nightly.M.Outside.Revisions {
+			t.Errorf("adaptive saw %.2f revisions per shipment, more than nightly's %.2f", o.M.Outside.Revisions, nightly.M.Outside.Revisions)
+		}
+	}
 	for _, o := range worlds[0].Outcomes {
 		name := o.Trial.Policy.Name
 		switch {
@@ -64,7 +75,8 @@ func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
 	if err := report(&out, c, worlds, 0); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| 7 | nightly |", "| 7 | adaptive |", "| 7 | paced |", "| 7 | webhooks |", "reference", "| nightly, a night older | 7 |"} {
+	for _, want := range []string{"| 7 | nightly |", "| 7 | adaptive |", "| 7 | paced |", "| 7 | webhooks |", "reference", "| nightly, a night older | 7 |",
+		"| POSTPOD ETAs usable 1 d | POD ETA revisions seen per shipment |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, out.String())
 		}

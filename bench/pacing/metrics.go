@@ -30,6 +30,17 @@ type metrics struct {
 		N, Seen  int
 		MeanDays float64
 	}
+	// Outside is what the policy costs beyond the report's POD horizons:
+	// PostPODUsable1 the carrier's POSTPOD ETAs usable 1 day before the
+	// arrival at the final destination (eta_accuracy), Revisions the mean,
+	// over the shipments arrived at their POD, of the changes of the
+	// carrier's POD ETA the warehouse saw before the arrival
+	// (eta_accuracy_known.revisions): a shipment asked less often shows
+	// fewer of its revisions.
+	Outside struct {
+		PostPODUsable1 int
+		Revisions      float64
+	}
 	// Mismatched counts the arrivals the warehouse holds whose time is
 	// not the truth's (more than a minute apart): the metrics above rest
 	// on the two agreeing.
@@ -119,6 +130,11 @@ func measure(ctx context.Context, wh *load.Warehouse, o *outcome) (metrics, erro
 		return m, fmt.Errorf("days to see an arrival: %w", err)
 	}
 	m.Arrivals.MeanDays = days.Float64
+	var revisions sql.NullFloat64
+	if err := conn.QueryRowContext(ctx, outsideSQL).Scan(&m.Outside.PostPODUsable1, &revisions); err != nil {
+		return m, fmt.Errorf("POSTPOD ETAs and revisions: %w", err)
+	}
+	m.Outside.Revisions = revisions.Float64
 	if err := conn.QueryRowContext(ctx, mismatchSQL).Scan(&m.Mismatched); err != nil {
 		return m, fmt.Errorf("arrivals against the truth: %w", err)
 	}
@@ -227,6 +243,13 @@ first AS (
 )
 SELECT count(*), count(first_night), avg(epoch_us(first_night) - epoch_us(actual_at)) / 86400e6
 FROM first`
+
+// outsideSQL: the carrier's POSTPOD ETAs usable 1 day out, and the
+// revisions of the carrier's POD ETA seen per shipment arrived there.
+const outsideSQL = `
+SELECT (SELECT count(*) FROM eta_accuracy
+        WHERE target = 'POSTPOD' AND source = 'CARRIER' AND horizon_days = 1 AND error_hours IS NOT NULL),
+       (SELECT avg(revisions) FROM eta_accuracy_known WHERE target = 'POD' AND source = 'CARRIER')`
 
 // mismatchSQL counts the arrivals at the POD the warehouse holds that
 // are not the truth's.

@@ -23,8 +23,8 @@ func report(out io.Writer, c config, worlds []world, took time.Duration) error {
 		took.Round(time.Second))
 	for _, jumps := range c.jumps {
 		p("### Jumps %s\n\n", onOff(jumps))
-		p("| seed | policy | tracking credits | in-transit error < 7 d | days to see an arrival | error 1 / 3 / 7 / 14 d, h | age 1 / 3 / 7 / 14 d, days | ETAs usable 1 / 3 / 7 / 14 d | acceptance |\n")
-		p("|---|---|---:|---:|---:|---:|---:|---:|---|\n")
+		p("| seed | policy | tracking credits | in-transit error < 7 d | days to see an arrival | error 1 / 3 / 7 / 14 d, h | age 1 / 3 / 7 / 14 d, days | ETAs usable 1 / 3 / 7 / 14 d | POSTPOD ETAs usable 1 d | POD ETA revisions seen per shipment | acceptance |\n")
+		p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 		var judged []judgement
 		for _, w := range worlds {
 			if w.Jumps != jumps {
@@ -37,9 +37,10 @@ func report(out io.Writer, c config, worlds []world, took time.Duration) error {
 					cmp = compare(o, ref, c.boot)
 					judged = append(judged, judgement{w: w, cmp: cmp})
 				}
-				p("| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", w.Seed, o.Trial.Policy.Name,
+				p("| %d | %s | %s | %s | %s | %s | %s | %s | %d | %.1f | %s |\n", w.Seed, o.Trial.Policy.Name,
 					creditsCell(o, ref), inTransitCell(o, ref), arrivalCell(o, ref),
-					errorsCell(o), ageCell(o, i == 0, cmp), usableCell(o), verdict(i == 0, cmp))
+					errorsCell(o), ageCell(o, i == 0, cmp), usableCell(o),
+					o.M.Outside.PostPODUsable1, o.M.Outside.Revisions, verdict(i == 0, cmp))
 			}
 			judged = append(judged, judgement{w: w, cmp: older(ref, c.boot)})
 		}

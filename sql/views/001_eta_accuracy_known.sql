@@ -79,7 +79,9 @@ known AS (
 -- What the container events say of each arrived shipment: transhipped when
 -- a box was discharged or loaded at sea at a place that is neither its POL
 -- nor its POD, or sailed on more than one vessel (NULL: no event with a
--- place); and the vessel and voyage it arrived on at its POD.
+-- place); and the vessel and voyage it arrived on at its POD. Arrived at
+-- either target: a POSTPOD arrival whose POD actual the carrier took back
+-- still sailed those legs, and its row keeps them.
 legs AS (
     SELECT e.shipment_number, e.shipment_type,
            bool_or(e.event_code IN ('LOAD', 'DISC') AND coalesce(e.route_type, 'SEA') = 'SEA'
@@ -90,7 +92,7 @@ legs AS (
     FROM container_events AS e
     JOIN shipments AS s
       ON s.shipment_number = e.shipment_number AND s.shipment_type = e.shipment_type
-    WHERE s.pod_actual AND e.locode IS NOT NULL
+    WHERE (s.pod_actual OR s.postpod_actual) AND e.locode IS NOT NULL
     GROUP BY e.shipment_number, e.shipment_type
 )
 SELECT a.shipment_number,

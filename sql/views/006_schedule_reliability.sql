@@ -21,9 +21,16 @@
 -- of freedom as its multiplier (NULL with one vessel). enough: n_vessels
 -- reaches etalake_min_n() (5), the rule the ETA summaries apply to their
 -- clusters: seven calls of one vessel are one draw, not seven.
--- month_complete (month levels): the month and the 24 h after it are over
--- by the newest schedule observed; the latest month is usually not, and
--- its share can still move.
+-- month_complete (month levels): the row can no longer move. The month
+-- and the 24 h after it are over by the newest schedule observed (every
+-- call of it is due), and no call of the row is still late and not
+-- arrived (n_late_not_arrived) or due and not judged (n_unknown): the
+-- arrival of such a call would still move n_late_not_arrived,
+-- avg_delay_late_hours or n_calls and the share. A call no schedule shows
+-- any more, never reported arrived, keeps its rows incomplete for good;
+-- they say how many such calls they wait for. One exception: an omitted
+-- call (the schedule dropped it) does not hold a month open, and should
+-- its arrival be reported after all it is judged, and the row moves.
 CREATE OR REPLACE VIEW schedule_reliability AS
 WITH newest AS (
     SELECT max(observed_at) AS as_of FROM port_calls
@@ -104,7 +111,8 @@ SELECT level, carrier, port_locode, month,
        n_late, n_late_not_arrived, n_early, n_unknown, n_omitted,
        avg_delay_late_hours,
        CASE WHEN month IS NOT NULL
-            THEN epoch_us(month + INTERVAL 1 MONTH) + 24 * 3600000000 <= epoch_us(n.as_of) END AS month_complete
+            THEN epoch_us(month + INTERVAL 1 MONTH) + 24 * 3600000000 <= epoch_us(n.as_of)
+                 AND n_late_not_arrived = 0 AND n_unknown = 0 END AS month_complete
 FROM effective
 CROSS JOIN newest AS n
 WHERE n_calls > 0 OR n_unknown > 0 OR n_omitted > 0;
@@ -127,4 +135,4 @@ COMMENT ON COLUMN schedule_reliability.n_early IS 'calls that arrived more than 
 COMMENT ON COLUMN schedule_reliability.n_unknown IS 'calls due but not judged yet (not arrived, not yet 24 h late when last seen): not in n_calls';
 COMMENT ON COLUMN schedule_reliability.n_omitted IS 'calls not arrived that their port''s or vessel''s schedule dropped on two later nights before their plan (port omissions, voyages sailed by another ship): not judged, not in n_calls';
 COMMENT ON COLUMN schedule_reliability.avg_delay_late_hours IS 'mean delay of the late calls that arrived, hours';
-COMMENT ON COLUMN schedule_reliability.month_complete IS 'month levels: the month and the 24 h after it are over by the newest schedule observed (false: the share can still move); NULL at other levels';
+COMMENT ON COLUMN schedule_reliability.month_complete IS 'month levels: the row can no longer move — the month and the 24 h after it are over by the newest schedule observed, and no call of it is late and not arrived (n_late_not_arrived) or due and not judged (n_unknown); false: it can still move (an omitted call reported arrived after all, rare, moves even a complete row); NULL at other levels';

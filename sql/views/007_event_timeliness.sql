@@ -11,6 +11,15 @@
 -- provider sent isActual null or none) counts as neither an estimate nor
 -- the actual.
 --
+-- The reporting lag is measured on the events that happened after their
+-- shipment was first observed (shipments.first_observed_at) alone. An
+-- event that happened before it — a gate-out days before the shipment
+-- was tracked — is shown actual at that first look, however promptly the
+-- carrier reported it: its "delay" is when tracking began, days for
+-- the events of a box tracked mid-voyage, and it swamped the hours of
+-- the real lag in the mean. Those events are counted apart,
+-- n_before_tracking, and still count in the estimate columns.
+--
 -- An event is actual when the latest observation that says either way
 -- says actual: an actual reported and then taken back (an estimate again)
 -- is as if it had never been reported — the event is left out while it is
@@ -67,7 +76,9 @@ SELECT s.sealine AS carrier,
        avg(abs(epoch_us(p.actual_at) - epoch_us(p.estimate_at)) / 3600e6) AS mae_hours,
        quantile_cont(abs(epoch_us(p.actual_at) - epoch_us(p.estimate_at)) / 3600e6, 0.9) AS p90_abs_hours,
        avg((epoch_us(p.actual_at) - epoch_us(p.estimate_seen_at)) / 3600e6) AS avg_lead_hours,
-       avg((epoch_us(p.actual_seen_at) - epoch_us(p.actual_at)) / 3600e6) AS avg_report_delay_hours
+       count(*) FILTER (WHERE p.actual_at < s.first_observed_at) AS n_before_tracking,
+       avg((epoch_us(p.actual_seen_at) - epoch_us(p.actual_at)) / 3600e6) FILTER (
+           WHERE p.actual_at >= s.first_observed_at) AS avg_report_delay_hours
 FROM reported AS p
 JOIN container_events AS e
   ON e.shipment_number = p.shipment_number AND e.container_number = p.container_number AND e.event_key = p.event_key
@@ -86,4 +97,5 @@ COMMENT ON COLUMN event_timeliness.bias_hours IS 'mean of actual − last estima
 COMMENT ON COLUMN event_timeliness.mae_hours IS 'mean absolute error of the last estimate, hours';
 COMMENT ON COLUMN event_timeliness.p90_abs_hours IS '90th percentile of that absolute error, hours';
 COMMENT ON COLUMN event_timeliness.avg_lead_hours IS 'mean time from when that estimate was seen to the event, hours';
-COMMENT ON COLUMN event_timeliness.avg_report_delay_hours IS 'mean time from the event to the first observation showing it actual, hours (bounded below by how often we look)';
+COMMENT ON COLUMN event_timeliness.n_before_tracking IS 'of n_events, events that happened before their shipment was first observed: shown actual at that first look, so their delay says when tracking began, and they are left out of avg_report_delay_hours';
+COMMENT ON COLUMN event_timeliness.avg_report_delay_hours IS 'mean time from the event to the first observation showing it actual, hours, over the events that happened after their shipment was first observed (n_events − n_before_tracking; bounded below by how often we look); NULL without one';

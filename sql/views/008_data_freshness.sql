@@ -12,7 +12,10 @@
 -- or due on a night before the newest response's and not had since
 -- without the pace having deferred it (its answer failed, a cap or the
 -- quota stopped the run) — or, for one no nightly run has decided on yet,
--- more than 36 hours behind the newest response.
+-- more than 36 hours behind the newest response. Nights are UTC dates
+-- (etalake_utc_date), as next_due_date's are: CAST(… AS DATE) would follow
+-- the reader's TimeZone, and a shipment would be stale in Berlin and not
+-- in Los Angeles.
 --
 -- And what is given up: a resource whose answer for a logical date was
 -- not had in --max-reasks jobs (broken in transfer, or paging stopped
@@ -100,7 +103,7 @@ SELECT t.shipment_number,
        t.state IN ('active', 'given_up') AND (
            t.last_observed_at IS NULL
            OR CASE WHEN t.next_due_date IS NULL THEN epoch_us(n.newest_at) - epoch_us(t.last_observed_at) > 36 * 3600e6
-                   ELSE t.next_due_date < CAST(n.newest_at AS DATE) AND t.deferred_since IS NULL END) AS is_stale,
+                   ELSE t.next_due_date < etalake_utc_date(n.newest_at) AND t.deferred_since IS NULL END) AS is_stale,
        t.resource,
        g.given_up_date,
        coalesce(g.given_up_dates, 0) AS given_up_dates,
@@ -122,7 +125,7 @@ COMMENT ON COLUMN data_freshness.added_at IS 'when it was added to the tracked s
 COMMENT ON COLUMN data_freshness.last_observed_at IS 'the last successful observation (NULL: never): the shipment''s, or for a resource not tracked its last whole answer''s';
 COMMENT ON COLUMN data_freshness.hours_since_observed IS 'hours from last_observed_at to now (the wall clock)';
 COMMENT ON COLUMN data_freshness.hours_behind_newest IS 'hours from last_observed_at to the newest successful response in the warehouse';
-COMMENT ON COLUMN data_freshness.is_stale IS 'active (or given_up) and never observed, or due (next_due_date) on a night before the newest response''s and not had since, unless the pace deferred it; where no nightly run has decided (next_due_date NULL), more than 36 h behind the newest response';
+COMMENT ON COLUMN data_freshness.is_stale IS 'active (or given_up) and never observed, or due (next_due_date) on a night before the newest response''s UTC date and not had since, unless the pace deferred it; where no nightly run has decided (next_due_date NULL), more than 36 h behind the newest response';
 COMMENT ON COLUMN data_freshness.resource IS 'the resource as raw_responses.resource names it: shipment:CT:MSCU1234566, port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483';
 COMMENT ON COLUMN data_freshness.given_up_date IS 'the latest logical date for which the resource is given up: not had in --max-reasks jobs (broken in transfer or paging stopped short), and not answered since; NULL when none';
 COMMENT ON COLUMN data_freshness.given_up_dates IS 'how many logical dates the resource is given up for (0: none)';

@@ -12,7 +12,7 @@
 INSERT INTO shipments SELECT * FROM (VALUES
   ('S1', 'CT', 'MAEU', 'Maersk', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-05 00:00:00+00', true,
    'NLRTM', TIMESTAMPTZ '2026-03-10 12:00:00+00', true, NULL, NULL, NULL, NULL, 1, NULL,
-   TIMESTAMPTZ '2026-02-23 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r1', DATE '2026-02-23', NULL),
+   TIMESTAMPTZ '2026-02-02 02:00:00+00', TIMESTAMPTZ '2026-03-11 02:00:00+00', 'r1', DATE '2026-02-02', NULL),
   ('S2', 'BL', 'MSCU', 'MSC', 'DELIVERED', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-08 00:00:00+00', true,
    'DEHAM', TIMESTAMPTZ '2026-03-12 00:00:00+00', true, NULL, NULL, NULL, NULL, 2, NULL,
    TIMESTAMPTZ '2026-03-07 02:00:00+00', TIMESTAMPTZ '2026-03-12 02:00:00+00', 'r2', DATE '2026-03-07', NULL),
@@ -79,7 +79,9 @@ INSERT INTO port_calls VALUES
 
 -- Container events of S1's box: a departure estimated twice then actual
 -- (estimate 2 h early, actual reported one night later), a gate-out actual
--- at once (never estimated).
+-- at once (never estimated) that happened on 01-30, before S1 was first
+-- observed (02-02 02:00): the 64 h until that first look are when tracking
+-- began, not how late the carrier reported it.
 INSERT INTO container_events VALUES
   ('S1', 'MSKU0000001', 'k-depa', 'CT', 'TRANSPORT', 'DEPA', 'VDL', 'Vessel departure', 'CNSHA', NULL, TIMESTAMPTZ '2026-02-05 00:00:00+00', true, false, 'SEA', 'VESSEL', 9321483, 'MAERSK A', '100E', 0,
    TIMESTAMPTZ '2026-02-02 02:00:00+00', TIMESTAMPTZ '2026-02-06 02:00:00+00', 'r1', DATE '2026-02-02', NULL),
@@ -106,7 +108,16 @@ INSERT INTO tracked_shipments VALUES
   ('S3', 'CT', NULL, TIMESTAMPTZ '2026-02-20 00:00:00+00', 'track add', NULL, DATE '2026-02-20', DATE '2026-03-14', 'far', NULL, DATE '2026-03-11'),
   ('S5', 'BL', 'ONEY', TIMESTAMPTZ '2026-03-10 00:00:00+00', 'track add', NULL, DATE '2026-03-10', DATE '2026-03-10', 'new', NULL, DATE '2026-03-10'),
   ('S6', 'CT', NULL, TIMESTAMPTZ '2026-02-01 00:00:00+00', 'track add', TIMESTAMPTZ '2026-02-15 00:00:00+00', DATE '2026-02-01', NULL, NULL, NULL, NULL),
-  ('S10', 'CT', NULL, TIMESTAMPTZ '2026-02-10 00:00:00+00', 'track add', NULL, DATE '2026-02-10', DATE '2026-03-12', 'overdue', DATE '2026-03-12', DATE '2026-03-12');
+  ('S10', 'CT', NULL, TIMESTAMPTZ '2026-02-10 00:00:00+00', 'track add', NULL, DATE '2026-02-10', DATE '2026-03-12', 'overdue', DATE '2026-03-12', DATE '2026-03-12'),
+  ('S11', 'CT', NULL, TIMESTAMPTZ '2026-02-25 00:00:00+00', 'track add', NULL, DATE '2026-02-25', DATE '2026-03-11', 'near', NULL, DATE '2026-03-11');
+-- S11 active, last observed 03-10, due on 03-11 and not had: stale, since
+-- the newest response (03-12 02:00 UTC) is of a later UTC night, though
+-- in Los Angeles it is still 03-11 — the night that counts is UTC's.
+INSERT INTO shipments SELECT * FROM (VALUES
+  ('S11', 'CT', 'MAEU', 'Maersk', 'IN_TRANSIT', NULL, NULL, NULL, 'CNSHA', TIMESTAMPTZ '2026-02-25 00:00:00+00', true,
+   'NLRTM', TIMESTAMPTZ '2026-03-15 00:00:00+00', false, NULL, NULL, NULL, NULL, 1, NULL,
+   TIMESTAMPTZ '2026-03-01 02:00:00+00', TIMESTAMPTZ '2026-03-10 02:00:00+00', 'r11', DATE '2026-03-01', NULL)
+) AS v;
 -- The newest response in the warehouse: 2026-03-12 02:00.
 INSERT INTO raw_responses VALUES
   ('x1', 'run-2', 'tracking', 'shipment', 'shipment:BL:S2', '/container-tracking/api/v2/shipment?shipmentNumber=S2', 200,
