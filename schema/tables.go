@@ -100,9 +100,14 @@ var (
 				"(a body shorter than its Content-Length, a connection broken in the body, JSON that does not parse): landed as the last of its " +
 				"attempts, dead-lettered, and not an answer: the next job asks again, up to --max-reasks jobs per resource and date"},
 			{Name: "paging_stop", Type: Varchar, Nullable: true, Since: 4, Doc: "NULL but on the page where a walk through a paged answer stopped before its end: " +
-				"why (loop: a cursor seen twice; empty page: a page without items named a next one; page limit: --max-pages pages; off host: the next page on another host) " +
+				"why (loop: a cursor seen twice; repeated page: a page holding the items of one seen before in the walk, under a new cursor; " +
+				"empty page: a page without items named a next one; page limit: --max-pages pages; off host: the next page on another host) " +
 				"and what was seen. The resource is not answered for its date: the next job resumes at next_page when it is not landed, else asks again from the first page, " +
-				"up to --max-reasks jobs"},
+				"up to --max-reasks jobs",
+				DocSince: 9, OldDoc: "NULL but on the page where a walk through a paged answer stopped before its end: " +
+					"why (loop: a cursor seen twice; empty page: a page without items named a next one; page limit: --max-pages pages; off host: the next page on another host) " +
+					"and what was seen. The resource is not answered for its date: the next job resumes at next_page when it is not landed, else asks again from the first page, " +
+					"up to --max-reasks jobs"},
 			{Name: "body_file", Type: Varchar, Nullable: true, Since: 5, Doc: "NULL when the body is in body; else the file that holds it, " +
 				"zstd-compressed, relative to the warehouse directory (bodies/<body_sha256>.zst): a body larger than --max-body when it arrived, " +
 				"streamed to disk and never held whole in memory. Read it with zstd -dc, or replay with a larger --max-body to derive it"},
