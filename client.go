@@ -228,5 +228,12 @@ func misconfigHint(c *cli.Context, err error) error {
 			"%s (now %s) and any --%s override", settingName(c, flagScheduleURL), flagScheduleAPI, wire.ScheduleAPIService, wire.ScheduleAPIDCSA,
 			settingName(c, flagScheduleAPI), me.Profile, flagPaths)
 	}
+	if errors.Is(err, extract.ErrUntrusted) {
+		name := settingName(c, flagTrackingURL)
+		if me.Product == wire.ProductSchedule {
+			name = settingName(c, flagScheduleURL)
+		}
+		hint = fmt.Sprintf("check the host and scheme of %s; if it is right, trust the CA that signed its certificate: SSL_CERT_FILE=/path/to/ca.pem (or SSL_CERT_DIR)", name)
+	}
 	return fmt.Errorf("%w\n  %s", err, hint)
 }

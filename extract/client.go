@@ -211,10 +211,10 @@ func sameHostRedirects(req *http.Request, via []*http.Request) error {
 	}
 	from := via[0].URL
 	if req.URL.Host != from.Host {
-		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", from.Host, req.URL.Host)
+		return fmt.Errorf("%w: from %s to another host, %s: the API key would go with it", ErrRedirectRefused, from.Host, req.URL.Host)
 	}
 	if from.Scheme == "https" && req.URL.Scheme != "https" {
-		return fmt.Errorf("redirect from https to %s on %s refused: the API key would go unencrypted", req.URL.Scheme, req.URL.Host)
+		return fmt.Errorf("%w: from https to %s on %s: the API key would go unencrypted", ErrRedirectRefused, req.URL.Scheme, req.URL.Host)
 	}
 	return nil
 }
@@ -340,6 +340,12 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 	if probing {
 		defer func() {
 			var halted error
+			if !proven && errors.Is(err, ErrNotFound) && raw != nil {
+				var mis *MisconfigError
+				if proven, mis = c.checkBase(ctx, r, raw); mis != nil {
+					err = mis
+				}
+			}
 			if errors.Is(err, ErrMisconfigured) {
 				halted = err
 			}
@@ -426,6 +432,10 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			if resp.Status == http.StatusForbidden && budget != nil {
 				budget.Exhaust(apiErr.Error())
 			}
+		} else if mis, o := c.refusedSetup(r, err); mis != nil {
+			settle(res, o)
+			c.probes.halt(r.product, mis)
+			return nil, mis
 		} else {
 			settle(res, transportOutcome(err))
 		}
@@ -479,10 +489,15 @@ func giveUp(err error, attempt int) error {
 
 // proves tells whether resp, an answer to r that is not misconfigured,
 // shows the product's configuration right: a whole 2xx, or an error in
-// the product's own error shape.
+// the product's own error shape other than 404. A 404 in that shape is
+// what a server of the service answers to any path it does not serve as
+// well as to a port without schedule: it proves nothing (checkBase).
 func (c *Client) proves(r *request, resp *rawResponse) bool {
 	if resp.OK() {
 		return resp.Broken == ""
+	}
+	if resp.Status == http.StatusNotFound {
+		return false
 	}
 	if r.product == wire.ProductSchedule && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA {
 		_, ok := wire.DCSAErrorMessage(resp.Body)

@@ -207,7 +207,7 @@ func TestClientStatuses(t *testing.T) {
 		key      string
 		call     func(c *extract.Client) error
 		sentinel error
-		requests int // as seen by the server: none of these is retried
+		requests int // as seen by the server: none of these is retried (a first 404 is checked, free)
 	}{
 		{"400 bad maxTranshipment", "good", func(c *extract.Client) error {
 			n := 9
@@ -229,7 +229,7 @@ func TestClientStatuses(t *testing.T) {
 		{"404 no data", "good", func(c *extract.Client) error {
 			_, err := simtest.Drain(c.PortSchedule(ctx, "ZZ999"))
 			return err
-		}, extract.ErrNotFound, 1},
+		}, extract.ErrNotFound, 2},
 		{"refused before sending: bad port", "good", func(c *extract.Client) error {
 			_, err := simtest.Drain(c.PortSchedule(ctx, "NLRT"))
 			return err
@@ -534,6 +534,11 @@ func TestClientKeepsTheServerWithinItsWindow(t *testing.T) {
 func TestClientSendsPathTemplatesWithQueries(t *testing.T) {
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/consumption/current-period") {
+			// The check of the URL after the first 404: it is right.
+			_, _ = w.Write([]byte(`{"periodStart":"2026-01-01T00:00:00Z","periodEnd":"2026-02-01T00:00:00Z","credits":10}`))
+			return
+		}
 		got = append(got, r.URL.RequestURI())
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = w.Write([]byte(`{"errorCode":404,"message":"no data","time":"2026-01-05T00:00:00Z"}`))
