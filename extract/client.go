@@ -34,7 +34,12 @@ type Config struct {
 	// /container-tracking/api/v2. Either may be empty: a call to that
 	// product then fails with ErrNoURL before anything else.
 	ScheduleURL, TrackingURL string
-	Key                      Key
+	// AllowInsecureHTTP takes a plain http:// base URL to a host that is
+	// not this machine's. Without it such a URL is refused: the key would
+	// cross the network in clear with every request. http:// to localhost,
+	// 127.0.0.0/8 or ::1 (a simulator, a tunnel's end) is taken always.
+	AllowInsecureHTTP bool
+	Key               Key
 	// Auth is how the key is sent; the zero value is the API_KEY header.
 	Auth Auth
 	// ScheduleAPI is the schedule product's profile; "" is

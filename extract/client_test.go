@@ -406,17 +406,17 @@ func TestClientConfigErrorsNameTheSetting(t *testing.T) {
 	}{
 		{extract.Config{Key: k}, "ScheduleURL", "neither ScheduleURL nor TrackingURL is set"},
 		{extract.Config{ScheduleURL: " ", TrackingURL: "", Key: k}, "ScheduleURL", "neither ScheduleURL nor TrackingURL is set"},
-		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "http://x", Key: k}, "ScheduleURL", `ScheduleURL "ftp://x": want an absolute http(s) URL`},
-		{extract.Config{ScheduleURL: "http://x", TrackingURL: "x/y", Key: k}, "TrackingURL", `TrackingURL "x/y": want an absolute http(s) URL`},
-		{extract.Config{ScheduleURL: "http://x", TrackingURL: "http://x"}, "Key", "no API key"},
-		{extract.Config{ScheduleURL: "http://u:p@x", TrackingURL: "http://x", Key: k}, "ScheduleURL", "want no credentials, query or fragment"},
-		{extract.Config{ScheduleURL: "http://x", Key: k, ScheduleAPI: "dcsa"}, "ScheduleAPI", `ScheduleAPI "dcsa": want service or dcsa-cs-1.0`},
-		{extract.Config{ScheduleURL: "http://x", Key: k, PageSize: -1}, "PageSize", "PageSize -1: want 1 to 10000, or 0 for the default"},
-		{extract.Config{ScheduleURL: "http://x", Key: k, PageSize: 10001}, "PageSize", "PageSize 10001"},
-		{extract.Config{ScheduleURL: "http://x", Key: k, ScheduleDays: 367}, "ScheduleDays", "ScheduleDays 367: want 1 to 366"},
-		{extract.Config{ScheduleURL: "http://x", Key: k, MaxPages: -1}, "MaxPages", "MaxPages -1: want 1 to 10000"},
-		{extract.Config{ScheduleURL: "http://x", Key: k, Timeout: 10 * time.Millisecond}, "Timeout", "Timeout 10ms: want 1s to 1h"},
-		{extract.Config{ScheduleURL: "http://x", Key: k, Paths: wire.Paths{PortSchedule: "schedule/{port}"}}, "Paths", "want a path starting with /"},
+		{extract.Config{ScheduleURL: "ftp://x", TrackingURL: "https://x", Key: k}, "ScheduleURL", `ScheduleURL "ftp://x": want an absolute http(s) URL`},
+		{extract.Config{ScheduleURL: "https://x", TrackingURL: "x/y", Key: k}, "TrackingURL", `TrackingURL "x/y": want an absolute http(s) URL`},
+		{extract.Config{ScheduleURL: "https://x", TrackingURL: "https://x"}, "Key", "no API key"},
+		{extract.Config{ScheduleURL: "https://u:p@x", TrackingURL: "https://x", Key: k}, "ScheduleURL", "want no credentials, query or fragment"},
+		{extract.Config{ScheduleURL: "https://x", Key: k, ScheduleAPI: "dcsa"}, "ScheduleAPI", `ScheduleAPI "dcsa": want service or dcsa-cs-1.0`},
+		{extract.Config{ScheduleURL: "https://x", Key: k, PageSize: -1}, "PageSize", "PageSize -1: want 1 to 10000, or 0 for the default"},
+		{extract.Config{ScheduleURL: "https://x", Key: k, PageSize: 10001}, "PageSize", "PageSize 10001"},
+		{extract.Config{ScheduleURL: "https://x", Key: k, ScheduleDays: 367}, "ScheduleDays", "ScheduleDays 367: want 1 to 366"},
+		{extract.Config{ScheduleURL: "https://x", Key: k, MaxPages: -1}, "MaxPages", "MaxPages -1: want 1 to 10000"},
+		{extract.Config{ScheduleURL: "https://x", Key: k, Timeout: 10 * time.Millisecond}, "Timeout", "Timeout 10ms: want 1s to 1h"},
+		{extract.Config{ScheduleURL: "https://x", Key: k, Paths: wire.Paths{PortSchedule: "schedule/{port}"}}, "Paths", "want a path starting with /"},
 	}
 	for _, tc := range cases {
 		_, err := extract.NewClient(tc.cfg)
@@ -428,7 +428,7 @@ func TestClientConfigErrorsNameTheSetting(t *testing.T) {
 	// Validate checks what it is given: a zero where NewClient would put
 	// the default is refused, as a user's 0 is.
 	cfg := extract.DefaultConfig()
-	cfg.ScheduleURL, cfg.Key = "http://x", k
+	cfg.ScheduleURL, cfg.Key = "https://x", k
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("DefaultConfig with a URL and a key: %v", err)
 	}

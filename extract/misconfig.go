@@ -34,9 +34,9 @@ type MisconfigError struct {
 	// Status is the answer's; 0 when none came (Err says why).
 	Status int
 	Got    string // what came back, for a person
-	Why    string // why no server of the contract answers that
-	// Err is why no answer came (ErrRedirectRefused, ErrUntrusted), nil
-	// when one did.
+	Why    string // why no server of the contract answers that; or why no answer came, and the remedy
+	// Err is the sentinel of why no answer came (ErrRedirectRefused,
+	// ErrUntrusted); nil when one did.
 	Err error
 }
 
@@ -46,8 +46,8 @@ func (e *MisconfigError) Error() string {
 		profile = fmt.Sprintf(" (schedule API %s)", e.Profile)
 	}
 	if e.Status == 0 {
-		return fmt.Sprintf("the %s product%s could not be asked GET %s: %v: %s; no retry mends that, and nothing more is asked of it",
-			e.Product, profile, e.URL, e.Err, e.Why)
+		return fmt.Sprintf("the %s product%s could not be asked GET %s: %s; no retry mends that, and nothing more is asked of it",
+			e.Product, profile, e.URL, e.Why)
 	}
 	return fmt.Sprintf("the %s product%s answered GET %s with %d and %s: %s; the product's URL, its paths or its profile are wrong, and nothing more is asked of it",
 		e.Product, profile, e.URL, e.Status, e.Got, e.Why)

@@ -23,10 +23,6 @@ var (
 	// ErrUntrusted: the server's TLS certificate does not verify: signed
 	// by a CA this machine does not trust, for another host, or expired.
 	ErrUntrusted = errors.New("the server's TLS certificate is not trusted")
-	// ErrInsecureURL: a base URL is plain http:// to a host that is not
-	// this machine's, without Config.AllowInsecureHTTP: the key would
-	// cross the network in clear.
-	ErrInsecureURL = errors.New("plain http to a host that is not loopback")
 )
 
 // refusedSetup tells whether err, an attempt of r that got no answer,
@@ -54,13 +50,13 @@ func (c *Client) refusedSetup(r *request, err error) (*MisconfigError, outcome) 
 		return e, outcomeNotCharged
 	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &verify):
 		e.Err = ErrUntrusted
-		e.Why = fmt.Sprintf("%s; if the server is the service behind a CA of your own, add that CA's certificate (PEM) to the machine's trusted ones, "+
-			"or point SSL_CERT_FILE at a file holding it (SSL_CERT_DIR at a directory of them)", cause(err))
+		e.Why = fmt.Sprintf("%v (%s); if the server is the service behind a CA of your own, add that CA's certificate (PEM) to the machine's trusted ones, "+
+			"or point SSL_CERT_FILE at a file holding it (SSL_CERT_DIR at a directory of them)", ErrUntrusted, cause(err))
 		return e, outcomeNotSent
 	case errors.As(err, &record):
 		// An https URL to a server that speaks plain HTTP.
 		e.Err = ErrUntrusted
-		e.Why = "the server does not speak TLS on that port: the URL's scheme or port is wrong"
+		e.Why = fmt.Sprintf("the server does not speak TLS on that port (%s): the URL's scheme or port is wrong", cause(err))
 		return e, outcomeNotSent
 	}
 	return nil, outcomeUnknown

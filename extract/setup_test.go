@@ -15,6 +15,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/internal/setting"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -183,5 +184,37 @@ func TestAnUntrustedCertificateStopsTheProductAtOnce(t *testing.T) {
 	}
 	if s := c.Budget(wire.ProductSchedule).State(); s.Spent+s.Uncertain != 0 {
 		t.Errorf("budget %+v: a failed handshake sent nothing", s)
+	}
+}
+
+// Plain http:// to another machine sends the key in clear with every
+// request: refused unless AllowInsecureHTTP says so. This machine
+// (localhost, 127.0.0.0/8, ::1) crosses no network and is taken.
+func TestPlainHTTPToAnotherHostIsRefusedUnlessAllowed(t *testing.T) {
+	k, _ := extract.NewKey("setup-secret-key")
+	for _, tc := range []struct {
+		cfg   extract.Config
+		field string // "" when taken
+	}{
+		{extract.Config{ScheduleURL: "http://api.example.com/schedule/api/v1"}, "ScheduleURL"},
+		{extract.Config{TrackingURL: "http://10.0.0.7:8089/container-tracking/api/v2"}, "TrackingURL"},
+		{extract.Config{ScheduleURL: "https://api.example.com/schedule/api/v1", TrackingURL: "http://sim:8089/container-tracking/api/v2"}, "TrackingURL"},
+		{extract.Config{ScheduleURL: "http://api.example.com/schedule/api/v1", AllowInsecureHTTP: true}, ""},
+		{extract.Config{ScheduleURL: "https://api.example.com/schedule/api/v1"}, ""},
+		{extract.Config{ScheduleURL: "http://127.0.0.1:8089/schedule/api/v1"}, ""},
+		{extract.Config{ScheduleURL: "http://127.8.9.10/schedule/api/v1"}, ""},
+		{extract.Config{ScheduleURL: "http://localhost:8089/schedule/api/v1"}, ""},
+		{extract.Config{ScheduleURL: "http://[::1]:8089/schedule/api/v1"}, ""},
+	} {
+		tc.cfg.Key = k
+		_, err := extract.NewClient(tc.cfg)
+		var se *setting.Error
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%s %s: %v; want it taken", tc.cfg.ScheduleURL, tc.cfg.TrackingURL, err)
+		case tc.field != "" && (!errors.As(err, &se) || se.Field != tc.field || !strings.Contains(err.Error(), "sends the API key in clear") ||
+			!strings.Contains(err.Error(), "AllowInsecureHTTP")):
+			t.Errorf("%s %s: %v; want %s refused, saying why and what allows it", tc.cfg.ScheduleURL, tc.cfg.TrackingURL, err, tc.field)
+		}
 	}
 }
