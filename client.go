@@ -30,6 +30,7 @@ const (
 	flagPageSize    = "page-size"
 	flagMaxPages    = "max-pages"
 	flagDays        = "schedule-days"
+	flagInsecure    = "allow-insecure-http"
 )
 
 // Names of the flags of the jobs that fetch (run, backfill).
@@ -54,6 +55,7 @@ func sourceFlags() []cli.Flag {
 		&cli.IntFlag{Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer, 1 to 10000: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
 		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, 1 to 366 days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
 		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{envTrackingURL}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2; unset in a schedule-only setup, where a job with shipments due stops before any request (exit 2)"},
+		&cli.BoolFlag{Name: flagInsecure, EnvVars: []string{envInsecure}, Usage: "take a plain http:// URL to a host other than this machine (the key then crosses the network in clear); http:// to localhost, 127.0.0.0/8 or ::1 is taken without it"},
 		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from " + envAPIKey + ")"},
 		authFlag(),
 		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION (N 1 to 10000, DURATION at most 24h); every etalake process on this machine using the key shares it (on every machine, with --" + coord.URLFlag + ")"},
@@ -149,6 +151,7 @@ func readKey(c *cli.Context) (extract.Key, error) {
 func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDecode int64) (*extract.Client, error) {
 	cfg := extract.DefaultConfig()
 	cfg.ScheduleURL, cfg.TrackingURL = c.String(flagScheduleURL), c.String(flagTrackingURL)
+	cfg.AllowInsecureHTTP = c.Bool(flagInsecure)
 	cfg.PageSize, cfg.MaxPages, cfg.ScheduleDays = c.Int(flagPageSize), c.Int(flagMaxPages), c.Int(flagDays)
 	cfg.Timeout = c.Duration(flagTimeout)
 	cfg.MaxDecode, cfg.UserAgent = maxDecode, "etalake/"+version
@@ -227,6 +230,13 @@ func misconfigHint(c *cli.Context, err error) error {
 		hint = fmt.Sprintf("check %s (for --%s %s the base ending in /schedule/api/v1, for %s the API root the standard's /v1/… paths hang under), "+
 			"%s (now %s) and any --%s override", settingName(c, flagScheduleURL), flagScheduleAPI, wire.ScheduleAPIService, wire.ScheduleAPIDCSA,
 			settingName(c, flagScheduleAPI), me.Profile, flagPaths)
+	}
+	if errors.Is(err, extract.ErrUntrusted) {
+		name := settingName(c, flagTrackingURL)
+		if me.Product == wire.ProductSchedule {
+			name = settingName(c, flagScheduleURL)
+		}
+		hint = fmt.Sprintf("check the host and scheme of %s; if it is right, trust the CA that signed its certificate: SSL_CERT_FILE=/path/to/ca.pem (or SSL_CERT_DIR)", name)
 	}
 	return fmt.Errorf("%w\n  %s", err, hint)
 }

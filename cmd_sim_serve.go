@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/sim"
 )
 
@@ -150,6 +151,11 @@ func saySimServing(c *cli.Context, svc *sim.Service, cfg sim.Config, wcfg sim.Wo
 	}
 	if cfg.Auth != (sim.Auth{}) {
 		exports += " " + envAuth + "=" + shellQuote(cfg.Auth.String())
+	}
+	if !extract.Loopback(base) {
+		// Listening on another address than loopback: the client takes
+		// its plain http only when told.
+		exports += " " + envInsecure + "=1"
 	}
 	world, speed, clock := cfg.World, c.Float64("speed"), svc.Clock().Now().Format(time.RFC3339)
 	if !jsonLog(c) {

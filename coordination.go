@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -35,10 +36,16 @@ func coordinationConfig(c *cli.Context) (coord.Config, error) {
 // stays open until the process ends, as the state directory's lock does.
 func coordinate(c *cli.Context, cc coord.Config, cfg *extract.Config, rate extract.Rate, caps [2]int64) error {
 	co, err := coord.Open(c.Context, cc)
+	if errors.Is(err, coord.ErrSetup) {
+		// A database that does not exist, a user refused: the setting is
+		// the user's to fix, and no retry of the job mends it (exit 2).
+		return usageErr{fmt.Errorf("%s (--%s): %w; check the database's name and the user in the URL", coord.URLEnv, coord.URLFlag, err)}
+	}
 	if err != nil {
-		// Not the sentinel: a coordinator unreachable before anything was
-		// asked is a setup that failed (exit 1), not a job cut short.
-		return fmt.Errorf("%s (--%s): %v", coord.URLEnv, coord.URLFlag, err)
+		// Not extract.ErrCoordinatorLost: a coordinator out of reach
+		// before anything was asked is a setup that failed (exit 1), not
+		// a job cut short.
+		return fmt.Errorf("%s (--%s): %w", coord.URLEnv, coord.URLFlag, err)
 	}
 	id := cfg.Key.Fingerprint()
 	win, err := co.Window(id)

@@ -87,8 +87,8 @@ func TestACoordinatorOutOfReachAtTheStartFails(t *testing.T) {
 	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_API_KEY": cliKey,
 		"ETALAKE_COORDINATION": "postgres://etalake@127.0.0.1:1/x?sslmode=disable&connect_timeout=2"}
 	code, stdout, stderr := run(t, vars, "credits")
-	if code != exitFailure || !strings.Contains(stderr, "ETALAKE_COORDINATION (--coordination)") {
-		t.Errorf("exit %d, want %d, naming the setting:\n%s%s", code, exitFailure, stdout, stderr)
+	if code != exitFailure || !strings.Contains(stderr, "ETALAKE_COORDINATION (--coordination)") || strings.Contains(stderr, "lost") {
+		t.Errorf("exit %d, want %d, naming the setting (a coordinator never had is not lost):\n%s%s", code, exitFailure, stdout, stderr)
 	}
 	if n := env.Service.Stats().Requests; n != 0 {
 		t.Errorf("the service saw %d requests; want none", n)

@@ -37,9 +37,12 @@ const exitCodesHelp = `EXIT CODES:
    0  ok: everything asked was answered and loaded
    1  failure: nothing more could be done (the warehouse could not be written, a declined backfill, …)
    2  usage, configuration or authentication (401) error; a job that needs a product whose URL is
-      not set (ETALAKE_SCHEDULE_URL, ETALAKE_TRACKING_URL) stops with it before any request; a
-      product whose URL or profile is wrong (the provider answered as no server of its contract
-      does: a 404 from a DCSA provider, a web page) stops after one request
+      not set (ETALAKE_SCHEDULE_URL, ETALAKE_TRACKING_URL) stops with it before any request, as do
+      plain http:// to another machine (unless ETALAKE_ALLOW_INSECURE_HTTP) and a coordination
+      database that does not exist (ETALAKE_COORDINATION); a product whose URL or profile is wrong
+      (the provider answered as no server of its contract does: a 404 from a DCSA provider or from
+      the always-there current period, a web page) or that cannot be asked (a redirect refused, a
+      TLS certificate not trusted: SSL_CERT_FILE) stops after one or two requests
    3  partial: a credit cap or quota was reached, requests failed after retries, answers stayed
       broken in transfer, responses were dead-lettered (kept in raw_responses, see dead_letters)
       or input rows were skipped; everything landed is kept; etl_runs.shortfalls counts why

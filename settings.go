@@ -33,6 +33,7 @@ const (
 	envScheduleAPI = "ETALAKE_SCHEDULE_API"
 	envScheduleURL = "ETALAKE_SCHEDULE_URL"
 	envTrackingURL = "ETALAKE_TRACKING_URL"
+	envInsecure    = "ETALAKE_ALLOW_INSECURE_HTTP"
 )
 
 // variables is every ETALAKE_* variable etalake reads, each named once:
@@ -68,7 +69,7 @@ func variables(app *cli.App) []string {
 // demo and the simulator alike).
 var settingFlags = map[string]string{
 	// extract.Config
-	"ScheduleURL": flagScheduleURL, "TrackingURL": flagTrackingURL, "Key": flagKeyFile, "ScheduleAPI": flagScheduleAPI,
+	"ScheduleURL": flagScheduleURL, "TrackingURL": flagTrackingURL, "AllowInsecureHTTP": flagInsecure, "Key": flagKeyFile, "ScheduleAPI": flagScheduleAPI,
 	"PageSize": flagPageSize, "ScheduleDays": flagDays, "MaxPages": flagMaxPages, "Timeout": flagTimeout, "Paths": flagPaths,
 	// jobs.RunOptions, ImportOptions, ReplayOptions, DemoOptions
 	"CapSchedule": flagMaxCredits, "CapTracking": flagMaxTrackingCalls, "Grace": flagGrace, "MaxReasks": flagMaxReasks,

@@ -35,7 +35,10 @@ type Coordinator struct {
 	host  string // for messages: never the URL, which may hold a password
 }
 
-// Open connects to cfg.URL and creates the tables if they are missing.
+// Open connects to cfg.URL and creates the tables if they are missing. A
+// failure matches ErrSetup (the database does not exist, the user is
+// refused: the setting is wrong) or ErrUnreachable, never
+// extract.ErrCoordinatorLost: nothing was had to lose.
 func Open(ctx context.Context, cfg Config) (*Coordinator, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -53,24 +56,26 @@ func Open(ctx context.Context, cfg Config) (*Coordinator, error) {
 		c.lease = DefaultLease
 	}
 	if c.pool, err = pgxpool.NewWithConfig(ctx, pc); err != nil {
-		return nil, c.lost(ctx, err)
+		return nil, c.unopened(ctx, err)
 	}
-	if err := c.exec(ctx, func(ctx context.Context, tx pgx.Tx) error {
+	op, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	if err := pgx.BeginFunc(op, c.pool, func(tx pgx.Tx) error {
 		// Created once: CREATE ... IF NOT EXISTS would need the right to
 		// create in the schema on every run, which a user that only reads
 		// and writes the tables has not.
 		var made bool
-		if err := tx.QueryRow(ctx, "SELECT to_regclass('etalake_credit_reservations') IS NOT NULL").Scan(&made); err != nil || made {
+		if err := tx.QueryRow(op, "SELECT to_regclass('etalake_credit_reservations') IS NOT NULL").Scan(&made); err != nil || made {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(schemaLock)); err != nil {
+		if _, err := tx.Exec(op, "SELECT pg_advisory_xact_lock($1)", int64(schemaLock)); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, schema)
+		_, err := tx.Exec(op, schema)
 		return err
 	}); err != nil {
 		c.pool.Close()
-		return nil, err
+		return nil, c.unopened(ctx, err)
 	}
 	return c, nil
 }

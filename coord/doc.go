@@ -15,6 +15,7 @@
 // reaches the database, never the key.
 //
 // It does not speak HTTP, and knows nothing of jobs: a failure to reach
-// the database is returned as extract.ErrCoordinatorLost, and what to do
-// then (stop asking) is the caller's.
+// the database once opened is returned as extract.ErrCoordinatorLost, and
+// what to do then (stop asking) is the caller's; Open's own failures are
+// ErrSetup (the setting is wrong) or ErrUnreachable.
 package coord

@@ -34,7 +34,12 @@ type Config struct {
 	// /container-tracking/api/v2. Either may be empty: a call to that
 	// product then fails with ErrNoURL before anything else.
 	ScheduleURL, TrackingURL string
-	Key                      Key
+	// AllowInsecureHTTP takes a plain http:// base URL to a host that is
+	// not this machine's. Without it such a URL is refused: the key would
+	// cross the network in clear with every request. http:// to localhost,
+	// 127.0.0.0/8 or ::1 (a simulator, a tunnel's end) is taken always.
+	AllowInsecureHTTP bool
+	Key               Key
 	// Auth is how the key is sent; the zero value is the API_KEY header.
 	Auth Auth
 	// ScheduleAPI is the schedule product's profile; "" is
@@ -211,10 +216,10 @@ func sameHostRedirects(req *http.Request, via []*http.Request) error {
 	}
 	from := via[0].URL
 	if req.URL.Host != from.Host {
-		return fmt.Errorf("redirect from %s to another host %s refused: the API key would go with it", from.Host, req.URL.Host)
+		return fmt.Errorf("%w: from %s to another host, %s: the API key would go with it", ErrRedirectRefused, from.Host, req.URL.Host)
 	}
 	if from.Scheme == "https" && req.URL.Scheme != "https" {
-		return fmt.Errorf("redirect from https to %s on %s refused: the API key would go unencrypted", req.URL.Scheme, req.URL.Host)
+		return fmt.Errorf("%w: from https to %s on %s: the API key would go unencrypted", ErrRedirectRefused, req.URL.Scheme, req.URL.Host)
 	}
 	return nil
 }
@@ -335,19 +340,35 @@ func (c *Client) date() time.Time {
 // gates).
 func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawResponse, err error) {
 	proven := false
+	// The gates this call probes; when it ends, each is told how: a
+	// first 404 of a product not yet proven is checked against its
+	// current period first (checkBase), which proves the URL or stops it.
+	var probed []wire.Product
+	defer func() {
+		if len(probed) == 0 {
+			return
+		}
+		if !proven && errors.Is(err, ErrNotFound) && raw != nil && probed[0] == r.product {
+			var mis *MisconfigError
+			if proven, mis = c.checkBase(ctx, r, raw); mis != nil {
+				err = mis
+			}
+		}
+		var halted error
+		if errors.Is(err, ErrMisconfigured) {
+			halted = err
+		}
+		for _, gate := range probed {
+			c.probes.done(gate, proven, halted)
+		}
+	}()
 	for _, gate := range c.gates(r) {
 		probing, gerr := c.probes.enter(ctx, gate)
 		if gerr != nil {
 			return nil, gerr
 		}
 		if probing {
-			defer func() {
-				var halted error
-				if errors.Is(err, ErrMisconfigured) {
-					halted = err
-				}
-				c.probes.done(gate, proven, halted)
-			}()
+			probed = append(probed, gate)
 		}
 	}
 	var budget *Budget
@@ -436,6 +457,10 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 				// calls too when it says the quota is spent.
 				c.Budget(r.product).Exhaust(apiErr.Error())
 			}
+		} else if mis, o := c.refusedSetup(r, err); mis != nil {
+			settle(res, o)
+			c.probes.halt(r.product, mis)
+			return nil, mis
 		} else {
 			settle(res, transportOutcome(err))
 		}
@@ -493,10 +518,15 @@ func giveUp(err error, attempt int) error {
 
 // proves tells whether resp, an answer to r that is not misconfigured,
 // shows the product's configuration right: a whole 2xx, or an error in
-// the product's own error shape.
+// the product's own error shape other than 404. A 404 in that shape is
+// what a server of the service answers to any path it does not serve as
+// well as to a port without schedule: it proves nothing (checkBase).
 func (c *Client) proves(r *request, resp *rawResponse) bool {
 	if resp.OK() {
 		return resp.Broken == ""
+	}
+	if resp.Status == http.StatusNotFound {
+		return false
 	}
 	if r.product == wire.ProductSchedule && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA {
 		_, ok := wire.DCSAErrorMessage(resp.Body)

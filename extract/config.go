@@ -71,11 +71,17 @@ func (c Config) validateURLs() error {
 	if strings.TrimSpace(c.ScheduleURL) == "" && strings.TrimSpace(c.TrackingURL) == "" {
 		return setting.Wrong("ScheduleURL", "neither {ScheduleURL} nor {TrackingURL} is set: want the base URL of the product you use, or both")
 	}
-	if _, err := parseBase("ScheduleURL", c.ScheduleURL); err != nil {
-		return err
+	for _, b := range []struct{ field, url string }{{"ScheduleURL", c.ScheduleURL}, {"TrackingURL", c.TrackingURL}} {
+		u, err := parseBase(b.field, b.url)
+		if err != nil {
+			return err
+		}
+		if u != nil && u.Scheme == "http" && !loopback(u.Hostname()) && !c.AllowInsecureHTTP {
+			return setting.Refuse(b.field, strconv.Quote(u.String()),
+				"https (plain http:// sends the API key in clear; it is taken to this machine only, localhost, 127.0.0.0/8 or ::1, unless {AllowInsecureHTTP} is set)")
+		}
 	}
-	_, err := parseBase("TrackingURL", c.TrackingURL)
-	return err
+	return nil
 }
 
 func (c Config) validateKey() error {

@@ -12,12 +12,16 @@ import (
 )
 
 // ErrMisconfigured: a product answered as no server of its contract does —
-// a 404 from a DCSA provider (the standard defines 200, 400 and 500), or an
-// error in a body that is not the product's error shape (a web server's
-// HTML page, a gateway's). The base URL, the path templates or the
-// schedule API profile are wrong. The product is stopped at once: no
-// further request of it is sent in the client's life. The error is a
-// *MisconfigError.
+// a 404 from a DCSA provider (the standard defines 200, 400 and 500), a
+// 404 from a consumption endpoint (always there), a 404 from a product
+// whose URL never proved right and whose consumption endpoint answers 404
+// too, or an error in a body that is not the product's error shape (a web
+// server's HTML page, a gateway's) — or it could not be asked at all for a
+// reason no retry mends: a redirect the client refuses, a TLS certificate
+// it does not trust (setup.go). The base URL, the path templates, the
+// schedule API profile or the machine's trusted CAs are wrong. The product
+// is stopped at once: no further request of it is sent in the client's
+// life. The error is a *MisconfigError.
 var ErrMisconfigured = errors.New("the URL or the profile of the product looks wrong")
 
 // MisconfigError is the answer that showed a product misconfigured.
@@ -26,10 +30,14 @@ type MisconfigError struct {
 	// Profile is the schedule API profile (schedule product only).
 	Profile wire.ScheduleAPI
 	// URL is what was asked: scheme, host, path and query, never the key.
-	URL    string
+	URL string
+	// Status is the answer's; 0 when none came (Err says why).
 	Status int
 	Got    string // what came back, for a person
-	Why    string // why no server of the contract answers that
+	Why    string // why no server of the contract answers that; or why no answer came, and the remedy
+	// Err is the sentinel of why no answer came (ErrRedirectRefused,
+	// ErrUntrusted); nil when one did.
+	Err error
 }
 
 func (e *MisconfigError) Error() string {
@@ -37,12 +45,22 @@ func (e *MisconfigError) Error() string {
 	if e.Product == wire.ProductSchedule {
 		profile = fmt.Sprintf(" (schedule API %s)", e.Profile)
 	}
+	if e.Status == 0 {
+		return fmt.Sprintf("the %s product%s could not be asked GET %s: %s; no retry mends that, and nothing more is asked of it",
+			e.Product, profile, e.URL, e.Why)
+	}
 	return fmt.Sprintf("the %s product%s answered GET %s with %d and %s: %s; the product's URL, its paths or its profile are wrong, and nothing more is asked of it",
 		e.Product, profile, e.URL, e.Status, e.Got, e.Why)
 }
 
-// Unwrap makes every MisconfigError match ErrMisconfigured.
-func (e *MisconfigError) Unwrap() error { return ErrMisconfigured }
+// Unwrap makes every MisconfigError match ErrMisconfigured, and its Err
+// (ErrRedirectRefused, ErrUntrusted) when it has one.
+func (e *MisconfigError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrMisconfigured, e.Err}
+	}
+	return []error{ErrMisconfigured}
+}
 
 // misconfigured tells whether resp, an answer to r, shows the product
 // misconfigured, and how.
@@ -60,6 +78,11 @@ func (c *Client) misconfigured(r *request, resp *rawResponse) *MisconfigError {
 		return nil
 	case r.product == wire.ProductSchedule && c.cfg.ScheduleAPI == wire.ScheduleAPIDCSA:
 		e.Why = "DCSA Commercial Schedules answers 200 (an empty array when there is no data), 400 or 500, never 404"
+	case r.endpoint == wire.EndpointCurrentPeriod || r.endpoint == wire.EndpointPeriods:
+		// service.md §4 lists GET /consumption/current-period with its
+		// answer, the consumption period object, and no 404: it is there
+		// for every key, whatever was bought.
+		e.Why = "the consumption endpoints are always there under the product's base URL, so a 404 from one is a base URL that is not the product's"
 	case wire.IsErrorBody(resp.Body):
 		return nil // the service's own "no data" (service.md §7)
 	default:
@@ -191,4 +214,44 @@ func (ps *probes) halt(p wire.Product, err error) {
 	if pr.state != probeHalted {
 		pr.state, pr.halted = probeHalted, err
 	}
+}
+
+// checkBase tells, after r was answered 404 (raw) by a product no answer
+// has proven yet, whether the product's base URL is right: a service
+// answers its own error body with 404 to a path it does not serve (a base
+// ending in /schedule/api/v2, the host's root) as it does to a port
+// without schedule, so the 404 alone cannot tell. It asks the product's
+// current period, free and always there (service.md §4), once: a whole
+// 2xx proves the URL (the 404 is "no data"), a 404 shows it wrong (the
+// returned *MisconfigError), anything else leaves the product unproven.
+// The check's answer is the client's own, not the call's: it is not
+// handed to the caller. Products without consumption endpoints (DCSA
+// schedules, whose 404 is already misconfigured) are not checked.
+func (c *Client) checkBase(ctx context.Context, r *request, raw *rawResponse) (proven bool, mis *MisconfigError) {
+	if r.endpoint == wire.EndpointCurrentPeriod || r.endpoint == wire.EndpointPeriods || c.hasConsumption(r.product) != nil || ctx.Err() != nil {
+		return false, nil
+	}
+	check, err := c.newRequest(r.product, wire.EndpointCurrentPeriod, nil, nil)
+	if err != nil {
+		return false, nil
+	}
+	slot, err := c.limiter.Acquire(ctx)
+	if err != nil {
+		return false, nil
+	}
+	resp, err := c.send(ctx, check, 1, slot)
+	if err != nil {
+		return false, nil
+	}
+	if resp.Status != http.StatusNotFound {
+		return c.proves(check, resp) && c.misconfigured(check, resp) == nil, nil
+	}
+	mis = &MisconfigError{Product: r.product, URL: c.cfg.Key.RedactString(r.url.Scheme + "://" + r.url.Host + raw.Request),
+		Status: raw.Status, Got: describeBody(raw), Profile: c.cfg.ScheduleAPI,
+		Why: fmt.Sprintf("no answer under this URL has been a success, and GET %s, always there, answered 404 too: the base URL is not the product's",
+			c.cfg.Key.RedactString(check.url.Scheme+"://"+check.url.Host+resp.Request))}
+	if r.product != wire.ProductSchedule {
+		mis.Profile = ""
+	}
+	return false, mis
 }

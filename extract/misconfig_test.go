@@ -93,8 +93,10 @@ func TestAWebPageWhereTheServiceAnswersIsAWrongURL(t *testing.T) {
 		{"an HTML 404", &wrongHost{status: 404, contentType: "text/html; charset=utf-8", body: webPage404}, extract.ErrMisconfigured},
 		{"a gateway's 404", &wrongHost{status: 404, contentType: "application/json", body: `{"message":"Missing Authentication Token"}`}, extract.ErrMisconfigured},
 		{"an HTML 200", &wrongHost{status: 200, contentType: "text/html", body: webPage404}, extract.ErrMisconfigured},
-		// service.md §4: "404 when no schedule data exists", with the §7 body.
-		{"the service's no data", &wrongHost{status: 404, contentType: "application/json", body: `{"errorCode":404,"message":"no data found","details":[],"time":"2026-01-05T03:00:00Z"}`}, extract.ErrNotFound},
+		// service.md §4 lists GET /consumption/current-period, answering
+		// the consumption period object, with no 404: the service's own
+		// 404 body there is a base path that is not the product's.
+		{"the service's 404 everywhere", &wrongHost{status: 404, contentType: "application/json", body: serviceNoData}, extract.ErrMisconfigured},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,12 +109,9 @@ func TestAWebPageWhereTheServiceAnswersIsAWrongURL(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("port schedule: err = %v, want %v", err, tc.want)
 			}
-			wantAsked := int64(2)
-			if tc.want == extract.ErrMisconfigured {
-				wantAsked = 1 // the free balance call showed it: nothing paid is asked
-			}
-			if n := tc.h.asked.Load(); n != wantAsked {
-				t.Errorf("%d requests, want %d", n, wantAsked)
+			// The free balance call showed it: nothing paid is asked.
+			if n := tc.h.asked.Load(); n != 1 {
+				t.Errorf("%d requests, want 1", n)
 			}
 			// The tracking product has its own URL: it is asked.
 			before := tc.h.asked.Load()

@@ -131,7 +131,7 @@ func (p RetryPolicy) AllowsBroken(broken int) bool {
 // and time bounds keep a wrong address from being retried for long.
 //
 // Not retryable: nil, other statuses (400, 401, 403, 404, …), ErrDecode, ErrTooLarge,
-// ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput, context.Canceled
+// ErrMisconfigured (a redirect refused, a certificate not trusted), ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput, context.Canceled
 // and a bare context.DeadlineExceeded. Retryable cannot see the caller's
 // context: a transport error wrapping the caller's own expired deadline
 // looks like any timeout, so the caller checks ctx.Err() before retrying.
@@ -139,7 +139,7 @@ func Retryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
-	for _, never := range []error{ErrDecode, ErrTooLarge, ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput, ErrCoordinatorLost} {
+	for _, never := range []error{ErrDecode, ErrTooLarge, ErrBudgetSpent, ErrQuotaExhausted, ErrInvalidInput, ErrCoordinatorLost, ErrMisconfigured} {
 		if errors.Is(err, never) {
 			return false
 		}
