@@ -56,6 +56,12 @@ func TestAJobThatLosesItsCoordinatorEndsPartial(t *testing.T) {
 	if n := env.Service.Stats().Requests; n != before {
 		t.Errorf("the service saw %d requests; want the %d before the coordinator stopped", n, before)
 	}
+	// The database driver's error indents its causes on lines of their
+	// own: etl_runs.stop_reason folds them into one line.
+	code, reason, stderr := run(t, vars, "sql", "--format", "json", "SELECT stop_reason FROM etl_runs WHERE logical_date = DATE '2026-01-05'")
+	if code != exitOK || !strings.Contains(reason, "coordinator lost") || strings.Contains(reason, `\n`) || strings.Contains(reason, `\t`) {
+		t.Errorf("etl_runs.stop_reason: exit %d, %s%s; want one line saying the coordinator was lost", code, reason, stderr)
+	}
 }
 
 // The coordinator's settings are refused with a message naming the
