@@ -360,13 +360,12 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		var res *Reservation
 		if budget != nil {
 			var err error
-			if res, err = budget.Reserve(ctx); err != nil {
+			if res, err = budget.reserveLocal(ctx); err != nil {
 				return nil, err
 			}
 		}
-		slot, err := c.limiter.Acquire(ctx)
+		slot, err := c.slotAndCredit(ctx, res)
 		if err != nil {
-			settle(res, outcomeNotSent)
 			return nil, err
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
@@ -450,6 +449,37 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		}
 	}
 }
+
+// slotAndCredit waits for the request's rate slot, then takes its credit
+// res from the shared ledger (Reservation.share), so that the other
+// processes of the key see a credit taken only for a request about to
+// leave. A ledger that made it wait (the cap reached with credits in
+// flight elsewhere) leaves a slot granted long ago: a fresh one is asked,
+// the old one expiring unused. On an error res is returned.
+func (c *Client) slotAndCredit(ctx context.Context, res *Reservation) (*Slot, error) {
+	slot, err := c.limiter.Acquire(ctx)
+	if err != nil {
+		settle(res, outcomeNotSent)
+		return nil, err
+	}
+	asked := c.clock.Now()
+	if err := res.share(ctx); err != nil {
+		return nil, err
+	}
+	if c.clock.Now().Sub(asked) <= c.limiter.Rate().Window/staleSlot {
+		return slot, nil
+	}
+	if slot, err = c.limiter.Acquire(ctx); err != nil {
+		settle(res, outcomeNotSent)
+		return nil, err
+	}
+	return slot, nil
+}
+
+// staleSlot: a slot granted more than a window/staleSlot before its
+// request leaves is asked again, so that the grant the coordinator keeps
+// is never older than its window when the request arrives.
+const staleSlot = 10
 
 // pauseAfter429 pauses the whole key — in every goroutine and every process
 // sharing the limiter — until the server's Retry-After, or else until our
