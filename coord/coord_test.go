@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -355,5 +358,59 @@ func TestCreditsWaitingForTheWindowAreNotTaken(t *testing.T) {
 	}
 	if taken != 0 {
 		t.Errorf("%d credits taken in the ledger by requests waiting for the window; want none", taken)
+	}
+}
+
+// A request the server counts well after the client wrote it — the
+// server's process held back on a loaded machine, longer than the
+// limiter's margin — does not let the window's next request in early: a
+// grant is counted from when its answer began to arrive, by which time
+// the server had counted the request, not only from when it was written.
+//
+// "Requests per key: 10 requests per 10 seconds (sliding window)"
+// (service.md §5): the simulator counts a request when its handler runs.
+func TestAServerCountingLateStillSeesTheWindowKept(t *testing.T) {
+	pg := pgtest.Start(t)
+	const rate = 2
+	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: rate, Window: time.Second},
+		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
+	var mu sync.Mutex
+	n := 0
+	// The first request of every other window is counted 300 ms after it
+	// arrived, six times the margin; the others at once.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		late := n%(2*rate) == 1
+		mu.Unlock()
+		if late {
+			time.Sleep(300 * time.Millisecond)
+		}
+		env.Service.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	c := open(t, pg.URL)
+	k, _ := extract.NewKey(testKey)
+	win, _ := c.Window(k.Fingerprint())
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: extract.Rate{N: rate, Window: time.Second}, Margin: 50 * time.Millisecond, Shared: win})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := extract.NewClient(extract.Config{ScheduleURL: srv.URL + sim.SchedulePrefix, Key: k, Limiter: lim,
+		Retry: extract.RetryPolicy{MaxAttempts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			for range 3 {
+				_, _ = simtest.Drain(client.CurrentPeriod(t.Context(), wire.ProductSchedule))
+			}
+		})
+	}
+	wg.Wait()
+	if st := env.Service.Stats(); st.RateLimited > 0 {
+		t.Errorf("the server refused %d of %d requests with 429; want none", st.RateLimited, st.Requests)
 	}
 }

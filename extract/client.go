@@ -523,10 +523,19 @@ func (c *Client) proves(r *request, resp *rawResponse) bool {
 
 // send makes one attempt. It returns a response, or an error when there is
 // none (nothing arrived, or the body could not be read whole). The
-// limiter's slot is moved to when the request was written.
+// limiter's slot is moved to when the request was written, then to when
+// the answer's first byte arrived: the server counted the request in
+// between, and on a loaded machine that can be far later than the write
+// (a server held back 232 ms, past the margin, let a 429 through). From
+// the first byte on, no later request of the key can reach the server
+// inside the window that counted this one.
 func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) (*rawResponse, error) {
+	// The first byte's time is only noted in the transport's goroutine
+	// (which hands the response over after it): the slot moves here.
+	var firstByte time.Time
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { _ = slot.Sent(c.clock.Now()) },
+		WroteRequest:         func(httptrace.WroteRequestInfo) { _ = slot.Sent(c.clock.Now()) },
+		GotFirstResponseByte: func() { firstByte = c.clock.Now() },
 	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
 	if err != nil {
@@ -543,6 +552,9 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
+	if !firstByte.IsZero() {
+		_ = slot.Sent(firstByte)
+	}
 	b, err := c.readBody(resp)
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	broken := ""
