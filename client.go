@@ -190,7 +190,7 @@ func newClient(c *cli.Context, log *slog.Logger, capSchedule, capTracking, maxDe
 	if cc.Enabled() {
 		// The key's window and caps are the coordinator's, for every
 		// process of the key: the state directory has no part.
-		if err := coordinate(c, cc, &cfg, rate, [2]int64{capSchedule, capTracking}); err != nil {
+		if err := coordinate(c, log, cc, &cfg, rate, [2]int64{capSchedule, capTracking}); err != nil {
 			return nil, err
 		}
 		client, err := extract.NewClient(cfg)

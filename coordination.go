@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,14 +18,18 @@ import (
 func coordinationFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: coord.URLFlag, EnvVars: []string{coord.URLEnv}, Usage: "postgres://user@host:port/db shared by every process of the key, on any machine: the rate window and the credit cap (--max-credits, --max-tracking-calls, for the service's period) become the key's, granted by the database's clock (replaces --state-dir); the key reaches the database only as its id"},
-		&cli.DurationFlag{Name: coord.LeaseFlag, EnvVars: []string{coord.LeaseEnv}, Value: coord.DefaultLease, Usage: "with --" + coord.URLFlag + ", how long a credit reserved by a process that died mid-request stays taken, 1m to 24h"},
+		&cli.DurationFlag{Name: coord.LeaseFlag, EnvVars: []string{coord.LeaseEnv}, Value: coord.DefaultLease, Usage: "with --" + coord.URLFlag + ", how long a credit reserved by a process that no longer settles it, yet still holds its session, stays taken (one that died or lost the database is counted uncertain at once), 1m to 24h"},
+		&cli.DurationFlag{Name: coord.WaitFlag, EnvVars: []string{coord.WaitEnv}, Value: coord.DefaultWait, Usage: "with --" + coord.URLFlag + ", how long a job waits for credits other live workers of the key have in flight when only they keep it from the cap, saying so in the log, before it stops the product (exit 3), 0s to 24h"},
 	}
 }
 
 // coordinationConfig reads the coordinator's settings, validated; the
 // zero Config when none is set.
 func coordinationConfig(c *cli.Context) (coord.Config, error) {
-	cfg := coord.Config{URL: c.String(coord.URLFlag), Lease: c.Duration(coord.LeaseFlag)}
+	cfg := coord.Config{URL: c.String(coord.URLFlag), Lease: c.Duration(coord.LeaseFlag), Wait: c.Duration(coord.WaitFlag)}
+	if cfg.Wait == 0 {
+		cfg.Wait = coord.NoWait // 0s said: no wait, not the default
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, usageErr{err}
 	}
@@ -34,7 +39,8 @@ func coordinationConfig(c *cli.Context) (coord.Config, error) {
 // coordinate puts cfg's limiter and budgets on the coordinator: the
 // window and the ledgers of the key, by its id. It opens a pool that
 // stays open until the process ends, as the state directory's lock does.
-func coordinate(c *cli.Context, cc coord.Config, cfg *extract.Config, rate extract.Rate, caps [2]int64) error {
+func coordinate(c *cli.Context, log *slog.Logger, cc coord.Config, cfg *extract.Config, rate extract.Rate, caps [2]int64) error {
+	cc.Log = log
 	co, err := coord.Open(c.Context, cc)
 	if errors.Is(err, coord.ErrSetup) {
 		// A database that does not exist, a user refused: the setting is

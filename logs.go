@@ -107,7 +107,7 @@ func writeExit(w io.Writer, args []string, err error) {
 	}
 	code := exitCode(err)
 	level := slog.LevelError
-	if code == exitPartial || code == exitBusy {
+	if code == exitPartial || code == exitBusy || code == exitInterrupted || code == exitTerminated {
 		level = slog.LevelWarn
 	}
 	slog.New(slog.NewJSONHandler(w, nil)).Log(context.Background(), level, "exit", "exit_code", code, "error", err.Error())

@@ -31,6 +31,10 @@ const (
 	// exitBusy is sysexits' EX_TEMPFAIL: another job held the warehouse
 	// past --lock-timeout; trying again later is the remedy.
 	exitBusy = 75
+	// A job stopped by a signal exits as a shell says a process killed by
+	// it did: 128 + the signal's number.
+	exitInterrupted = 128 + 2  // SIGINT
+	exitTerminated  = 128 + 15 // SIGTERM
 )
 
 const exitCodesHelp = `EXIT CODES:
@@ -46,7 +50,9 @@ const exitCodesHelp = `EXIT CODES:
    3  partial: a credit cap or quota was reached, requests failed after retries, answers stayed
       broken in transfer, responses were dead-lettered (kept in raw_responses, see dead_letters)
       or input rows were skipped; everything landed is kept; etl_runs.shortfalls counts why
-  75  busy: another job was writing the warehouse for longer than --lock-timeout; nothing was done`
+  75  busy: another job was writing the warehouse for longer than --lock-timeout; nothing was done
+ 130  interrupted (SIGINT), 143 terminated (SIGTERM): the job stopped, everything landed is kept, and
+      etl_runs says so (partial, stop_reason "stopped by SIGINT" or "stopped by SIGTERM")`
 
 // exitCodes maps how a job ended (jobs.Verdict) to its exit code: the
 // process exits with it, and the jobs record it in etl_runs.exit_code
@@ -57,15 +63,42 @@ var exitCodes = jobs.ExitCodes{
 	jobs.VerdictRefused: exitUsage,
 	jobs.VerdictPartial: exitPartial,
 	jobs.VerdictBusy:    exitBusy,
+
+	jobs.VerdictInterrupted: exitInterrupted,
+	jobs.VerdictTerminated:  exitTerminated,
 }
 
 func main() {
 	cli.VersionPrinter = printVersion
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newApp().RunContext(ctx, os.Args)
+	ctx, stop := stopOnSignals(context.Background())
+	err := jobs.StoppedBy(ctx, newApp().RunContext(ctx, os.Args))
 	stop()
 	writeExit(os.Stderr, os.Args, err)
 	os.Exit(exitCode(err))
+}
+
+// stopOnSignals is ctx cancelled by the first SIGINT or SIGTERM, its
+// cause the signal (jobs.Stopped): the job ends saying which, with its
+// exit code. A second signal is caught as well, and changes nothing: the
+// job is already ending, keeping what it landed. stop releases the
+// signals and waits for the goroutine that watches them.
+func stopOnSignals(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for s := range sigs {
+			cancel(&jobs.Stopped{Signal: s})
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(sigs)
+		<-done
+		cancel(nil)
+	}
 }
 
 func newApp() *cli.App {

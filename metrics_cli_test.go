@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/metrics"
 	"github.com/etalake/etalake/sim"
@@ -299,4 +300,25 @@ next:
 	}
 	t.Errorf("no %s with labels %v", name, want)
 	return nil
+}
+
+// A job whose coordinator is out of reach at its start still names its
+// key in the metrics file: the alert on a failed worker says which key.
+func TestTheMetricsOfAJobWithoutItsCoordinatorNameTheKey(t *testing.T) {
+	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10)}}})
+	file := filepath.Join(t.TempDir(), "etalake.prom")
+	code, stdout, stderr := run(t, map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_API_KEY": cliKey,
+		"ETALAKE_WAREHOUSE": filepath.Join(t.TempDir(), "wh"), "ETALAKE_METRICS_FILE": file,
+		"ETALAKE_COORDINATION": "postgres://etalake@127.0.0.1:1/x?sslmode=disable&connect_timeout=2"}, "backfill", "--yes", "--ports", "NLRTM")
+	if code == exitOK {
+		t.Fatalf("exit 0 without a coordinator\n%s%s", stdout, stderr)
+	}
+	key, err := extract.NewKey(cliKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf := readMetrics(t, file)
+	if got, want := labelOf(t, mf, metrics.NameExitCode, "key_id"), key.Fingerprint(); got != want {
+		t.Errorf("key_id %q, want the key's id %q", got, want)
+	}
 }

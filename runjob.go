@@ -77,6 +77,11 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	}
 	opt.Confirm, opt.Progress = confirm, progressOf(status)
 	figures.setShard(opt.Shard)
+	// The key's id before the client: a client that cannot be built (a
+	// coordinator out of reach) still writes figures that name the key.
+	if k, kerr := readKey(c); kerr == nil {
+		figures.setKey(k.Fingerprint())
+	}
 	client, err := runClient(c, log, opt)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package coord
 
 import (
 	"fmt"
+	"log/slog"
 	"net/url"
 	"time"
 )
@@ -12,6 +13,18 @@ const (
 	URLEnv    = "ETALAKE_COORDINATION"
 	LeaseFlag = "coordination-lease"
 	LeaseEnv  = "ETALAKE_COORDINATION_LEASE"
+	WaitFlag  = "coordination-wait"
+	WaitEnv   = "ETALAKE_COORDINATION_WAIT"
+)
+
+// Bounds of Config.Wait: how long a job waits for credits other live
+// processes of the key hold (in flight) when only they keep it from the
+// cap. A request takes seconds; a holder that keeps its credits for
+// minutes is hung, and the job gives up (partial) rather than poll
+// silently until the holder's lease ends.
+const (
+	DefaultWait = 2 * time.Minute
+	MaxWait     = MaxLease
 )
 
 // Bounds of Config.Lease. A reservation is held from before the wait for a
@@ -33,7 +46,19 @@ type Config struct {
 	// Lease is how long a reservation of a credit counts when its holder
 	// never settles it; 0 means DefaultLease.
 	Lease time.Duration
+	// Wait is how long a Reserve waits for credits that live holders of
+	// the key have in flight, when only they keep it from the cap, before
+	// it gives up (extract.ErrBudgetSpent); 0 means DefaultWait, and
+	// NoWait not at all.
+	Wait time.Duration
+	// Log, when set, is told when a Reserve begins to wait for credits
+	// held by other processes, and until when their leases run.
+	Log *slog.Logger
 }
+
+// NoWait is a Config.Wait of none: a Reserve that finds the cap held by
+// others' credits in flight gives up at once.
+const NoWait time.Duration = -1
 
 // Enabled reports whether a coordinator is configured.
 func (c Config) Enabled() bool { return c.URL != "" }
@@ -58,6 +83,9 @@ func (c Config) Validate() error {
 	}
 	if c.Lease != 0 && (c.Lease < MinLease || c.Lease > MaxLease) {
 		return fmt.Errorf("%s (--%s) %v: want %v to %v, such as %v", LeaseEnv, LeaseFlag, c.Lease, MinLease, MaxLease, DefaultLease)
+	}
+	if c.Wait != NoWait && (c.Wait < 0 || c.Wait > MaxWait) {
+		return fmt.Errorf("%s (--%s) %v: want 0s to %v, such as %v", WaitEnv, WaitFlag, c.Wait, MaxWait, DefaultWait)
 	}
 	return nil
 }

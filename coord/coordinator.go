@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"time"
 
@@ -32,7 +33,16 @@ var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 type Coordinator struct {
 	pool  *pgxpool.Pool
 	lease time.Duration
-	host  string // for messages: never the URL, which may hold a password
+	wait  time.Duration // Config.Wait: NoWait, or how long
+	log   *slog.Logger  // nil: nothing said
+	host  string        // for messages: never the URL, which may hold a password
+	// holder is this process's id in the reservations it takes, and the
+	// second key of the session advisory lock (holderLock, holder) that
+	// holds, on a connection of its own, as long as the process lives
+	// and reaches the database: a reservation whose holder's lock is gone
+	// is a dead process's (holder.go).
+	holder     int32
+	holderConn *pgx.Conn
 }
 
 // Open connects to cfg.URL and creates the tables if they are missing. A
@@ -51,9 +61,12 @@ func Open(ctx context.Context, cfg Config) (*Coordinator, error) {
 		pc.ConnConfig.ConnectTimeout = opTimeout
 	}
 	pc.MaxConns = 4
-	c := &Coordinator{lease: cfg.Lease, host: pc.ConnConfig.Host}
+	c := &Coordinator{lease: cfg.Lease, wait: cfg.Wait, log: cfg.Log, host: pc.ConnConfig.Host}
 	if c.lease == 0 {
 		c.lease = DefaultLease
+	}
+	if c.wait == 0 {
+		c.wait = DefaultWait
 	}
 	if c.pool, err = pgxpool.NewWithConfig(ctx, pc); err != nil {
 		return nil, c.unopened(ctx, err)
@@ -77,11 +90,25 @@ func Open(ctx context.Context, cfg Config) (*Coordinator, error) {
 		c.pool.Close()
 		return nil, c.unopened(ctx, err)
 	}
+	if err := c.upgrade(ctx); err != nil {
+		c.pool.Close()
+		return nil, err
+	}
+	if err := c.hold(ctx, pc.ConnConfig); err != nil {
+		c.pool.Close()
+		return nil, err
+	}
 	return c, nil
 }
 
-// Close closes the pool.
-func (c *Coordinator) Close() { c.pool.Close() }
+// Close closes the pool and the holder's connection: the credits this
+// process has in flight are then a dead holder's to the others.
+func (c *Coordinator) Close() {
+	c.pool.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	_ = c.holderConn.Close(ctx)
+}
 
 // Window is the rate window of the key whose id is keyID
 // (extract.Key.Fingerprint).

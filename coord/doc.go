@@ -9,9 +9,12 @@
 // a grant is then moved to when its request left (extract.Slot.Sent), by
 // the time the process measured between the two.
 // Credits are counted per key id, product and service period: totals of
-// those spent and uncertain, and a row per reservation in flight that
-// expires after a lease, so that a holder killed mid-request does not
-// hold its credit for ever. Only the key id (extract.Key.Fingerprint)
+// those spent and uncertain, and a row per reservation in flight, taken
+// just before its request leaves. Each process holds a session advisory
+// lock while it lives: the reservations of a holder whose lock is gone
+// (killed, or cut off by a database restart) are counted uncertain by the
+// next Reserve of the key, and those of a live holder that never settles
+// them (hung) expire after a lease. Only the key id (extract.Key.Fingerprint)
 // reaches the database, never the key.
 //
 // It does not speak HTTP, and knows nothing of jobs: a failure to reach

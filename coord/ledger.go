@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/etalake/etalake/extract"
 )
@@ -25,54 +26,42 @@ type Ledger struct {
 
 // Reserve takes a credit in period when the key's credits spent, uncertain
 // and in flight (reservations whose lease has not ended) are fewer than
-// limit, under the lock of the key and product. A reservation whose lease
-// ended no longer counts: its holder died, and its credit is free again
-// (kept a day, so that a holder slower than the lease still settles it).
-// With no period ("": the service reported none), the period is the
-// database's UTC day.
+// limit, under the lock of the key and product. A reservation whose
+// holder is dead (its lock gone: killed, or its session ended with the
+// database) is counted uncertain at once, as its request may have been
+// charged; one whose lease ended no longer counts (kept a day, so that a
+// holder slower than the lease still settles it). With no period ("": the
+// service reported none), the period is the database's UTC day.
+//
+// While only credits in flight keep the cap, it waits for them to settle,
+// saying so once (Config.Log) with until when their leases run, and gives
+// up after Config.Wait with extract.ErrBudgetSpent.
 func (l *Ledger) Reserve(ctx context.Context, period string, limit int64) (int64, error) {
+	var since time.Time // when it began to wait
 	for {
-		var id, settled int64
-		full := false
-		err := l.c.exec(ctx, func(ctx context.Context, tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, lockKey, "etalake-credits:"+l.key+":"+l.product); err != nil {
-				return err
-			}
-			var inFlight int64
-			// One round trip: the period (the database's day when none
-			// was given), what it holds, and the forgotten swept.
-			err := tx.QueryRow(ctx, `
-				WITH p AS (SELECT coalesce(nullif($3::text, ''), 'day ' || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS period),
-				forgotten AS (
-				    DELETE FROM etalake_credit_reservations
-				     WHERE key_id = $1 AND product = $2 AND lease_until < clock_timestamp() - interval '1 day')
-				SELECT p.period,
-				       coalesce((SELECT spent + uncertain FROM etalake_credit_totals t
-				                  WHERE t.key_id = $1 AND t.product = $2 AND t.period = p.period), 0),
-				       (SELECT count(*) FROM etalake_credit_reservations r
-				         WHERE r.key_id = $1 AND r.product = $2 AND r.period = p.period AND r.lease_until >= clock_timestamp())
-				  FROM p`,
-				l.key, l.product, period).Scan(&period, &settled, &inFlight)
-			if err != nil {
-				return err
-			}
-			if limit != extract.Unlimited && settled+inFlight >= limit {
-				full = true
-				return nil
-			}
-			return tx.QueryRow(ctx, `
-				INSERT INTO etalake_credit_reservations (key_id, product, period, lease_until)
-				VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 microsecond') RETURNING id`,
-				l.key, l.product, period, l.c.lease.Microseconds()).Scan(&id)
-		})
+		var st reserveState
+		err := l.c.exec(ctx, func(ctx context.Context, tx pgx.Tx) error { return l.try(ctx, tx, period, limit, &st) })
 		switch {
 		case err != nil:
 			return 0, err
-		case !full:
-			return id, nil
-		case settled >= limit:
+		case !st.full:
+			return st.id, nil
+		case st.settled >= limit:
 			return 0, fmt.Errorf("shared cap %d reached by every process of the key together (%d spent or uncertain in the period): %w",
-				limit, settled, extract.ErrBudgetSpent)
+				limit, st.settled, extract.ErrBudgetSpent)
+		}
+		now := time.Now()
+		if since.IsZero() {
+			since = now
+			if l.c.log != nil && st.others > 0 {
+				l.c.log.Warn("coordinator: waiting for credits leased by other workers of the key", "key_id", l.key, "product", l.product,
+					"cap", limit, "settled", st.settled, "leased_by_others", st.others, "leases_until", st.until.UTC().Format(time.RFC3339),
+					"gives_up_after", l.c.waitText())
+			}
+		}
+		if l.c.wait == NoWait || now.Sub(since) >= l.c.wait {
+			return 0, fmt.Errorf("shared cap %d: %d spent or uncertain and %d in flight (%d leased by other workers until %s), none settled after waiting %s (%s): %w",
+				limit, st.settled, st.inFlight, st.others, st.until.UTC().Format(time.RFC3339), l.c.waitText(), WaitEnv, extract.ErrBudgetSpent)
 		}
 		t := time.NewTimer(pollFull)
 		select {
@@ -82,6 +71,76 @@ func (l *Ledger) Reserve(ctx context.Context, period string, limit int64) (int64
 			return 0, ctx.Err()
 		}
 	}
+}
+
+// reserveState is what one try of Reserve found.
+type reserveState struct {
+	id                int64
+	full              bool
+	settled, inFlight int64
+	others            int64     // of inFlight, other holders'
+	until             time.Time // the last lease of those in flight
+}
+
+// try is one attempt of Reserve, in tx: the dead holders' reservations
+// counted uncertain, the period's credits read, one taken when the cap
+// allows.
+func (l *Ledger) try(ctx context.Context, tx pgx.Tx, period string, limit int64, st *reserveState) error {
+	if _, err := tx.Exec(ctx, lockKey, "etalake-credits:"+l.key+":"+l.product); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, fmt.Sprintf(`
+		WITH dead AS (
+		    DELETE FROM etalake_credit_reservations r
+		     WHERE r.key_id = $1 AND r.product = $2 AND NOT `+holderAlive+`
+		     RETURNING r.period)
+		INSERT INTO etalake_credit_totals (key_id, product, period, uncertain)
+		SELECT $1, $2, period, count(*) FROM dead GROUP BY period
+		ON CONFLICT (key_id, product, period) DO UPDATE
+		   SET uncertain = etalake_credit_totals.uncertain + excluded.uncertain`, holderLock), l.key, l.product); err != nil {
+		return err
+	}
+	var alive bool
+	var until pgtype.Timestamptz
+	// One round trip: the period (the database's day when none was
+	// given), what it holds, the forgotten swept, and whether this
+	// process still holds its lock (lost with its session: its
+	// reservations may be counted dead by now).
+	err := tx.QueryRow(ctx, fmt.Sprintf(`
+		WITH p AS (SELECT coalesce(nullif($3::text, ''), 'day ' || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS period),
+		forgotten AS (
+		    DELETE FROM etalake_credit_reservations
+		     WHERE key_id = $1 AND product = $2 AND lease_until < clock_timestamp() - interval '1 day')
+		SELECT p.period,
+		       coalesce((SELECT spent + uncertain FROM etalake_credit_totals t
+		                  WHERE t.key_id = $1 AND t.product = $2 AND t.period = p.period), 0),
+		       (SELECT count(*) FROM etalake_credit_reservations r
+		         WHERE r.key_id = $1 AND r.product = $2 AND r.period = p.period AND r.lease_until >= clock_timestamp()),
+		       (SELECT count(*) FROM etalake_credit_reservations r
+		         WHERE r.key_id = $1 AND r.product = $2 AND r.period = p.period AND r.lease_until >= clock_timestamp()
+		           AND r.holder IS DISTINCT FROM $4),
+		       (SELECT max(lease_until) FROM etalake_credit_reservations r
+		         WHERE r.key_id = $1 AND r.product = $2 AND r.period = p.period AND r.lease_until >= clock_timestamp()),
+		       EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+		                  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		                  AND l.classid = %d::oid AND l.objid = $4::int4::oid)
+		  FROM p`, holderLock),
+		l.key, l.product, period, l.c.holder).Scan(&period, &st.settled, &st.inFlight, &st.others, &until, &alive)
+	if err != nil {
+		return err
+	}
+	if !alive {
+		return errors.New("this process no longer holds its lock as a holder of credits (its session ended)")
+	}
+	st.until = until.Time
+	if limit != extract.Unlimited && st.settled+st.inFlight >= limit {
+		st.full = true
+		return nil
+	}
+	return tx.QueryRow(ctx, `
+		INSERT INTO etalake_credit_reservations (key_id, product, period, lease_until, holder)
+		VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 microsecond', $5) RETURNING id`,
+		l.key, l.product, period, l.c.lease.Microseconds(), l.c.holder).Scan(&st.id)
 }
 
 // Settle ends reservation id: a charged or possibly charged credit is
@@ -111,4 +170,12 @@ func (l *Ledger) Settle(ctx context.Context, id int64, how extract.Settlement) e
 			l.key, l.product, period, spent, uncertain)
 		return err
 	})
+}
+
+// waitText is Config.Wait for messages.
+func (c *Coordinator) waitText() string {
+	if c.wait == NoWait {
+		return "0s"
+	}
+	return c.wait.String()
 }

@@ -25,13 +25,16 @@ CREATE TABLE IF NOT EXISTS etalake_credit_totals (
     PRIMARY KEY (key_id, product, period)
 );
 
--- Credits in flight: one row a reservation, until it settles or its lease
--- ends (its holder died).
+-- Credits in flight: one row a reservation, until it settles, its holder
+-- is found dead (counted uncertain), or its lease ends.
 CREATE TABLE IF NOT EXISTS etalake_credit_reservations (
     id          bigserial   PRIMARY KEY,
     key_id      text        NOT NULL,
     product     text        NOT NULL,
     period      text        NOT NULL,
-    lease_until timestamptz NOT NULL
+    lease_until timestamptz NOT NULL,
+    -- The holder's id: its session holds the advisory lock
+    -- (0x65746c6b, holder) while it lives (holder.go).
+    holder      integer
 );
 CREATE INDEX IF NOT EXISTS etalake_credit_reservations_key ON etalake_credit_reservations (key_id, product, period);

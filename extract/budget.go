@@ -147,6 +147,23 @@ func (b *Budget) notifyLocked() {
 // one may then use — or ctx is done. The caller settles the reservation
 // exactly once.
 func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
+	r, err := b.reserveLocal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.share(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// reserveLocal is Reserve without the ledger: the credit is this
+// process's, and share takes it from the ledger as well. The client
+// shares it only once the request's rate slot is granted, just before
+// the request is sent: a credit is in the ledger, where the other
+// processes of the key see it taken, only while its request is on its
+// way, never while it waits for the window.
+func (b *Budget) reserveLocal(ctx context.Context) (*Reservation, error) {
 	for {
 		b.mu.Lock()
 		if b.lost != nil {
@@ -161,11 +178,8 @@ func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
 		limit := b.capLocked()
 		if limit == Unlimited || b.spent+b.uncertain+b.reserved < limit {
 			b.reserved++
-			if b.ledger == nil {
-				b.mu.Unlock()
-				return &Reservation{b: b}, nil
-			}
-			return b.reserveShared(ctx)
+			b.mu.Unlock()
+			return &Reservation{b: b}, nil
 		}
 		if b.spent+b.uncertain >= limit {
 			err := fmt.Errorf("%s: cap %d reached (%s): %w", b.label(), limit, b.tallyLocked(), ErrBudgetSpent)
@@ -185,10 +199,15 @@ func (b *Budget) Reserve(ctx context.Context) (*Reservation, error) {
 	}
 }
 
-// reserveShared takes from the ledger the credit Reserve has just taken
-// locally (b.mu held, and released here), returning it when the ledger
-// refuses.
-func (b *Budget) reserveShared(ctx context.Context) (*Reservation, error) {
+// share takes from the budget's ledger the credit r took locally (a
+// budget without a ledger, or a nil r, has nothing to share). When the
+// ledger refuses, the credit is returned: r is settled as never sent.
+func (r *Reservation) share(ctx context.Context) error {
+	if r == nil || r.b.ledger == nil {
+		return nil
+	}
+	b := r.b
+	b.mu.Lock()
 	period := ""
 	if b.reported != nil && b.reported.PeriodStart != nil {
 		period = b.reported.PeriodStart.UTC().Format(time.RFC3339)
@@ -197,16 +216,18 @@ func (b *Budget) reserveShared(ctx context.Context) (*Reservation, error) {
 	b.mu.Unlock()
 	id, err := b.ledger.Reserve(ctx, period, limit)
 	if err == nil {
-		return &Reservation{b: b, id: id}, nil
+		r.id, r.shared = id, true
+		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	r.done = true
 	b.reserved--
 	if errors.Is(err, ErrCoordinatorLost) && b.lost == nil {
 		b.lost = err
 	}
 	b.notifyLocked()
-	return nil, fmt.Errorf("%s: %w", b.label(), err)
+	return fmt.Errorf("%s: %w", b.label(), err)
 }
 
 // Exhaust stops the product for the rest of the run, after the server
@@ -280,9 +301,10 @@ func (b *Budget) label() string {
 // Release and Uncertain has an effect; later calls, and calls on a nil
 // Reservation (a free request), do nothing.
 type Reservation struct {
-	b    *Budget
-	id   int64 // in the budget's ledger, if it has one
-	done bool  // guarded by b.mu
+	b      *Budget
+	id     int64 // in the budget's ledger, once shared
+	shared bool  // taken from the ledger too (share), which settles it
+	done   bool  // guarded by b.mu
 }
 
 // Commit settles the reservation as charged: the request succeeded.
@@ -315,7 +337,7 @@ func (r *Reservation) settle(how Settlement) {
 	}
 	r.b.notifyLocked()
 	r.b.mu.Unlock()
-	if r.b.ledger == nil {
+	if !r.shared {
 		return
 	}
 	// After the request, outside its context: the outcome is recorded

@@ -385,13 +385,12 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		var res *Reservation
 		if budget != nil {
 			var err error
-			if res, err = budget.Reserve(ctx); err != nil {
+			if res, err = budget.reserveLocal(ctx); err != nil {
 				return nil, err
 			}
 		}
-		slot, err := c.limiter.Acquire(ctx)
+		slot, err := c.slotAndCredit(ctx, res)
 		if err != nil {
-			settle(res, outcomeNotSent)
 			return nil, err
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
@@ -490,6 +489,37 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 	}
 }
 
+// slotAndCredit waits for the request's rate slot, then takes its credit
+// res from the shared ledger (Reservation.share), so that the other
+// processes of the key see a credit taken only for a request about to
+// leave. A ledger that made it wait (the cap reached with credits in
+// flight elsewhere) leaves a slot granted long ago: a fresh one is asked,
+// the old one expiring unused. On an error res is returned.
+func (c *Client) slotAndCredit(ctx context.Context, res *Reservation) (*Slot, error) {
+	slot, err := c.limiter.Acquire(ctx)
+	if err != nil {
+		settle(res, outcomeNotSent)
+		return nil, err
+	}
+	asked := c.clock.Now()
+	if err := res.share(ctx); err != nil {
+		return nil, err
+	}
+	if c.clock.Now().Sub(asked) <= c.limiter.Rate().Window/staleSlot {
+		return slot, nil
+	}
+	if slot, err = c.limiter.Acquire(ctx); err != nil {
+		settle(res, outcomeNotSent)
+		return nil, err
+	}
+	return slot, nil
+}
+
+// staleSlot: a slot granted more than a window/staleSlot before its
+// request leaves is asked again, so that the grant the coordinator keeps
+// is never older than its window when the request arrives.
+const staleSlot = 10
+
 // pauseAfter429 pauses the whole key — in every goroutine and every process
 // sharing the limiter — until the server's Retry-After (of a 429, or of a
 // 503 that gave one), or else until our window frees or the backoff
@@ -537,10 +567,19 @@ func (c *Client) proves(r *request, resp *rawResponse) bool {
 
 // send makes one attempt. It returns a response, or an error when there is
 // none (nothing arrived, or the body could not be read whole). The
-// limiter's slot is moved to when the request was written.
+// limiter's slot is moved to when the request was written, then to when
+// the answer's first byte arrived: the server counted the request in
+// between, and on a loaded machine that can be far later than the write
+// (a server held back 232 ms, past the margin, let a 429 through). From
+// the first byte on, no later request of the key can reach the server
+// inside the window that counted this one.
 func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) (*rawResponse, error) {
+	// The first byte's time is only noted in the transport's goroutine
+	// (which hands the response over after it): the slot moves here.
+	var firstByte time.Time
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { _ = slot.Sent(c.clock.Now()) },
+		WroteRequest:         func(httptrace.WroteRequestInfo) { _ = slot.Sent(c.clock.Now()) },
+		GotFirstResponseByte: func() { firstByte = c.clock.Now() },
 	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
 	if err != nil {
@@ -557,6 +596,9 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		return nil, &TransportError{Endpoint: r.endpoint, Request: uri, Err: stripURL(err)}
 	}
 	defer resp.Body.Close()
+	if !firstByte.IsZero() {
+		_ = slot.Sent(firstByte)
+	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	// An answer the client cannot decode is kept as it came, broken, and
 	// not asked again: the same ask would bring the same coding.

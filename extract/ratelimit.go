@@ -332,8 +332,10 @@ type Slot struct {
 // — if that is later than the grant. The server counts a request when it
 // arrives; between the grant and the wire lie scheduling and, for a first
 // request, dialing, which can exceed the margin on a loaded machine. Moving
-// the slot to the send time leaves the margin to cover the network alone.
-// It is safe to call from another goroutine, and more than once.
+// the slot to the send time leaves the margin to cover the network alone;
+// the client calls it again when the answer's first byte arrives, the
+// latest the server can have counted the request. It is safe to call from
+// another goroutine, and more than once: each later t moves it further.
 func (s *Slot) Sent(t time.Time) error {
 	if s == nil {
 		return nil

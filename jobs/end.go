@@ -66,6 +66,7 @@ type ending struct {
 // publishes, then logs how the job ended. It returns err, joined with
 // the failure to record or publish the end.
 func (e ending) end(ctx context.Context, wh *load.Warehouse, run *load.Run, err error, why []string) error {
+	err = StoppedBy(ctx, err)
 	ctx = context.WithoutCancel(ctx)
 	defer func() { logEnd(e.log, run) }()
 	settle(run, e.now(), err, why, e.codes)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,15 +88,36 @@ func deadLetterReason(c counts) []string {
 // code codes give that end's verdict, when there are codes.
 func settle(r *load.Run, now time.Time, err error, why []string, codes ExitCodes) {
 	r.EndedAt = now
+	var stopped *Stopped
 	switch {
+	case errors.As(err, &stopped):
+		// Not a failure: what landed is kept, the rest is asked by the
+		// next job, as after a cap.
+		r.Status, r.Error = load.StatusPartial, ""
+		r.StopReason = oneLine(strings.Join(append([]string{stopped.Error()}, why...), "; "))
 	case err != nil:
 		r.Status, r.Error = load.StatusFailed, err.Error()
 	case len(why) > 0:
-		r.Status, r.StopReason = load.StatusPartial, strings.Join(why, "; ")
+		r.Status, r.StopReason = load.StatusPartial, oneLine(strings.Join(why, "; "))
 	default:
 		r.Status = load.StatusOK
 	}
 	r.ExitCode = codes.of(Judge(r.Status, err))
+}
+
+// oneLine folds a text of several lines (an error that indents its
+// causes on lines of their own, as a database driver's does) into one:
+// etl_runs.stop_reason is read a row at a time, and the log's line is one
+// line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " ")
 }
 
 // logEnd logs how a job ended ("run: ended", "import: ended", …), with
@@ -147,6 +170,7 @@ type Outcome struct {
 // publishes its end. why are its reasons to be partial besides dead
 // letters.
 func endJob(ctx context.Context, wh *load.Warehouse, run *load.Run, s *sink, err error, why []string, codes ExitCodes) (Outcome, error) {
+	err = StoppedBy(ctx, err)
 	ctx = context.WithoutCancel(ctx)
 	if err == nil {
 		err = deriveLeft(ctx, s, run.Job)

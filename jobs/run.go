@@ -175,7 +175,7 @@ func RunJob(ctx context.Context, client *extract.Client, wh *load.Warehouse, opt
 	}
 	r.log = opt.Log.With("run", r.run.ID)
 	err := r.execute(ctx)
-	return r.finish(ctx, err)
+	return r.finish(ctx, StoppedBy(ctx, err))
 }
 
 func withRunDefaults(o RunOptions) RunOptions {

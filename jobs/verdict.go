@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"errors"
+	"syscall"
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/load"
@@ -34,12 +35,17 @@ const (
 	// VerdictBusy: another job held the warehouse past the lock timeout;
 	// nothing was done.
 	VerdictBusy Verdict = "busy"
+	// VerdictInterrupted and VerdictTerminated: a SIGINT or a SIGTERM
+	// stopped the job (Stopped); what landed is kept.
+	VerdictInterrupted Verdict = "interrupted"
+	VerdictTerminated  Verdict = "terminated"
 )
 
 // Judge is the verdict of a job that ended with status (as
 // etl_runs.status) and err: err decides when there is one, by what it
 // matches; else the status.
 func Judge(status string, err error) Verdict {
+	var stopped *Stopped
 	switch {
 	case err == nil && status == load.StatusPartial:
 		return VerdictPartial
@@ -47,6 +53,11 @@ func Judge(status string, err error) Verdict {
 		return VerdictFailed
 	case err == nil:
 		return VerdictOK
+	case errors.As(err, &stopped):
+		if stopped.Signal == syscall.SIGINT {
+			return VerdictInterrupted
+		}
+		return VerdictTerminated
 	case errors.Is(err, load.ErrBusy):
 		return VerdictBusy
 	case errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput),

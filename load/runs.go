@@ -177,7 +177,8 @@ func jsonText(v any) string {
 }
 
 // EndUnfinishedRuns marks every run still "running" as failed at now,
-// with reason as its error, and returns how many it ended; their exit
+// with reason as its error and the requests and credits of what it landed
+// (landedFigures), and returns how many it ended; their exit
 // code stays unknown (null). Only a writer calls it, and the writer lock guarantees
 // that no other job is writing: a run left running is one whose process
 // died (killed, crashed, machine lost) before it could record its end.
@@ -192,8 +193,9 @@ func (w *Warehouse) EndUnfinishedRuns(ctx context.Context, now time.Time, reason
 		}
 		var err error
 		n, err = s.exec(ctx, fmt.Sprintf(`UPDATE etl_runs SET status = %s, ended_at = %s, error = %s,
-  duration_seconds = epoch(%[2]s) - epoch(started_at)
-WHERE status = 'running'`, literal(StatusFailed), timestampLiteral(now), literal(reason)))
+  duration_seconds = epoch(%[2]s) - epoch(started_at),
+%[4]s
+WHERE status = 'running'`, literal(StatusFailed), timestampLiteral(now), literal(reason), landedFigures))
 		return err
 	})
 	if err != nil {
@@ -201,6 +203,28 @@ WHERE status = 'running'`, literal(StatusFailed), timestampLiteral(now), literal
 	}
 	return n, nil
 }
+
+// landedFigures sets the figures of a run that died from what it landed:
+// its row still holds those it was saved with when it started (none), yet
+// its responses are in raw_responses by its run id (the journal of the
+// run is drained into it as the writer opens). A 2xx answer of a paid
+// endpoint was charged, one that stayed broken possibly so; each counts
+// where the run's own end would have counted it, never below what the row
+// already says.
+const landedFigures = `  requests = greatest(requests, (SELECT count(*) FROM raw_responses r WHERE r.run_id = etl_runs.run_id AND r.source = 'fetch')),
+  requests_by_status = coalesce(requests_by_status, (SELECT json_group_object(CAST(status AS VARCHAR), n) FROM
+      (SELECT r.status, count(*) AS n FROM raw_responses r WHERE r.run_id = etl_runs.run_id AND r.source = 'fetch' GROUP BY r.status ORDER BY r.status))),
+  credits_spent_schedule = greatest(credits_spent_schedule, (SELECT count(*) FROM raw_responses r WHERE r.run_id = etl_runs.run_id AND ` + chargedSchedule + ` AND r.broken IS NULL)),
+  credits_uncertain_schedule = greatest(credits_uncertain_schedule, (SELECT count(*) FROM raw_responses r WHERE r.run_id = etl_runs.run_id AND ` + chargedSchedule + ` AND r.broken IS NOT NULL)),
+  calls_tracking = greatest(calls_tracking, (SELECT count(*) FROM raw_responses r WHERE r.run_id = etl_runs.run_id AND ` + chargedTracking + ` AND r.broken IS NULL)),
+  calls_uncertain_tracking = greatest(calls_uncertain_tracking, (SELECT count(*) FROM raw_responses r WHERE r.run_id = etl_runs.run_id AND ` + chargedTracking + ` AND r.broken IS NOT NULL))`
+
+// The landed answers that cost a credit: 2xx answers to a job's requests
+// of a paid endpoint (wire.Endpoint.Paid; the balance is free).
+const (
+	chargedSchedule = `r.source = 'fetch' AND r.product = 'schedule' AND r.status BETWEEN 200 AND 299 AND r.endpoint NOT LIKE 'consumption%'`
+	chargedTracking = `r.source = 'fetch' AND r.product = 'tracking' AND r.status BETWEEN 200 AND 299 AND r.endpoint NOT LIKE 'consumption%'`
+)
 
 // timestampLiteral renders t as a TIMESTAMPTZ literal, to the microsecond.
 func timestampLiteral(t time.Time) string {

@@ -147,7 +147,7 @@ func register(reg *prometheus.Registry, j Job) error {
 	if !known {
 		return fmt.Errorf("status %q is none of %v", j.Status, Statuses)
 	}
-	gauge(NameExitCode, "The exit code of the last job: 0 ok, 1 failed, 2 refused, 3 partial, 75 busy.").Set(float64(j.ExitCode))
+	gauge(NameExitCode, "The exit code of the last job: 0 ok, 1 failed, 2 refused, 3 partial, 75 busy, 130 interrupted (SIGINT), 143 terminated (SIGTERM).").Set(float64(j.ExitCode))
 	gauge(NameStart, "When the last job began, in seconds since the epoch.").Set(seconds(j.Start))
 	gauge(NameEnd, "When the last job ended, in seconds since the epoch.").Set(seconds(j.End))
 	gauge(NameDuration, "How long the last job took.").Set(j.End.Sub(j.Start).Seconds())

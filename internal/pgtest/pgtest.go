@@ -22,6 +22,8 @@ type Server struct {
 	run  func(args ...string) *exec.Cmd
 	bin  string
 	data string
+	opts string // pg_ctl's -o: the port, loopback, the socket's directory
+	log  string
 }
 
 // Start starts a Postgres for t and stops it (immediately: nothing of it is
@@ -64,9 +66,9 @@ func Start(t testing.TB) *Server {
 	if out, err := s.run(filepath.Join(s.bin, "initdb"), "-D", s.data, "-U", "etalake", "--auth=trust", "-E", "UTF8").CombinedOutput(); err != nil {
 		t.Fatalf("initdb: %v\n%s", err, out)
 	}
-	opts := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off", port, base)
-	if out, err := s.run(filepath.Join(s.bin, "pg_ctl"), "-D", s.data, "-o", opts, "-l", filepath.Join(base, "log"), "-w", "start").CombinedOutput(); err != nil {
-		t.Fatalf("pg_ctl start: %v\n%s", err, out)
+	s.opts, s.log = fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off", port, base), filepath.Join(base, "log")
+	if err := s.Restart(); err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Stop() })
 	s.URL = fmt.Sprintf("postgres://etalake@127.0.0.1:%d/postgres?sslmode=disable", port)
@@ -77,6 +79,15 @@ func Start(t testing.TB) *Server {
 // loses its database mid-run. Stopping a stopped server does nothing.
 func (s *Server) Stop() error {
 	return s.run(filepath.Join(s.bin, "pg_ctl"), "-D", s.data, "-m", "immediate", "stop").Run()
+}
+
+// Restart starts the server again after Stop, on the same port and data:
+// how a test brings its database back.
+func (s *Server) Restart() error {
+	if out, err := s.run(filepath.Join(s.bin, "pg_ctl"), "-D", s.data, "-o", s.opts, "-l", s.log, "-w", "start").CombinedOutput(); err != nil {
+		return fmt.Errorf("pg_ctl start: %v\n%s", err, out)
+	}
+	return nil
 }
 
 // Available says whether Start can start a Postgres here, and when not,
