@@ -29,7 +29,7 @@ func importCommand() *cli.Command {
 			"Every body read is landed: one that no shape identifies is kept as endpoint \"unidentified\" under\n" +
 			"its file and line, and dead-lettered with the reason; one whose identifiers look odd (a container\n" +
 			"number whose check digit fails) is derived like any other.\n\n" +
-			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies or records dead-lettered), 75 busy.",
+			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies or records dead-lettered), 75 busy, 130 and 143 stopped by SIGINT or SIGTERM (what landed is kept).",
 		Flags: append(writerFlags(),
 			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
 			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
