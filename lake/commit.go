@@ -81,6 +81,9 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 		if err := l.upkeep(ctx, t, writer, &st); err != nil && st.UpkeepError == "" {
 			st.UpkeepError = err.Error()
 		}
+		if err := l.hint(ctx, t); err != nil && st.UpkeepError == "" {
+			st.UpkeepError = err.Error()
+		}
 	}
 	return st, w.LakeEnd(ctx, run)
 }

@@ -103,6 +103,9 @@ func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep
 			return out, fmt.Errorf("lake: removing the orphan files of %s: %w", t.Name, err)
 		}
 		up.Orphans, up.Freed = len(res.DeletedFiles), res.TotalSizeBytes
+		if err := l.hint(ctx, t); err != nil {
+			return out, err
+		}
 		out = append(out, up)
 	}
 	return out, nil

@@ -1,0 +1,71 @@
+package lake_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etalake/etalake/lake"
+)
+
+// checkReadable checks what a reader of every lake table needs beyond
+// the catalog: a current snapshot (DuckDB's iceberg_scan and Trino refuse
+// a table with none, as dead_letters was until a response was refused),
+// and the table folder's metadata/version-hint.text naming the current
+// metadata file, as DuckDB's iceberg_scan of the folder finds it: it
+// reads the hint's content as the version and tries its
+// version_name_format, by default "v%s%s.metadata.json,%s%s.metadata.json"
+// (DuckDB, Iceberg extension: "version_name_format … Controls how
+// versions are converted to metadata file names").
+func checkReadable(t *testing.T, lk *lake.Lake) {
+	t.Helper()
+	tables, err := lk.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range tables {
+		if !st.Exists {
+			t.Errorf("%s: not created", st.Name)
+			continue
+		}
+		if st.Current == 0 {
+			t.Errorf("%s: no current snapshot", st.Name)
+		}
+		folder := localFile(t, st.Location)
+		hint, err := os.ReadFile(filepath.Join(folder, "metadata", lake.VersionHintFile))
+		if err != nil {
+			t.Errorf("%s: %v", st.Name, err)
+			continue
+		}
+		var found []string
+		for _, format := range []string{"v%s.metadata.json", "%s.metadata.json"} {
+			name := strings.Replace(format, "%s", string(hint), 1)
+			if _, err := os.Stat(filepath.Join(folder, "metadata", name)); err == nil {
+				found = append(found, name)
+			}
+		}
+		if want := filepath.Base(st.Metadata); len(found) != 1 || found[0] != want {
+			t.Errorf("%s: version-hint.text says %q: DuckDB finds %q, want the current metadata file %s", st.Name, hint, found, want)
+		}
+	}
+}
+
+// A lake's tables are readable by a reader of the table folder from
+// their creation — dead_letters too, though no job has refused a
+// response — and stay so after each job's commit and a maintain.
+func TestEveryLakeTableHasASnapshotAndAVersionHint(t *testing.T) {
+	ctx := context.Background()
+	lk := open(t, localLake(t), lake.Options{})
+	if err := lk.EnsureTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkReadable(t, lk)
+	fed(t, lk)
+	checkReadable(t, lk)
+	if _, err := lk.Maintain(ctx, lake.DefaultMaintainOptions()); err != nil {
+		t.Fatal(err)
+	}
+	checkReadable(t, lk)
+}
