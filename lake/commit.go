@@ -177,6 +177,9 @@ func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, c
 	if err := txn.NewRowDelta(props).AddRows(files...).AddDeletes(deletes...).Commit(ctx); err != nil {
 		return err
 	}
+	if err := txn.SetProperties(writerProps(writer, run, time.Now())); err != nil {
+		return err
+	}
 	if _, err := txn.Commit(ctx); err != nil {
 		return err
 	}
