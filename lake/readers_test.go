@@ -2,6 +2,7 @@ package lake_test
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,10 +63,43 @@ func TestEveryLakeTableHasASnapshotAndAVersionHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkReadable(t, lk)
-	fed(t, lk)
+	dir := fed(t, lk)
 	checkReadable(t, lk)
+	readersTables(t, dir)
 	if _, err := lk.Maintain(ctx, lake.DefaultMaintainOptions()); err != nil {
 		t.Fatal(err)
 	}
 	checkReadable(t, lk)
+}
+
+// readersTables checks which of the writer's lake tables the published
+// database of the warehouse in dir shows: lake_state (the writer's id in
+// the lake), and not the partitions and keys pending for the lake
+// (lake_pending, lake_keys) nor the runs in flight: the publish happens
+// before the lake's commit, so a copy of them would show what the commit
+// was about to clear (issue 42 saw 34 lake_pending rows the writer had
+// already cleared). The lake's progress is what `lake status` reads.
+func readersTables(t *testing.T, dir string) {
+	t.Helper()
+	db, err := sql.Open("duckdb", filepath.Join(dir, "etalake.duckdb")+"?access_mode=read_only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var names []string
+	rows, err := db.Query("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'lake%' UNION ALL SELECT view_name FROM duckdb_views() WHERE view_name LIKE 'lake%' ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if strings.Join(names, ",") != "lake_state" {
+		t.Errorf("the readers' database shows the writer's lake tables %q, want lake_state alone", names)
+	}
 }
