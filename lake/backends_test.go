@@ -73,6 +73,7 @@ func TestAJobFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
 	}
 	lk := open(t, cfg, lake.Options{})
 	checkLake(t, lk, fed(t, lk))
+	checkReadable(t, lk)
 }
 
 // postgresLake starts a private Postgres (internal/pgtest) and returns a

@@ -19,16 +19,16 @@ import (
 // (the etalake_writer partition of every data file of the current
 // snapshot), so a writer whose rows a table holds is always listed.
 const (
-	writerPropPrefix    = "etalake.writer."
-	lastRunPropSuffix   = ".last-run"
-	lastCommitPropSuffx = ".last-commit"
+	writerPropPrefix     = "etalake.writer."
+	lastRunPropSuffix    = ".last-run"
+	lastCommitPropSuffix = ".last-commit"
 )
 
 // writerProps are the table properties saying that writer committed run
 // at now.
 func writerProps(writer int64, run string, now time.Time) iceberg.Properties {
 	w := writerPropPrefix + strconv.FormatInt(writer, 10)
-	return iceberg.Properties{w + lastRunPropSuffix: run, w + lastCommitPropSuffx: now.UTC().Format(time.RFC3339Nano)}
+	return iceberg.Properties{w + lastRunPropSuffix: run, w + lastCommitPropSuffix: now.UTC().Format(time.RFC3339Nano)}
 }
 
 // lastRuns are the last run of every writer of tbl: from its snapshots
@@ -55,7 +55,7 @@ func lastRuns(tbl *table.Table, inData map[int64]bool) []WriterRun {
 		if w, ok = strings.CutSuffix(w, lastRunPropSuffix); !ok {
 			continue
 		}
-		at, _ := time.Parse(time.RFC3339Nano, tbl.Properties()[writerPropPrefix+w+lastCommitPropSuffx])
+		at, _ := time.Parse(time.RFC3339Nano, tbl.Properties()[writerPropPrefix+w+lastCommitPropSuffix])
 		note(WriterRun{Writer: w, Run: run, At: at.UTC()})
 	}
 	for w := range inData {
