@@ -35,7 +35,7 @@ func demoLake(c *cli.Context, dir string, opt *load.Options) (lake.Config, error
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return lake.Config{}, err
 	}
-	cfg := lake.Config{Catalog: "sqlite://" + filepath.Join(root, "catalog.db"), Warehouse: "file://" + filepath.Join(root, "warehouse")}
+	cfg := lake.Config{Catalog: lake.SQLiteCatalog(filepath.Join(root, "catalog.db")), Warehouse: "file://" + filepath.Join(root, "warehouse")}
 	lk, err := lake.Open(c.Context, cfg, lake.Options{})
 	if err != nil {
 		return cfg, err

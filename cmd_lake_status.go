@@ -16,8 +16,9 @@ func lakeStatusCommand() *cli.Command {
 		Description: "Reads the catalog and each table's current snapshot (its manifests, not a listing of the folder,\n" +
 			"so files of uncommitted or expired work are not counted). A writer is a warehouse feeding the lake\n" +
 			"(its id is the column and first partition etalake_writer); its last run is the etl_runs.run_id of the\n" +
-			"last job whose commit reached the table. Snapshots pile up with every job until 'etalake lake maintain'\n" +
-			"expires them.",
+			"last job whose commit reached the table, kept in the table's properties (etalake.writer.<id>.last-run), so a\n" +
+			"writer whose snapshots 'etalake lake maintain' expired is still listed while the table holds its rows.\n" +
+			"Snapshots pile up with every job until 'etalake lake maintain' expires them.",
 		Flags:        append(lakeFlags(), logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -43,7 +44,11 @@ func lakeStatusCommand() *cli.Command {
 				}
 				var runs []string
 				for _, r := range t.Writers {
-					runs = append(runs, r.Writer+": "+r.Run)
+					run := r.Run
+					if run == "" {
+						run = "rows, no run recorded" // rows of a lake older than the writers' properties, their snapshots expired
+					}
+					runs = append(runs, r.Writer+": "+run)
 				}
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", t.Name, t.Snapshots, t.Files, t.DeleteFiles, t.Rows, t.Bytes, at, strings.Join(runs, ", "))
 			}

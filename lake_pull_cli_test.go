@@ -40,7 +40,7 @@ func newPullFleet(t *testing.T, keys ...string) *pullFleet {
 		t.Fatal(err)
 	}
 	return &pullFleet{env: env, clock: clock, dir: dir, lake: map[string]string{
-		"ETALAKE_LAKE_CATALOG": "sqlite://" + filepath.Join(dir, "lake", "catalog.db"), "ETALAKE_LAKE_WAREHOUSE": "file://" + filepath.Join(dir, "lake", "files")}}
+		"ETALAKE_LAKE_CATALOG": "sqlite:///" + filepath.Join(dir, "lake", "catalog.db"), "ETALAKE_LAKE_WAREHOUSE": "file://" + filepath.Join(dir, "lake", "files")}}
 }
 
 // worker is the settings of a job of the warehouse name asking with key,

@@ -89,8 +89,8 @@ func newFleet(t *testing.T) *fleet {
 	}
 	f.ships["a"], f.ships["b"] = ships[:12], ships[12:24]
 	f.ports["a"], f.ports["b"] = ports[:4], ports[4:8]
-	lake := t.TempDir()
-	f.catalog, f.lk = "sqlite://"+filepath.Join(lake, "catalog.db"), "file://"+filepath.Join(lake, "files")
+	root := t.TempDir()
+	f.catalog, f.lk = "sqlite:///"+filepath.Join(root, "catalog.db"), "file://"+filepath.Join(root, "files")
 	return f
 }
 

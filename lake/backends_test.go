@@ -31,7 +31,7 @@ func s3Lake(t *testing.T) lake.Config {
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	return lake.Config{Catalog: "sqlite://" + filepath.Join(t.TempDir(), "catalog.db"), Warehouse: "s3://lake/etalake"}
+	return lake.Config{Catalog: lake.SQLiteCatalog(filepath.Join(t.TempDir(), "catalog.db")), Warehouse: "s3://lake/etalake"}
 }
 
 // localFile is a local copy of a data file the lake names: an s3:// one
@@ -73,6 +73,7 @@ func TestAJobFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
 	}
 	lk := open(t, cfg, lake.Options{})
 	checkLake(t, lk, fed(t, lk))
+	checkReadable(t, lk)
 }
 
 // postgresLake starts a private Postgres (internal/pgtest) and returns a

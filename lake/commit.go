@@ -81,6 +81,9 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 		if err := l.upkeep(ctx, t, writer, &st); err != nil && st.UpkeepError == "" {
 			st.UpkeepError = err.Error()
 		}
+		if err := l.hint(ctx, t); err != nil && st.UpkeepError == "" {
+			st.UpkeepError = err.Error()
+		}
 	}
 	return st, w.LakeEnd(ctx, run)
 }
@@ -172,6 +175,9 @@ func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, c
 	}
 	txn := tbl.NewTransaction()
 	if err := txn.NewRowDelta(props).AddRows(files...).AddDeletes(deletes...).Commit(ctx); err != nil {
+		return err
+	}
+	if err := txn.SetProperties(writerProps(writer, run, time.Now())); err != nil {
 		return err
 	}
 	if _, err := txn.Commit(ctx); err != nil {

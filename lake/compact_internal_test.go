@@ -22,7 +22,7 @@ import (
 func TestMaintainCompactsAPartitionOfSmallFiles(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	l, err := Open(ctx, Config{Catalog: "sqlite://" + filepath.Join(dir, "catalog.db"), Warehouse: "file://" + filepath.Join(dir, "files")}, Options{})
+	l, err := Open(ctx, Config{Catalog: SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ import (
 // dir.
 func localLake(t testing.TB) lake.Config {
 	dir := t.TempDir()
-	return lake.Config{Catalog: "sqlite://" + filepath.Join(dir, "catalog.db"), Warehouse: "file://" + filepath.Join(dir, "files")}
+	return lake.Config{Catalog: lake.SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}
 }
 
 func open(t testing.TB, cfg lake.Config, opt lake.Options) *lake.Lake {

@@ -80,10 +80,20 @@ func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep
 	var out []TableUpkeep
 	for _, t := range Tables() {
 		up := TableUpkeep{Name: t.Name}
-		if _, err := l.cat.LoadTable(ctx, ident(t)); errors.Is(err, catalog.ErrNoSuchTable) {
+		tbl, err := l.cat.LoadTable(ctx, ident(t))
+		if errors.Is(err, catalog.ErrNoSuchTable) {
 			continue
 		}
-		err := l.retry(ctx, t, func(tbl *table.Table) error {
+		if err != nil {
+			return out, fmt.Errorf("lake: table %s: %w", t.Name, err)
+		}
+		// A table no writer has opened since an older binary made it
+		// keeps every metadata file: the properties set, this
+		// maintain's commits remove the files past the last 20.
+		if _, err := l.setProps(ctx, t, tbl); err != nil {
+			return out, err
+		}
+		err = l.retry(ctx, t, func(tbl *table.Table) error {
 			parts, files, _, err := compactFiles(ctx, tbl, iceberg.AlwaysTrue{}, opt.SmallFile)
 			up.Compacted, up.Rewritten = parts, files
 			return err
@@ -94,7 +104,7 @@ func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep
 		if err := l.expire(ctx, t, opt, &up); err != nil {
 			return out, fmt.Errorf("lake: expiring the snapshots of %s: %w", t.Name, err)
 		}
-		tbl, err := l.cat.LoadTable(ctx, ident(t))
+		tbl, err = l.cat.LoadTable(ctx, ident(t))
 		if err != nil {
 			return out, err
 		}
@@ -103,6 +113,9 @@ func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep
 			return out, fmt.Errorf("lake: removing the orphan files of %s: %w", t.Name, err)
 		}
 		up.Orphans, up.Freed = len(res.DeletedFiles), res.TotalSizeBytes
+		if err := l.hint(ctx, t); err != nil {
+			return out, err
+		}
 		out = append(out, up)
 	}
 	return out, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/apache/iceberg-go"
@@ -28,8 +27,10 @@ type TableStatus struct {
 	// Deleted the rows they delete.
 	DeleteFiles int
 	Deleted     int64
-	// Writers are the last run each writer committed to the table, among
-	// the snapshots kept, newest first.
+	// Writers are the last run each writer committed to the table,
+	// newest first: from the snapshots kept, the writers' table
+	// properties (which expiry does not take: writers.go), and the
+	// writers of the current data files (Run empty when none says).
 	Writers []WriterRun
 	// Location is the table's root (its metadata/ and data/ under it);
 	// Metadata its current metadata file, what DuckDB's iceberg_scan
@@ -64,22 +65,9 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 		if cur := tbl.CurrentSnapshot(); cur != nil {
 			st.Current, st.At = cur.SnapshotID, time.UnixMilli(cur.TimestampMs).UTC()
 		}
-		last := map[string]WriterRun{}
-		for _, s := range snaps {
-			if s.Summary == nil {
-				continue
-			}
-			w, run := s.Summary.Properties[WriterProperty], s.Summary.Properties[RunIDProperty]
-			at := time.UnixMilli(s.TimestampMs).UTC()
-			if w != "" && (last[w].Run == "" || at.After(last[w].At)) {
-				last[w] = WriterRun{Writer: w, Run: run, At: at}
-			}
-		}
-		for _, r := range last {
-			st.Writers = append(st.Writers, r)
-		}
-		sort.Slice(st.Writers, func(i, j int) bool { return st.Writers[i].At.After(st.Writers[j].At) })
-		err = eachFile(tbl, func(f icebergDataFile, _ int64, _ string) {
+		inData := map[int64]bool{}
+		err = eachFile(tbl, func(f icebergDataFile, w int64, _ string) {
+			inData[w] = true
 			st.Files++
 			st.Rows += f.Count()
 			st.Bytes += f.FileSizeBytes()
@@ -95,6 +83,7 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 		}
 		st.Rows -= st.Deleted
+		st.Writers = lastRuns(tbl, inData)
 		out = append(out, st)
 	}
 	return out, nil

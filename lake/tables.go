@@ -131,7 +131,10 @@ func (l *Lake) ensureTable(ctx context.Context, t *schema.Table, v int) (*table.
 	if tbl, err = l.setProps(ctx, t, tbl); err != nil {
 		return nil, err
 	}
-	return l.evolve(ctx, t, tbl, v)
+	if tbl, err = l.evolve(ctx, t, tbl, v); err != nil {
+		return nil, err
+	}
+	return l.ensureSnapshot(ctx, t, tbl)
 }
 
 // setProps gives a table created by an older binary the properties of
@@ -205,10 +208,17 @@ func (l *Lake) evolve(ctx context.Context, t *schema.Table, tbl *table.Table, v 
 // to each the columns of later migrations it lacks, as of
 // Options.SchemaVersion: readers find every table the mirror has, empty
 // or not. Commit calls it first.
+//
+// Each table it leaves with a current snapshot (an empty first one when
+// never written) and its version hint (hint.go) written.
 func (l *Lake) EnsureTables(ctx context.Context) error {
 	for _, t := range Tables() {
-		if _, err := l.ensureTable(ctx, t, l.opt.SchemaVersion); err != nil {
+		tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
+		if err != nil {
 			return err
+		}
+		if err := writeHint(ctx, tbl); err != nil {
+			return fmt.Errorf("lake: writing the version hint of %s: %w", t.Name, err)
 		}
 	}
 	return nil

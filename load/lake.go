@@ -54,9 +54,10 @@ type LakeStats struct {
 	// rewrote (upkeep.go in package lake), CompactedRows their rows.
 	Compacted     int
 	CompactedRows int64
-	// UpkeepError is why a compaction failed (the first), when one did:
-	// the commits hold the night all the same, and the next one's
-	// upkeep compacts what this one left.
+	// UpkeepError is why a compaction or the writing of a table's
+	// version hint failed (the first), when one did: the commits hold
+	// the night all the same, and the next one's upkeep compacts what
+	// this one left and writes the hint again.
 	UpkeepError string
 	// Orphans are data files of runs killed before their commit, removed.
 	Orphans int

@@ -100,7 +100,10 @@ const readersFormat = "1"
 // into each version's database: they are small. schema_migrations says
 // which schema the version has; lake_state, in a warehouse that feeds a
 // lake, its writer id there; lake_pull, in a pull of the lake, what the
-// pull read.
+// pull read. Not lake_pending, lake_keys nor lake_inflight: a version
+// is published before the lake's commit (Publish, step 6), so a copy
+// would show what that commit was about to clear; a reader of the lake's
+// progress reads `etalake lake status`.
 var keptTables = []string{"schema_migrations", "lake_state", pullTable}
 
 // keptTablesSQL copies the keptTables the writer's database home has.

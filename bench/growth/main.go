@@ -236,7 +236,7 @@ func timed(bin string, args ...string) (time.Duration, error) {
 
 func (w *world) lakeFlags() []string {
 	return []string{"--warehouse", filepath.Join(w.dir, "wh"),
-		"--lake-catalog", "sqlite://" + filepath.Join(w.dir, "catalog.db"),
+		"--lake-catalog", "sqlite:///" + filepath.Join(w.dir, "catalog.db"),
 		"--lake-warehouse", "file://" + filepath.Join(w.dir, "lake")}
 }
 
