@@ -80,6 +80,9 @@ func (l *Lake) commit(ctx context.Context, w *load.Warehouse, run string, writer
 	if err := l.EnsureTables(ctx); err != nil {
 		return st, err
 	}
+	if err := l.resendMended(ctx, w, writer); err != nil {
+		return st, err
+	}
 	order, changes, err := w.LakePending(ctx)
 	if err != nil || len(order) == 0 {
 		return st, err

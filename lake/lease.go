@@ -51,10 +51,13 @@ type lease struct {
 	err error // the renewal's failure, if any
 }
 
-// ensureLeases creates etalake_leases when absent.
+// ensureLeases creates etalake_leases, etalake_mends and
+// etalake_mend_seen when absent.
 func (l *Lake) ensureLeases(ctx context.Context) error {
-	if _, err := l.db.ExecContext(ctx, leaseDDL); err != nil {
-		return fmt.Errorf("lake: creating etalake_leases in catalog %s: %w", redact(l.cfg.Catalog), err)
+	for _, ddl := range append([]string{leaseDDL}, strings.Split(mendDDL, ";\n")...) {
+		if _, err := l.db.ExecContext(ctx, ddl); err != nil {
+			return fmt.Errorf("lake: creating etalake's tables in catalog %s: %w", redact(l.cfg.Catalog), err)
+		}
 	}
 	return nil
 }
