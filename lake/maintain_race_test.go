@@ -27,15 +27,23 @@ var maintainSettings = []struct {
 // equal to the warehouses (issue 42: with --keep-days 0 --orphan-grace 0s
 // the catalog came to point at a deleted metadata file, and current
 // snapshots at deleted data files). The slow tier loops 50 rounds of
-// maintain beside 4 writers of 3 jobs each; the quick tier 8 rounds beside
-// 4 writers of one job.
+// maintain or more beside 4 writers of 3 jobs each, on SQLite and on
+// Postgres; the quick tier 8 rounds or more (until the writers are done)
+// beside 4 writers of one job, on SQLite.
 func TestMaintainBesideCommittingWritersKeepsTheLakeWhole(t *testing.T) {
 	rounds, jobs := 8, 1
 	if slowtest.Enabled() {
 		rounds, jobs = 50, 3
 	}
+	t.Run("sqlite", func(t *testing.T) { maintainBeside(t, localLake(t), rounds, jobs) })
+	t.Run("postgres", func(t *testing.T) {
+		slowtest.Require(t, "maintain beside four writer processes on a Postgres catalog, about a minute; the quick tier runs them on SQLite")
+		maintainBeside(t, postgresLake(t), rounds, jobs)
+	})
+}
+
+func maintainBeside(t *testing.T, cfg lake.Config, rounds, jobs int) {
 	ctx := context.Background()
-	cfg := localLake(t)
 	tpl := template(t)
 	var dirs []string
 	for range 4 {
