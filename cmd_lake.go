@@ -56,7 +56,7 @@ func lakeCommand() *cli.Command {
 			"commits the partitions it changed to Iceberg tables in namespace etalake, one snapshot per table,\n" +
 			"carrying its run id; Spark, Trino and DuckDB read them (README: Reading the lake). 'etalake lake pull'\n" +
 			"builds one warehouse of the whole lake, its analytic views over every writer's rows.",
-		Subcommands:  []*cli.Command{lakeStatusCommand(), lakeMaintainCommand(), lakePullCommand()},
+		Subcommands:  []*cli.Command{lakeStatusCommand(), lakeMaintainCommand(), lakeMendCommand(), lakePullCommand()},
 		OnUsageError: usageError,
 	}
 }

@@ -21,12 +21,17 @@ func lakeMaintainCommand() *cli.Command {
 			"     32 MiB, when two or more, and every file with position deletes, become one file, deletes applied;\n" +
 			"  2. expires the snapshots older than --keep-days (the current one never): readers' time travel\n" +
 			"     reaches that far back, and the files only expired snapshots used are deleted;\n" +
-			"  3. removes orphan files: those no snapshot references, older than --orphan-grace. A job killed\n" +
-			"     between writing its files and committing leaves some (its next job removes its own at once);\n" +
-			"     the grace spares the files of a job committing right now.",
+			"  3. removes orphan files: those no snapshot or metadata file references, older than --orphan-grace.\n" +
+			"     A job killed between writing its files and committing leaves some (its next job removes its own\n" +
+			"     at once). Whatever the grace, a file is never removed while a commit in flight may reference\n" +
+			"     it: every job holds a lease in the catalog's database (table etalake_leases) from before its\n" +
+			"     first file to after its last commit, and maintain removes only files older than the start of\n" +
+			"     every live lease (less a minute for clocks that disagree), and younger than a minute never; a\n" +
+			"     lease whose job died expires after 2 minutes. So --keep-days 0 --orphan-grace 0s is safe beside\n" +
+			"     running jobs. Should a table break all the same (lake status says so), 'etalake lake mend'.",
 		Flags: append(append(lakeFlags(), logFlags()...),
 			&cli.IntFlag{Name: "keep-days", EnvVars: []string{"ETALAKE_LAKE_KEEP_DAYS"}, Value: lake.DefaultKeepDays, Usage: "expire snapshots older than this many days (the current one is always kept)"},
-			&cli.DurationFlag{Name: "orphan-grace", EnvVars: []string{"ETALAKE_LAKE_ORPHAN_GRACE"}, Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this; 0s removes them all (only when no job is committing)"},
+			&cli.DurationFlag{Name: "orphan-grace", EnvVars: []string{"ETALAKE_LAKE_ORPHAN_GRACE"}, Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this, and than every commit in flight (its lease); 0s is safe beside running jobs"},
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {

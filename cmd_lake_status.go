@@ -18,7 +18,9 @@ func lakeStatusCommand() *cli.Command {
 			"(its id is the column and first partition etalake_writer); its last run is the etl_runs.run_id of the\n" +
 			"last job whose commit reached the table, kept in the table's properties (etalake.writer.<id>.last-run), so a\n" +
 			"writer whose snapshots 'etalake lake maintain' expired is still listed while the table holds its rows.\n" +
-			"Snapshots pile up with every job until 'etalake lake maintain' expires them.",
+			"Snapshots pile up with every job until 'etalake lake maintain' expires them. A table whose current metadata\n" +
+			"file, or a manifest, data or delete file of its current snapshot, is missing is said broken, naming the\n" +
+			"file, and the command exits 1: 'etalake lake mend' rolls it back to its last whole snapshot.",
 		Flags:        append(lakeFlags(), logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -33,7 +35,13 @@ func lakeStatusCommand() *cli.Command {
 			}
 			w := tabwriter.NewWriter(c.App.Writer, 0, 2, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "table\tsnapshots\tfiles\tdelete files\trows\tbytes\tcommitted\tlast run per writer\t")
+			var broken []string
 			for _, t := range tables {
+				if t.Missing != "" {
+					fmt.Fprintf(w, "%s\t-\t-\t-\t-\t-\tbroken: %s is missing\t\t\n", t.Name, t.Missing)
+					broken = append(broken, t.Name)
+					continue
+				}
 				if !t.Exists {
 					fmt.Fprintf(w, "%s\t-\t-\t-\t-\t-\tnot created yet\t\t\n", t.Name)
 					continue
@@ -57,9 +65,12 @@ func lakeStatusCommand() *cli.Command {
 			}
 			fmt.Fprintln(c.App.Writer, "\ncurrent metadata files (DuckDB: iceberg_scan('<file>')):")
 			for _, t := range tables {
-				if t.Exists {
+				if t.Exists && t.Missing == "" {
 					fmt.Fprintf(c.App.Writer, "  %-20s %s\n", t.Name, t.Metadata)
 				}
+			}
+			if len(broken) > 0 {
+				return fmt.Errorf("lake status: %s cannot be read whole (see above): 'etalake lake mend' rolls each back to its last whole snapshot", strings.Join(broken, ", "))
 			}
 			return nil
 		},

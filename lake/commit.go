@@ -39,18 +39,36 @@ func writeID(run string, t *schema.Table) uuid.UUID {
 // run, etl_runs last. A table whose snapshots already carry run for this
 // writer is not committed again. Data files a killed run of w left are
 // removed first. It is load.Lake's method: Publish calls it.
-func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.LakeStats, error) {
+func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (_ load.LakeStats, err error) {
 	var st load.LakeStats
 	writer, err := w.LakeWriter(ctx)
 	if err != nil {
 		return st, err
 	}
+	// The lease says to maintain that this writer's files are a commit in
+	// flight, from before the first is written (EnsureTables may write a
+	// table's metadata) to after the last commit (lease.go).
+	ls, err := l.takeLease(ctx, strconv.FormatInt(writer, 10))
+	if err != nil {
+		return st, err
+	}
+	defer func() {
+		if rerr := ls.release(ctx); err == nil && rerr != nil {
+			err = rerr
+		}
+	}()
+	return l.commit(ctx, w, run, writer, ls)
+}
+
+// commit is Commit under the lease ls.
+func (l *Lake) commit(ctx context.Context, w *load.Warehouse, run string, writer int64, ls *lease) (load.LakeStats, error) {
+	var st load.LakeStats
 	dead, err := w.LakeInflight(ctx)
 	if err != nil {
 		return st, err
 	}
 	if len(dead) > 0 {
-		n, err := l.removeOrphans(ctx, writer)
+		n, err := l.removeOrphans(ctx, writer, ls)
 		st.Orphans = n
 		if err != nil {
 			return st, fmt.Errorf("lake: removing the files of killed runs %s: %w", strings.Join(dead, ", "), err)
@@ -62,6 +80,9 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 	if err := l.EnsureTables(ctx); err != nil {
 		return st, err
 	}
+	if err := l.resendMended(ctx, w, writer); err != nil {
+		return st, err
+	}
 	order, changes, err := w.LakePending(ctx)
 	if err != nil || len(order) == 0 {
 		return st, err
@@ -70,7 +91,7 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 		return st, err
 	}
 	for _, t := range order {
-		if err := l.commitTable(ctx, w, t, changes[t], writer, run, &st); err != nil {
+		if err := l.commitTable(ctx, w, t, changes[t], writer, run, ls, &st); err != nil {
 			return st, err
 		}
 		if err := w.LakeDone(ctx, t, changes[t]); err != nil {
@@ -94,7 +115,7 @@ func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (load.
 // that hold them stay, with a position delete file beside them, unless
 // every row of one goes), the new ones added in new files. A night writes
 // what it changed, not the partitions it touched.
-func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, change load.LakeChange, writer int64, run string, st *load.LakeStats) error {
+func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Table, change load.LakeChange, writer int64, run string, ls *lease, st *load.LakeStats) error {
 	tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
 	if err != nil {
 		return err
@@ -123,6 +144,11 @@ func (l *Lake) commitTable(ctx context.Context, w *load.Warehouse, t *schema.Tab
 			if committed(tbl, writer, run) {
 				return nil // an earlier try committed, though its answer was lost
 			}
+		}
+		// Maintain spares the files only while the lease lives: one that
+		// lapsed may have lost them, and is not committed.
+		if err := ls.check(ctx); err != nil {
+			return fmt.Errorf("lake: committing %s: %w", t.Name, err)
 		}
 		err = l.replace(ctx, tbl, t, change, writer, run, files, props, st)
 		if err == nil {

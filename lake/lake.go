@@ -41,6 +41,9 @@ type Options struct {
 	SchemaVersion int
 	// Sleep waits between tries (nil: a timer, cut short by ctx).
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock of the leases of commits in flight (lease.go;
+	// nil: time.Now).
+	Now func() time.Time
 	// BeforeCommit, when set, is called with a table's name after its
 	// data files are written and before its commit (tests kill the
 	// process there).
@@ -53,10 +56,11 @@ const DefaultMaxAttempts = 40
 
 // Lake is an open lake: its catalog, ready to commit.
 type Lake struct {
-	cfg Config
-	opt Options
-	db  *sql.DB
-	cat *sqlcat.Catalog
+	cfg     Config
+	opt     Options
+	db      *sql.DB
+	dialect string // of the catalog's database: sqlite or postgres
+	cat     *sqlcat.Catalog
 }
 
 // Open opens the lake's catalog (creating its tables and the etalake
@@ -83,6 +87,9 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 	if opt.Sleep == nil {
 		opt.Sleep = sleep
 	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
 	driver, dsn, err := cfg.catalogSource()
 	if err != nil {
 		return nil, err
@@ -100,13 +107,16 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 	for k, v := range storageProps(cfg.Warehouse) {
 		props[k] = v
 	}
-	l := &Lake{cfg: cfg, opt: opt, db: db}
+	l := &Lake{cfg: cfg, opt: opt, db: db, dialect: dialect(driver)}
 	err = bootstrap(ctx, db, driver, redact(cfg.Catalog), func() error {
 		cat, err := sqlcat.NewCatalog(CatalogName, db, sqlcat.SupportedDialect(dialect(driver)), props)
 		if err != nil {
 			return fmt.Errorf("lake: catalog %s: %w", redact(cfg.Catalog), err)
 		}
 		l.cat = cat
+		if err := l.ensureLeases(ctx); err != nil {
+			return err
+		}
 		return l.ensureNamespace(ctx)
 	})
 	if err != nil {

@@ -19,9 +19,12 @@ type MaintainOptions struct {
 	// current one never is), and the files only they referenced removed.
 	KeepDays int
 	// OrphanGrace: files no snapshot references are removed once older
-	// than that. A younger one may be a concurrent writer's commit in the
-	// making.
+	// than that, and than the start of every commit in flight (its
+	// lease: lease.go), whatever the grace: 0 is safe beside writers.
 	OrphanGrace time.Duration
+	// ClockSkew: how far the clocks of writers, maintain and the storage
+	// may disagree (DefaultClockSkew); orphans younger than that stay.
+	ClockSkew time.Duration
 	// SmallFile: a partition with two files or more smaller than that, or
 	// with deletes, is compacted: those files, deletes applied, into one
 	// (0: DefaultSmallFile).
@@ -31,7 +34,7 @@ type MaintainOptions struct {
 
 // DefaultMaintainOptions keep a week of snapshots, and orphans for a day.
 func DefaultMaintainOptions() MaintainOptions {
-	return MaintainOptions{KeepDays: DefaultKeepDays, OrphanGrace: DefaultOrphanGrace, SmallFile: DefaultSmallFile, Now: time.Now}
+	return MaintainOptions{KeepDays: DefaultKeepDays, OrphanGrace: DefaultOrphanGrace, ClockSkew: DefaultClockSkew, SmallFile: DefaultSmallFile, Now: time.Now}
 }
 
 // Defaults of MaintainOptions.
@@ -50,6 +53,9 @@ func (o MaintainOptions) Validate() error {
 	if o.OrphanGrace < 0 {
 		errs = append(errs, fmt.Errorf("--orphan-grace %s: want a duration of 0s or more (default %s)", o.OrphanGrace, DefaultOrphanGrace))
 	}
+	if o.ClockSkew < 0 {
+		errs = append(errs, fmt.Errorf("clock skew %s: want a duration of 0s or more (default %s)", o.ClockSkew, DefaultClockSkew))
+	}
 	return errors.Join(errs...)
 }
 
@@ -65,12 +71,28 @@ type TableUpkeep struct {
 
 // Maintain keeps the lake small and fast, table by table: it compacts
 // small files per partition, expires snapshots older than KeepDays, and
-// removes the files no snapshot references (after OrphanGrace). Each
-// change is one commit, retried on a conflict with a writer.
-func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep, error) {
+// removes the files no snapshot references (after OrphanGrace, and never
+// one a commit in flight may still reference: orphans). Each change is
+// one commit, retried on a conflict with a writer. It holds a lease
+// itself, so that another maintain spares its compactions' files.
+func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) (_ []TableUpkeep, err error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
+	ls, err := l.takeLease(ctx, "maintain")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := ls.release(ctx); err == nil && rerr != nil {
+			err = rerr
+		}
+	}()
+	return l.maintain(ctx, opt, ls)
+}
+
+// maintain is Maintain under the lease ls.
+func (l *Lake) maintain(ctx context.Context, opt MaintainOptions, ls *lease) ([]TableUpkeep, error) {
 	if opt.SmallFile == 0 {
 		opt.SmallFile = DefaultSmallFile
 	}
@@ -104,15 +126,11 @@ func (l *Lake) Maintain(ctx context.Context, opt MaintainOptions) ([]TableUpkeep
 		if err := l.expire(ctx, t, opt, &up); err != nil {
 			return out, fmt.Errorf("lake: expiring the snapshots of %s: %w", t.Name, err)
 		}
-		tbl, err = l.cat.LoadTable(ctx, ident(t))
-		if err != nil {
-			return out, err
-		}
-		res, err := tbl.DeleteOrphanFiles(ctx, table.WithFilesOlderThan(opt.OrphanGrace))
+		gone, freed, err := l.orphans(ctx, t, nil, opt.Now(), max(opt.OrphanGrace, opt.ClockSkew), opt.ClockSkew, ls)
 		if err != nil {
 			return out, fmt.Errorf("lake: removing the orphan files of %s: %w", t.Name, err)
 		}
-		up.Orphans, up.Freed = len(res.DeletedFiles), res.TotalSizeBytes
+		up.Orphans, up.Freed = len(gone), freed
 		if err := l.hint(ctx, t); err != nil {
 			return out, err
 		}

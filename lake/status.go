@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/apache/iceberg-go"
@@ -32,6 +33,10 @@ type TableStatus struct {
 	// properties (which expiry does not take: writers.go), and the
 	// writers of the current data files (Run empty when none says).
 	Writers []WriterRun
+	// Missing, when not "", says what of the table is missing: its
+	// current metadata file, or files of its current snapshot (Mend
+	// rolls it back to its last whole snapshot).
+	Missing string
 	// Location is the table's root (its metadata/ and data/ under it);
 	// Metadata its current metadata file, what DuckDB's iceberg_scan
 	// reads.
@@ -56,10 +61,26 @@ func (l *Lake) Status(ctx context.Context) ([]TableStatus, error) {
 			out = append(out, st)
 			continue
 		}
+		if errors.Is(err, fs.ErrNotExist) {
+			st.Exists = true
+			if st.Metadata, err = l.pointer(ctx, t); err != nil {
+				return nil, err
+			}
+			st.Missing = "its current metadata file " + st.Metadata
+			out = append(out, st)
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
 		}
 		st.Exists, st.Location, st.Metadata = true, tbl.Location(), tbl.MetadataLocation()
+		if st.Missing, err = missing(ctx, tbl); err != nil {
+			return nil, fmt.Errorf("lake: table %s: %w", t.Name, err)
+		}
+		if st.Missing != "" {
+			out = append(out, st)
+			continue
+		}
 		snaps := tbl.Metadata().Snapshots()
 		st.Snapshots = len(snaps)
 		if cur := tbl.CurrentSnapshot(); cur != nil {
