@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/etalake/etalake/lake"
 )
 
 // A demo lake whose etl_runs lost its current metadata file: lake status
@@ -17,7 +19,7 @@ func TestLakeStatusSaysABrokenTableAndLakeMendMendsIt(t *testing.T) {
 	if code, _, errs := run(t, nil, "demo", "--warehouse", dir, "--days", "2", "--shipments", "10", "--lake"); code != exitOK {
 		t.Fatalf("demo --lake: exit %d\n%s", code, errs)
 	}
-	env := map[string]string{"ETALAKE_LAKE_CATALOG": "sqlite://" + filepath.Join(dir+"-lake", "catalog.db"), "ETALAKE_LAKE_WAREHOUSE": "file://" + filepath.Join(dir+"-lake", "warehouse")}
+	env := map[string]string{"ETALAKE_LAKE_CATALOG": lake.SQLiteCatalog(filepath.Join(dir+"-lake", "catalog.db")), "ETALAKE_LAKE_WAREHOUSE": "file://" + filepath.Join(dir+"-lake", "warehouse")}
 	code, out, errs := run(t, env, "lake", "status")
 	if code != exitOK {
 		t.Fatalf("lake status of a whole lake: exit %d\n%s%s", code, out, errs)
