@@ -206,12 +206,21 @@ func (l *Lake) evolve(ctx context.Context, t *schema.Table, tbl *table.Table, v 
 // Options.SchemaVersion: readers find every table the mirror has, empty
 // or not. Commit calls it first.
 func (l *Lake) EnsureTables(ctx context.Context) error {
+	_, err := l.ensureTables(ctx)
+	return err
+}
+
+// ensureTables is EnsureTables, returning the tables as loaded.
+func (l *Lake) ensureTables(ctx context.Context) (map[*schema.Table]*table.Table, error) {
+	out := map[*schema.Table]*table.Table{}
 	for _, t := range Tables() {
-		if _, err := l.ensureTable(ctx, t, l.opt.SchemaVersion); err != nil {
-			return err
+		tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
+		if err != nil {
+			return nil, err
 		}
+		out[t] = tbl
 	}
-	return nil
+	return out, nil
 }
 
 // FieldIDs maps each column of lake table t to its Iceberg field id.
