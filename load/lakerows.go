@@ -18,9 +18,10 @@ import (
 // The rows a lake commit writes are read one partition (day) at a time,
 // each day's query sorted by key, the days in order: the lake's clustered
 // writer gets them sorted by partition as one query sorting them all
-// would give them, but DuckDB sorts a day's rows, not a table's. A whole
-// table's first commit at 16× history (3.8 million rows) peaked at
-// 1.85 GiB read by one query.
+// would give them, but DuckDB sorts a day's rows, not a table's. The
+// first commit of a whole warehouse of 16× history (3.8 million rows)
+// peaked at 1 854 MiB read by one query a table, at 839 MiB so
+// (BENCHMARKS.md).
 
 // lakeQueries are the queries of the rows of t that change selects, one a
 // day in day order (one selecting nothing when no day is selected).
