@@ -29,13 +29,18 @@ func lakeConfig(c *cli.Context) (lake.Config, error) {
 }
 
 // openLake opens the lake the settings name, or returns nil without
-// them. It stays open until the process ends.
+// them. It stays open until the process ends, and logs a commit that
+// gives a lake table a whole table (a warehouse moved to another lake).
 func openLake(c *cli.Context) (*lake.Lake, error) {
 	cfg, err := lakeConfig(c)
 	if err != nil || !cfg.Enabled() {
 		return nil, err
 	}
-	return lake.Open(c.Context, cfg, lake.Options{})
+	log, err := newLogger(c)
+	if err != nil {
+		return nil, err
+	}
+	return lake.Open(c.Context, cfg, lake.Options{Log: log})
 }
 
 // withLake sets the warehouse's lake from the settings, when set.

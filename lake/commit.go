@@ -35,8 +35,9 @@ func writeID(run string, t *schema.Table) uuid.UUID {
 }
 
 // Commit commits to the lake the partitions of w changed since its last
-// commit (load.Warehouse.LakePending), one snapshot per table carrying
-// run, etl_runs last. A table whose snapshots already carry run for this
+// commit (load.Warehouse.LakePending), and the whole of each table whose
+// lake table lacks w's history (identity.go), one snapshot per table
+// carrying run, etl_runs last. A table whose snapshots already carry run for this
 // writer is not committed again. Data files a killed run of w left are
 // removed first. It is load.Lake's method: Publish calls it.
 func (l *Lake) Commit(ctx context.Context, w *load.Warehouse, run string) (_ load.LakeStats, err error) {
@@ -77,15 +78,29 @@ func (l *Lake) commit(ctx context.Context, w *load.Warehouse, run string, writer
 			return st, err
 		}
 	}
-	if err := l.EnsureTables(ctx); err != nil {
+	tables, err := l.ensureTables(ctx)
+	if err != nil {
 		return st, err
 	}
 	if err := l.resendMended(ctx, w, writer); err != nil {
 		return st, err
 	}
-	order, changes, err := w.LakePending(ctx)
-	if err != nil || len(order) == 0 {
+	_, changes, err := w.LakePending(ctx)
+	if err != nil {
 		return st, err
+	}
+	// A table whose lake table lacks the writer's history is committed
+	// whole, what was pending of it included.
+	whole, err := l.histories(ctx, w, tables, writer)
+	if err != nil {
+		return st, err
+	}
+	for t, c := range whole {
+		changes[t] = c
+	}
+	order := commitOrder(changes)
+	if len(order) == 0 {
+		return st, nil
 	}
 	if err := w.LakeBegin(ctx, run); err != nil {
 		return st, err
@@ -95,6 +110,9 @@ func (l *Lake) commit(ctx context.Context, w *load.Warehouse, run string, writer
 			return st, err
 		}
 		if err := w.LakeDone(ctx, t, changes[t]); err != nil {
+			return st, err
+		}
+		if err := w.SetLakeTable(ctx, t, l.identity(tables[t])); err != nil {
 			return st, err
 		}
 		// The night's rows are committed: a compaction that fails is
@@ -216,7 +234,8 @@ func (l *Lake) replace(ctx context.Context, tbl *table.Table, t *schema.Table, c
 }
 
 // selection is the filter of writer's rows of t that change selects (as
-// load.Warehouse.LakeRows selects the warehouse's), nil when none.
+// load.Warehouse.LakeRows selects the warehouse's; every one of writer's
+// rows with change.All), nil when none.
 func selection(tbl *table.Table, t *schema.Table, change load.LakeChange, writer int64) (iceberg.BooleanExpression, error) {
 	dates := func(days []time.Time) iceberg.BooleanExpression {
 		ds := make([]iceberg.Date, len(days))
@@ -224,6 +243,10 @@ func selection(tbl *table.Table, t *schema.Table, change load.LakeChange, writer
 			ds[i] = iceberg.Date(d.UTC().Unix() / 86400)
 		}
 		return iceberg.IsIn(iceberg.Reference(t.Partition), ds...)
+	}
+	mine := iceberg.EqualTo(iceberg.Reference(load.LakeWriterColumn), writer)
+	if change.All {
+		return mine, nil
 	}
 	var or iceberg.BooleanExpression
 	if len(change.Whole) > 0 {
@@ -244,7 +267,7 @@ func selection(tbl *table.Table, t *schema.Table, change load.LakeChange, writer
 	if or == nil {
 		return nil, nil
 	}
-	return iceberg.NewAnd(iceberg.EqualTo(iceberg.Reference(load.LakeWriterColumn), writer), or), nil
+	return iceberg.NewAnd(mine, or), nil
 }
 
 // keyIn is the filter "load.LakeKey(t) is one of keys", the keys typed as

@@ -39,6 +39,7 @@ import (
 
 // deleteSet is the rows change selects of writer, to match row by row.
 type deleteSet struct {
+	all          bool           // every row (LakeChange.All)
 	whole, keyed map[int32]bool // days since 1970-01-01
 	keys         map[string]bool
 }
@@ -51,7 +52,7 @@ func newDeleteSet(change load.LakeChange) deleteSet {
 		}
 		return m
 	}
-	s := deleteSet{whole: days(change.Whole), keyed: days(change.Keyed), keys: map[string]bool{}}
+	s := deleteSet{all: change.All, whole: days(change.Whole), keyed: days(change.Keyed), keys: map[string]bool{}}
 	for _, k := range change.Keys {
 		s.keys[k] = true
 	}
@@ -205,7 +206,7 @@ func matchingRows(ctx context.Context, fsys iceio.IO, path string, t *schema.Tab
 		for i := range days.Len() {
 			pos := at + int64(i)
 			d := int32(days.Value(i))
-			if !gone[pos] && (set.whole[d] || (set.keyed[d] && set.keys[key(i)])) {
+			if !gone[pos] && (set.all || set.whole[d] || (set.keyed[d] && set.keys[key(i)])) {
 				out = append(out, pos)
 			}
 		}

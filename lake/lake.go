@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -48,6 +49,9 @@ type Options struct {
 	// data files are written and before its commit (tests kill the
 	// process there).
 	BeforeCommit func(table string)
+	// Log says when a commit gives a lake table the warehouse's whole
+	// table (identity.go; nil: said nowhere).
+	Log *slog.Logger
 }
 
 // DefaultMaxAttempts tries a conflicting commit that often: 16 writers
@@ -89,6 +93,9 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
 	}
 	driver, dsn, err := cfg.catalogSource()
 	if err != nil {

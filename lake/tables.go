@@ -212,16 +212,24 @@ func (l *Lake) evolve(ctx context.Context, t *schema.Table, tbl *table.Table, v 
 // Each table it leaves with a current snapshot (an empty first one when
 // never written) and its version hint (hint.go) written.
 func (l *Lake) EnsureTables(ctx context.Context) error {
+	_, err := l.ensureTables(ctx)
+	return err
+}
+
+// ensureTables is EnsureTables, returning the tables as loaded.
+func (l *Lake) ensureTables(ctx context.Context) (map[*schema.Table]*table.Table, error) {
+	out := map[*schema.Table]*table.Table{}
 	for _, t := range Tables() {
 		tbl, err := l.ensureTable(ctx, t, l.opt.SchemaVersion)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := writeHint(ctx, tbl); err != nil {
-			return fmt.Errorf("lake: writing the version hint of %s: %w", t.Name, err)
+			return nil, fmt.Errorf("lake: writing the version hint of %s: %w", t.Name, err)
 		}
+		out[t] = tbl
 	}
-	return nil
+	return out, nil
 }
 
 // FieldIDs maps each column of lake table t to its Iceberg field id.

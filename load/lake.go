@@ -184,10 +184,14 @@ type LakeChange struct {
 	Whole []time.Time
 	Keyed []time.Time
 	Keys  []string
+	// All: the lake table lacks the writer's history (LakeHistory), so
+	// every row of the writer it holds goes, whatever its partition, and
+	// Whole lists every partition of the warehouse's table.
+	All bool
 }
 
 // Empty reports whether nothing changed.
-func (c LakeChange) Empty() bool { return len(c.Whole) == 0 && len(c.Keyed) == 0 }
+func (c LakeChange) Empty() bool { return !c.All && len(c.Whole) == 0 && len(c.Keyed) == 0 }
 
 // LakePending lists what changed since the last commit to the lake, per
 // table, in the order of schema.Tables with etl_runs last (a reader who
@@ -273,23 +277,20 @@ func (w *Warehouse) LakeRows(ctx context.Context, t *schema.Table, change LakeCh
 	if w.db == nil {
 		return errClosed
 	}
-	var cols []string
-	for _, c := range t.Columns {
-		cols = append(cols, ident(c.Name))
-	}
-	keys := []string{ident(t.Partition)}
-	for _, c := range t.Key {
-		keys = append(keys, ident(c))
-	}
-	q := fmt.Sprintf("SELECT %s, CAST(%d AS BIGINT) AS %s FROM %s WHERE %s ORDER BY %s",
-		strings.Join(cols, ", "), writer, ident(LakeWriterColumn), ident(t.Name), lakeSelection(t, change), strings.Join(keys, ", "))
+	queries := lakeQueries(t, change, writer)
 	return w.onArrowConn(ctx, func(_ driver.Conn, ar *duckdb.Arrow) error {
-		rr, err := ar.QueryContext(ctx, q)
+		rr, err := newDayReader(ctx, ar, queries)
 		if err != nil {
 			return fmt.Errorf("load: reading %s for the lake: %w", t.Name, err)
 		}
 		defer rr.Release()
-		return fn(rr)
+		if err := fn(rr); err != nil {
+			return err
+		}
+		if err := rr.Err(); err != nil {
+			return fmt.Errorf("load: reading %s for the lake: %w", t.Name, err)
+		}
+		return nil
 	})
 }
 
@@ -333,6 +334,12 @@ func (w *Warehouse) LakeDone(ctx context.Context, t *schema.Table, change LakeCh
 	defer w.mu.Unlock()
 	if w.db == nil {
 		return errClosed
+	}
+	if change.All {
+		// The whole table went: whatever was pending of it too.
+		if _, err := w.db.ExecContext(ctx, `DELETE FROM lake_pending WHERE table_name = ?`, t.Name); err != nil {
+			return fmt.Errorf("load: forgetting the lake's pending %s: %w", t.Name, err)
+		}
 	}
 	for _, d := range append(append([]time.Time(nil), change.Whole...), change.Keyed...) {
 		if _, err := w.db.ExecContext(ctx, `DELETE FROM lake_pending WHERE table_name = ? AND partition_date = CAST(? AS DATE)`, t.Name, dayOf(d).String()); err != nil {
