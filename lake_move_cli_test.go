@@ -28,7 +28,7 @@ func TestAJobOnAnotherLakeSaysItCommitsTheWholeTables(t *testing.T) {
 	lakeAt := func(name string) map[string]string {
 		return map[string]string{
 			"ETALAKE_WAREHOUSE":      wh,
-			"ETALAKE_LAKE_CATALOG":   "sqlite://" + filepath.Join(dir, name, "catalog.db"),
+			"ETALAKE_LAKE_CATALOG":   lake.SQLiteCatalog(filepath.Join(dir, name, "catalog.db")),
 			"ETALAKE_LAKE_WAREHOUSE": "file://" + filepath.Join(dir, name, "files"),
 		}
 	}

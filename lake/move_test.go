@@ -267,7 +267,7 @@ func TestAWarehouseWithoutARecordOfItsLakeGivesAFreshLakeItsHistory(t *testing.T
 func dropTables(t *testing.T, cfg lake.Config, names ...string) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", "file:"+strings.TrimPrefix(cfg.Catalog, "sqlite://"))
+	db, err := sql.Open("sqlite", "file:"+strings.TrimPrefix(cfg.Catalog, "sqlite:///"))
 	if err != nil {
 		t.Fatal(err)
 	}
