@@ -52,7 +52,13 @@ func demo(t testing.TB, dir string, lk *lake.Lake, seed int64) {
 // third of a demo's cost.
 func fed(t *testing.T, lk *lake.Lake) string {
 	t.Helper()
-	dir := loadtest.CopyDir(t, template(t))
+	return fedFrom(t, lk, template(t))
+}
+
+// fedFrom is fed with a copy of the warehouse tpl.
+func fedFrom(t *testing.T, lk *lake.Lake, tpl string) string {
+	t.Helper()
+	dir := loadtest.CopyDir(t, tpl)
 	if err := replay(context.Background(), dir, load.Options{Lake: lk}, jobs.ReplayOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/load"
@@ -109,9 +110,15 @@ func warehouseRows(t *testing.T, dir string) int64 {
 // committed to the first lake.
 func moved(t *testing.T, from, to lake.Config, reason string) string {
 	t.Helper()
+	return movedFrom(t, template(t), from, to, reason)
+}
+
+// movedFrom is moved with the warehouse copied from tpl.
+func movedFrom(t *testing.T, tpl string, from, to lake.Config, reason string) string {
+	t.Helper()
 	log := &jobLog{}
 	first := open(t, from, lake.Options{Log: log.logger()})
-	dir := fed(t, first)
+	dir := fedFrom(t, first, tpl)
 	log.take(t) // the warehouse's first commit, whole
 	before, whole := night(t, dir, first, log)
 	if len(whole) != 0 {
@@ -180,10 +187,16 @@ func TestAWarehouseMovedFromFilesToS3GivesTheNewLakeItsHistory(t *testing.T) {
 // commit, with new table uuids) gets the writer's whole history of those
 // tables, and only of those.
 func TestADroppedLakeTableGetsTheWholeTableAgain(t *testing.T) {
+	droppedTables(t, template(t))
+}
+
+// droppedTables is the test above for a warehouse copied from tpl.
+func droppedTables(t *testing.T, tpl string) {
+	t.Helper()
 	cfg := localLake(t)
 	log := &jobLog{}
 	lk := open(t, cfg, lake.Options{Log: log.logger()})
-	dir := fed(t, lk)
+	dir := fedFrom(t, lk, tpl)
 	before, _ := night(t, dir, lk, log)
 	lk.Close()
 
@@ -281,4 +294,22 @@ func dropTables(t *testing.T, cfg lake.Config, names ...string) {
 			t.Fatalf("dropping %s: %v", n, err)
 		}
 	}
+}
+
+// The trial, in the slow tier: a warehouse of 30 nights of
+// history moved from SQLite to Postgres, from local files to S3, and fed
+// again to its lake after two of its tables were dropped. Each new lake
+// equals the warehouse, table by table, after one job, and the job after
+// it commits only its changes.
+func TestAWarehouseOfThirtyNightsMovesBetweenLakes(t *testing.T) {
+	slowtest.Require(t, "a demo warehouse of 30 nights, moved three ways")
+	tpl := template30(t)
+	t.Run("sqlite to postgres", func(t *testing.T) {
+		to := lake.Config{Catalog: pgtest.Start(t).URL, Warehouse: "file://" + filepath.Join(t.TempDir(), "files")}
+		movedFrom(t, tpl, localLake(t), to, lake.ReasonOtherLake)
+	})
+	t.Run("files to s3", func(t *testing.T) {
+		movedFrom(t, tpl, localLake(t), s3Lake(t), lake.ReasonOtherLake)
+	})
+	t.Run("tables dropped", func(t *testing.T) { droppedTables(t, tpl) })
 }

@@ -48,8 +48,10 @@ func TestMain(m *testing.M) {
 	}
 	childproc.QuickExit()
 	code := m.Run()
-	if tplWarehouse.dir != "" {
-		_ = os.RemoveAll(tplWarehouse.dir)
+	for _, dir := range []string{tplWarehouse.dir, tpl30Warehouse.dir} {
+		if dir != "" {
+			_ = os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -135,10 +137,26 @@ func template(t *testing.T) string {
 	return tplWarehouse.dir
 }
 
-var tplWarehouse struct {
+var tplWarehouse, tpl30Warehouse struct {
 	once sync.Once
 	dir  string
 	err  error
+}
+
+// template30 is a demo warehouse of 30 nights (the slow tier's), built
+// once for the package's tests.
+func template30(t *testing.T) string {
+	t.Helper()
+	tpl30Warehouse.once.Do(func() {
+		tpl30Warehouse.dir, tpl30Warehouse.err = os.MkdirTemp("", "etalake-lake-template30-")
+		if tpl30Warehouse.err == nil {
+			_, tpl30Warehouse.err = jobs.Demo(context.Background(), jobs.DemoOptions{Days: 30, Dir: tpl30Warehouse.dir, Seed: 7, Shipments: 20})
+		}
+	})
+	if tpl30Warehouse.err != nil {
+		t.Fatalf("the template warehouse of 30 nights: %v", tpl30Warehouse.err)
+	}
+	return tpl30Warehouse.dir
 }
 
 // Four writer processes commit jobs to the same tables at once: every
