@@ -211,9 +211,9 @@ func TestLimiterStateFileHoldsNoKey(t *testing.T) {
 // The two-process test: the test binary runs itself twice, concurrently,
 // as children that share one state directory on the real clock.
 const (
-	childDirEnv   = "ETALAKE_TEST_LIMITER_DIR"
-	childStartEnv = "ETALAKE_TEST_LIMITER_START"
-	childWaits    = 15
+	childDirEnv  = "ETALAKE_TEST_LIMITER_DIR"
+	childGateEnv = "ETALAKE_TEST_LIMITER_GATE"
+	childWaits   = 15
 )
 
 // twoProcessRate is short enough to run in about two seconds. The margin is
@@ -231,8 +231,7 @@ func TestLimiterTwoProcesses(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" && runtime.GOOS != "freebsd" {
 		t.Skip("cross-process locking is tested where flock exists")
 	}
-	dir := t.TempDir()
-	start := time.Now().Add(time.Second) // both children start waiting together
+	dir, gate := t.TempDir(), t.TempDir()
 	type child struct {
 		cmd            *exec.Cmd
 		stdout, stderr bytes.Buffer
@@ -240,12 +239,28 @@ func TestLimiterTwoProcesses(t *testing.T) {
 	children := make([]*child, 2)
 	for i := range children {
 		c := &child{cmd: exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestLimiterTwoProcesses$", "-test.count=1")}
-		c.cmd.Env = append(os.Environ(), childDirEnv+"="+dir, childStartEnv+"="+strconv.FormatInt(start.UnixNano(), 10))
+		c.cmd.Env = append(os.Environ(), childDirEnv+"="+dir, childGateEnv+"="+gate)
 		c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 		if err := c.cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		children[i] = c
+	}
+	// Both children start waiting together, however long a loaded
+	// machine takes to start them: each says it is ready, then waits for
+	// the gate to open (a fixed start a second ahead was missed by a child
+	// started late, and the two did not overlap).
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		ready, _ := filepath.Glob(filepath.Join(gate, "ready-*"))
+		if len(ready) == len(children) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d children ready after a minute", len(ready), len(children))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(gate, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	var all []time.Time
 	spans := make([][2]time.Time, len(children))
@@ -267,17 +282,22 @@ func TestLimiterTwoProcesses(t *testing.T) {
 }
 
 func runLimiterChild(t *testing.T, dir string) {
-	startNS, err := strconv.ParseInt(os.Getenv(childStartEnv), 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gate := os.Getenv(childGateEnv)
 	l := newLimiter(t, extract.LimiterConfig{Rate: twoProcessRate, Margin: twoProcessMargin, Dir: dir, KeyID: "twoproc"})
 	// The times the limiter stamped, under the shared lock: a time read
 	// after Wait returns may come late on a loaded machine, and two grants
 	// a window apart would look closer than they were.
 	var granted time.Time
 	extract.SetGrantHook(l, func(at time.Time) { granted = at })
-	time.Sleep(time.Until(time.Unix(0, startNS)))
+	if err := os.WriteFile(filepath.Join(gate, fmt.Sprintf("ready-%d", os.Getpid())), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(gate, "go")); err == nil {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	for range childWaits {
