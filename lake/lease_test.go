@@ -2,14 +2,18 @@ package lake_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
 )
 
@@ -74,4 +78,47 @@ func TestADeadWritersLeaseHoldsMaintainBackOnlyUntilItExpires(t *testing.T) {
 	if n := unreferenced(); n != 0 {
 		t.Errorf("maintain once the dead writer's lease expired: %d of its %d files left, want none", n, left)
 	}
+}
+
+// A commit whose lease lapsed before it swung the catalog — its process
+// stood still past LeaseTTL, so maintain may have taken its files for a
+// killed job's — commits nothing: the job fails with ErrLeaseLapsed, and
+// the next job commits what it had to, the lake then equal to the
+// warehouse. The clock moves past the lease once it is taken, rather than
+// the test sleeping through it.
+func TestACommitWhoseLeaseLapsedCommitsNothingAndTheNextJobCommitsIt(t *testing.T) {
+	ctx := context.Background()
+	cfg := localLake(t)
+	var mu sync.Mutex
+	calls, base := 0, time.Now()
+	lapsing := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls == 1 { // the lease taken
+			return base
+		}
+		return base.Add(lake.LeaseTTL + time.Minute)
+	}
+	lk := open(t, cfg, lake.Options{Now: lapsing})
+	dir := loadtest.CopyDir(t, template(t))
+	err := replay(ctx, dir, load.Options{Lake: lk}, jobs.ReplayOptions{})
+	if !errors.Is(err, lake.ErrLeaseLapsed) {
+		t.Fatalf("a job whose lease lapsed: %v, want %v", err, lake.ErrLeaseLapsed)
+	}
+	tables, err := lk.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range tables {
+		if st.Rows != 0 {
+			t.Errorf("%s: %d rows committed under a lapsed lease", st.Name, st.Rows)
+		}
+	}
+	lk.Close()
+
+	log := &jobLog{}
+	lk = open(t, cfg, lake.Options{Log: log.logger()})
+	night(t, dir, lk, log)
+	checkLake(t, lk, dir)
 }
