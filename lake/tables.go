@@ -18,13 +18,18 @@ import (
 // Rows a night changes are deleted by position (merge-on-read, the delete
 // kind every Iceberg reader applies; deletes.go), and the metadata files
 // of older commits are removed by the commit that makes them older, past
-// the last 20 (Iceberg's own properties: no maintenance needed).
+// the last 20 (Iceberg's own properties: no maintenance needed). Row
+// groups are DuckDB's size, 122 880 rows, not Iceberg's 1 048 576: the
+// Parquet writer holds one in memory, which a first commit of a whole
+// warehouse fills (170 MiB less at 16×; BENCHMARKS.md), and readers skip
+// by row group statistics at a finer grain.
 var tableProps = iceberg.Properties{
 	"format-version":                          "2",
 	"write.parquet.compression-codec":         "zstd",
 	table.WriteDeleteModeKey:                  table.WriteModeMergeOnRead,
 	table.MetadataDeleteAfterCommitEnabledKey: "true",
 	table.MetadataPreviousVersionsMaxKey:      "20",
+	table.ParquetRowGroupLimitKey:             "122880",
 }
 
 // Tables are the lake's tables: every table of the Parquet mirror.

@@ -20,8 +20,9 @@ import (
 // writer gets them sorted by partition as one query sorting them all
 // would give them, but DuckDB sorts a day's rows, not a table's. The
 // first commit of a whole warehouse of 16× history (3.8 million rows)
-// peaked at 1 854 MiB read by one query a table, at 839 MiB so
-// (BENCHMARKS.md).
+// peaked at 1 854 MiB read by one query a table, at 839 MiB so, and at
+// 667 MiB with the lake's row groups of 122 880 rows (lake/tables.go;
+// BENCHMARKS.md).
 
 // lakeQueries are the queries of the rows of t that change selects, one a
 // day in day order (one selecting nothing when no day is selected).
