@@ -340,36 +340,10 @@ func (c *Client) date() time.Time {
 // gates).
 func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawResponse, err error) {
 	proven := false
-	// The gates this call probes; when it ends, each is told how: a
-	// first 404 of a product not yet proven is checked against its
-	// current period first (checkBase), which proves the URL or stops it.
-	var probed []wire.Product
-	defer func() {
-		if len(probed) == 0 {
-			return
-		}
-		if !proven && errors.Is(err, ErrNotFound) && raw != nil && probed[0] == r.product {
-			var mis *MisconfigError
-			if proven, mis = c.checkBase(ctx, r, raw); mis != nil {
-				err = mis
-			}
-		}
-		var halted error
-		if errors.Is(err, ErrMisconfigured) {
-			halted = err
-		}
-		for _, gate := range probed {
-			c.probes.done(gate, proven, halted)
-		}
-	}()
-	for _, gate := range c.gates(r) {
-		probing, gerr := c.probes.enter(ctx, gate)
-		if gerr != nil {
-			return nil, gerr
-		}
-		if probing {
-			probed = append(probed, gate)
-		}
+	probed, err := c.probe(ctx, r)
+	defer func() { err = c.endProbes(ctx, r, probed, raw, proven, err) }()
+	if err != nil {
+		return nil, err
 	}
 	var budget *Budget
 	if r.endpoint.Paid() {
@@ -487,6 +461,47 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			return resp, giveUp(err, attempt)
 		}
 	}
+}
+
+// probe enters the gates a call of r waits for (gates), one after the
+// other, and returns those it probes: it is their first call since they
+// were last proven or halted.
+func (c *Client) probe(ctx context.Context, r *request) ([]wire.Product, error) {
+	var probed []wire.Product
+	for _, gate := range c.gates(r) {
+		probing, err := c.probes.enter(ctx, gate)
+		if err != nil {
+			return probed, err
+		}
+		if probing {
+			probed = append(probed, gate)
+		}
+	}
+	return probed, nil
+}
+
+// endProbes tells each gate probed how the call ended, and returns the
+// call's error: a first 404 of a product not yet proven is checked
+// against its current period first (checkBase), which proves the URL or
+// stops it with the misconfiguration it returns.
+func (c *Client) endProbes(ctx context.Context, r *request, probed []wire.Product, raw *rawResponse, proven bool, err error) error {
+	if len(probed) == 0 {
+		return err
+	}
+	if !proven && errors.Is(err, ErrNotFound) && raw != nil && probed[0] == r.product {
+		var mis *MisconfigError
+		if proven, mis = c.checkBase(ctx, r, raw); mis != nil {
+			err = mis
+		}
+	}
+	var halted error
+	if errors.Is(err, ErrMisconfigured) {
+		halted = err
+	}
+	for _, gate := range probed {
+		c.probes.done(gate, proven, halted)
+	}
+	return err
 }
 
 // slotAndCredit waits for the request's rate slot, then takes its credit
