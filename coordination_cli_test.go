@@ -170,9 +170,11 @@ func TestARerunAfterTheCoordinatorCameBackFinishesItsCap(t *testing.T) {
 	if code != exitPartial || !strings.Contains(out, "shared cap 6 reached") {
 		t.Fatalf("the re-run: exit %d, want %d, the cap reached\n%s", code, exitPartial, lastLines([]byte(out)))
 	}
-	// The first job's two ports (one settled, one in flight when the
-	// database stopped, counted uncertain), then the rest of the cap.
-	if first != 2 || charged() != 6 {
-		t.Errorf("charged %d by the first job and %d in all; want 2, then the rest of the cap of 6", first, charged())
+	// The first job's ports (two at least: one settled, one in flight when
+	// the database stopped, counted uncertain; on a loaded machine another
+	// may have left before the job saw the database gone), then the rest
+	// of the cap: never past it.
+	if first < 2 || first >= 6 || charged() != 6 {
+		t.Errorf("charged %d by the first job and %d in all; want 2 to 5, then the rest of the cap of 6", first, charged())
 	}
 }
