@@ -651,23 +651,8 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		Broken:    broken,
 	}, contentType: resp.Header.Get("Content-Type")}
 	raw.html = isHTML(raw.contentType)
-	if ok && broken == "" && refused != "" {
-		raw.Broken, raw.final = refused, true
-	} else if ok && broken == "" && resp.StatusCode != http.StatusNoContent {
-		// A body read back from its file is judged as landed, redacted:
-		// it differs from the one received only where a form of the key
-		// stood outside a JSON string.
-		switch {
-		case b.file != nil:
-			raw.Broken = b.broken
-		case !json.Valid(b.data):
-			raw.Broken = invalidJSON(b.data)
-		default:
-			if said, isErr := errorInAnswer(body); isErr {
-				raw.said = said
-				raw.Broken = "an error where an answer is wanted, sent with a success status: the provider said " + c.quoteSaid(said)
-			}
-		}
+	if ok && broken == "" {
+		c.judge(raw, b, refused)
 	}
 	var date time.Time
 	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
@@ -675,31 +660,59 @@ func (c *Client) send(ctx context.Context, r *request, attempt int, slot *Slot) 
 		raw.DateHeader = &date
 	}
 	if ok && raw.Broken == "" {
-		// A body in a file is not read: only headers name its next page.
-		next, err := c.nextPage(r, resp.Header, raw.Body)
-		if next != nil {
-			// Landed with the response: never the key, whatever the
-			// server put in a cursor.
-			raw.NextPage = string(c.cfg.Key.redact([]byte(next.url.RequestURI())))
-			raw.next = next
-			err = r.checkNext(next, raw.Body, c.cfg.MaxPages)
-		}
-		if err != nil {
-			// Landed saying so: the next job does not take the
-			// resource for answered.
-			var pe *PagingError
-			if errors.As(err, &pe) {
-				pe.Request = uri // never the key
-				raw.PagingStop = pe.Reason + ": " + c.cfg.Key.RedactString(pe.Detail)
-			}
-			raw.next = nil
-		}
-		raw.nextErr = err
+		c.followNext(r, resp.Header, raw, uri)
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		raw.retryIn = parseRetryAfter(resp.Header.Get("Retry-After"), date, now)
 	}
 	return raw, nil
+}
+
+// judge says, in raw.Broken, why a 2xx answer that arrived whole is no
+// answer: a coding or charset the client cannot decode (refused, then
+// not asked again), JSON that does not parse, or an error sent with a
+// success status. A body read back from its file is judged as landed,
+// redacted: it differs from the one received only where a form of the
+// key stood outside a JSON string.
+func (c *Client) judge(raw *rawResponse, b *body, refused string) {
+	switch {
+	case refused != "":
+		raw.Broken, raw.final = refused, true
+	case raw.Status == http.StatusNoContent:
+	case b.file != nil:
+		raw.Broken = b.broken
+	case !json.Valid(b.data):
+		raw.Broken = invalidJSON(b.data)
+	default:
+		if said, isErr := errorInAnswer(raw.Body); isErr {
+			raw.said = said
+			raw.Broken = "an error where an answer is wanted, sent with a success status: the provider said " + c.quoteSaid(said)
+		}
+	}
+}
+
+// followNext finds the next page of an answer (a body in a file is not
+// read: only headers name its next page) and checks it against the walk
+// so far. A walk that stops is landed saying so, in raw.PagingStop, so
+// that the next job does not take the resource for answered.
+func (c *Client) followNext(r *request, header http.Header, raw *rawResponse, uri string) {
+	next, err := c.nextPage(r, header, raw.Body)
+	if next != nil {
+		// Landed with the response: never the key, whatever the
+		// server put in a cursor.
+		raw.NextPage = string(c.cfg.Key.redact([]byte(next.url.RequestURI())))
+		raw.next = next
+		err = r.checkNext(next, raw.Body, c.cfg.MaxPages)
+	}
+	if err != nil {
+		var pe *PagingError
+		if errors.As(err, &pe) {
+			pe.Request = uri // never the key
+			raw.PagingStop = pe.Reason + ": " + c.cfg.Key.RedactString(pe.Detail)
+		}
+		raw.next = nil
+	}
+	raw.nextErr = err
 }
 
 // parseRetryAfter reads Retry-After as delay-seconds or an HTTP date
