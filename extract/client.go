@@ -369,21 +369,8 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 		}
 		resp, err := c.send(ctx, r, attempt, slot)
 		if resp != nil {
-			mis := c.misconfigured(r, resp)
-			if mis == nil {
-				mis = c.errorIn2xx(r, resp)
-			}
-			if mis != nil {
-				if resp.OK() {
-					settle(res, outcomeUnknown)
-				} else {
-					settle(res, outcomeNotCharged)
-				}
-				if !give(resp) {
-					return resp, errStopped
-				}
-				c.probes.halt(r.product, mis)
-				return resp, mis
+			if err := c.stopMisconfigured(r, resp, res, give); err != nil {
+				return resp, err
 			}
 			proven = proven || c.proves(r, resp)
 		}
@@ -461,6 +448,30 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			return resp, giveUp(err, attempt)
 		}
 	}
+}
+
+// stopMisconfigured halts r's product when resp shows it misconfigured
+// (misconfigured, errorIn2xx), settling res and handing resp over, and
+// returns the error the call ends with; nil when resp shows nothing of
+// the kind.
+func (c *Client) stopMisconfigured(r *request, resp *rawResponse, res *Reservation, give hand) error {
+	mis := c.misconfigured(r, resp)
+	if mis == nil {
+		mis = c.errorIn2xx(r, resp)
+	}
+	if mis == nil {
+		return nil
+	}
+	if resp.OK() {
+		settle(res, outcomeUnknown)
+	} else {
+		settle(res, outcomeNotCharged)
+	}
+	if !give(resp) {
+		return errStopped
+	}
+	c.probes.halt(r.product, mis)
+	return mis
 }
 
 // probe enters the gates a call of r waits for (gates), one after the
