@@ -94,8 +94,19 @@ func (w *Warehouse) refresh(ctx context.Context, whole bool) error {
 		return err
 	}
 	whole = whole || changedWhole
+	estimated := false
 	for _, v := range vs {
 		if v.Table == "" {
+			continue
+		}
+		if v.Computed {
+			if estimated || (!whole && shipments == 0) {
+				continue
+			}
+			estimated = true
+			if err := w.estimate(ctx, whole); err != nil {
+				return err
+			}
 			continue
 		}
 		if v.PerShipment && !whole {
@@ -160,6 +171,9 @@ func (w *Warehouse) refreshShipments(ctx context.Context, v views.View) error {
 }
 
 func applyView(ctx context.Context, db *sql.DB, v views.View, at time.Time) error {
+	if v.Computed {
+		return applyComputed(ctx, db, v, at)
+	}
 	if v.Table != "" { // see RefreshAnalytics: atomic by itself
 		// An earlier version may have defined the name as a view.
 		var isView bool
@@ -185,6 +199,11 @@ func applyView(ctx context.Context, db *sql.DB, v views.View, at time.Time) erro
 			return err
 		}
 	}
+	return record(ctx, tx, v, at)
+}
+
+// record notes in sql_views that v's SQL is applied, in tx, and commits.
+func record(ctx context.Context, tx *sql.Tx, v views.View, at time.Time) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM sql_views WHERE name = ?", v.Name); err != nil {
 		return err
 	}

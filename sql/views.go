@@ -30,6 +30,10 @@ type View struct {
 	// shipment"): a refresh may recompute the rows of the shipments that
 	// changed, with Select over their rows only (package load).
 	PerShipment bool
+	// Computed is set for a Table computed by etalake rather than by SQL
+	// (the file says so on a line "-- rows: computed by etalake"): its
+	// Select, true of no row, only gives its shape (package estimate).
+	Computed bool
 	// Select is the query a Table is created AS.
 	Select string
 }
@@ -39,6 +43,7 @@ type View struct {
 var (
 	tablePattern = regexp.MustCompile(`(?m)^CREATE OR REPLACE TABLE (\w+) AS$`)
 	perShipment  = regexp.MustCompile(`(?m)^-- rows: per shipment$`)
+	computed     = regexp.MustCompile(`(?m)^-- rows: computed by etalake\b`)
 	viewPattern  = regexp.MustCompile(`(?m)^CREATE OR REPLACE VIEW (\w+) AS`)
 )
 
@@ -80,6 +85,7 @@ func Views() ([]View, error) {
 		if m := tablePattern.FindStringSubmatchIndex(v.SQL); m != nil {
 			v.Table, v.Select = v.SQL[m[2]:m[3]], query(v.SQL[m[1]:])
 			v.PerShipment = perShipment.MatchString(v.SQL)
+			v.Computed = computed.MatchString(v.SQL)
 		}
 		if m := viewPattern.FindStringSubmatch(v.SQL); m != nil {
 			v.View = m[1]

@@ -171,7 +171,7 @@ func TestViewSemantics(t *testing.T) {
 		t.Errorf("S10's discharge, withdrawn, is counted in %d event_timeliness rows", n)
 	}
 	// S4's POSTPOD is its own target, 6 h late; no PREDICTIVE row for it.
-	one(t, db, "SELECT error_hours FROM eta_accuracy WHERE shipment_number='S4' AND target='POSTPOD' AND horizon_days=3", &e)
+	one(t, db, "SELECT error_hours FROM eta_accuracy WHERE shipment_number='S4' AND target='POSTPOD' AND horizon_days=3 AND source='CARRIER'", &e)
 	if !near(e, 6) {
 		t.Errorf("S4 postpod error = %v, want 6", e)
 	}

@@ -261,11 +261,11 @@ func TestAPostPODArrivalKeepsItsLegsWhenThePODActualIsWithdrawn(t *testing.T) {
 		var targets string
 		var transhipped sql.NullBool
 		var call string
-		one(t, wh.DB(), "SELECT string_agg(target, ',' ORDER BY target) FROM eta_accuracy_known WHERE shipment_number = 'WP1'", &targets)
+		one(t, wh.DB(), "SELECT string_agg(target, ',' ORDER BY target) FROM eta_accuracy_known WHERE shipment_number = 'WP1' AND source = 'CARRIER'", &targets)
 		if targets != "POSTPOD" {
 			t.Fatalf("%s: WP1 has eta_accuracy_known rows of %q; want POSTPOD alone (its POD arrival was withdrawn)", how, targets)
 		}
-		one(t, wh.DB(), "SELECT transhipped, vessel_call FROM eta_accuracy_known WHERE shipment_number = 'WP1'", &transhipped, &call)
+		one(t, wh.DB(), "SELECT transhipped, vessel_call FROM eta_accuracy_known WHERE shipment_number = 'WP1' AND source = 'CARRIER'", &transhipped, &call)
 		if !transhipped.Valid || !transhipped.Bool || call != "NLRTM 9074729 2W" {
 			t.Errorf("%s: WP1 at its POSTPOD: transhipped %v, vessel call %q; want true and NLRTM 9074729 2W", how, transhipped, call)
 		}

@@ -7,7 +7,8 @@
 -- as of the last one.
 --
 -- One row per arrived shipment × target (POD, POSTPOD) × source (CARRIER,
--- PREDICTIVE; PREDICTIVE for the POD only): the actual arrival (the actual
+-- PREDICTIVE, ETALAKE; PREDICTIVE for the POD only; ETALAKE is etalake's
+-- own estimate, arrival_estimates, judged as the others): the actual arrival (the actual
 -- date of the target in the shipment's latest answer), the carrier, ports
 -- and lane, whether the box was transhipped, the vessel call it arrived on
 -- at its POD, how the estimate was revised before the arrival, and for
@@ -43,6 +44,16 @@ WITH actuals AS (
     FROM shipments
     WHERE postpod_actual AND postpod_date IS NOT NULL
 ),
+-- The estimates: the providers' as observed, and etalake's own made of
+-- each carrier ETA.
+estimates AS (
+    SELECT shipment_number, shipment_type, target, source, observed_at, eta
+    FROM eta_observations
+    WHERE NOT is_actual
+    UNION ALL
+    SELECT shipment_number, shipment_type, target, 'ETALAKE', observed_at, estimate_at
+    FROM arrival_estimates
+),
 -- Every estimate made before the arrival, with the change from the one
 -- before it (a revision when not 0). The partition leads with a hash of
 -- its key: sorting tens of millions of rows on four strings took three
@@ -54,10 +65,10 @@ observed AS (
                PARTITION BY hash(e.shipment_number, e.shipment_type, e.target, e.source),
                             e.shipment_number, e.shipment_type, e.target, e.source
                ORDER BY e.observed_at) AS change_us
-    FROM eta_observations AS e
+    FROM estimates AS e
     JOIN actuals AS a
       ON a.shipment_number = e.shipment_number AND a.shipment_type = e.shipment_type AND a.target = e.target
-    WHERE NOT e.is_actual AND e.observed_at < a.actual_at
+    WHERE e.observed_at < a.actual_at
 ),
 known AS (
     SELECT shipment_number, shipment_type, target, source,
@@ -120,7 +131,7 @@ SELECT a.shipment_number,
        k.eta_last,
        k.seen_1, k.eta_1, k.seen_3, k.eta_3, k.seen_7, k.eta_7, k.seen_14, k.eta_14
 FROM actuals AS a
-CROSS JOIN (VALUES ('CARRIER'), ('PREDICTIVE')) AS src(source)
+CROSS JOIN (VALUES ('CARRIER'), ('PREDICTIVE'), ('ETALAKE')) AS src(source)
 LEFT JOIN known AS k
   ON k.shipment_number = a.shipment_number AND k.shipment_type = a.shipment_type
  AND k.target = a.target AND k.source = src.source
@@ -128,8 +139,8 @@ LEFT JOIN shipments AS s
   ON s.shipment_number = a.shipment_number AND s.shipment_type = a.shipment_type
 LEFT JOIN legs AS l
   ON l.shipment_number = a.shipment_number AND l.shipment_type = a.shipment_type
-WHERE src.source = 'CARRIER' OR a.target = 'POD';
-COMMENT ON TABLE eta_accuracy_known IS 'The ETAs known before each arrival, one row per arrived shipment × target × source with every horizon''s ETA (eta_1 … eta_14) and when it was seen (seen_1 … seen_14): the lookup behind eta_accuracy, rebuilt at the end of every job.';
+WHERE src.source <> 'PREDICTIVE' OR a.target = 'POD';
+COMMENT ON TABLE eta_accuracy_known IS 'The ETAs known before each arrival (the carrier''s, the predictive one, etalake''s own), one row per arrived shipment × target × source with every horizon''s ETA (eta_1 … eta_14) and when it was seen (seen_1 … seen_14): the lookup behind eta_accuracy, rebuilt at the end of every job.';
 COMMENT ON COLUMN eta_accuracy_known.shipment_number IS 'the shipment (shipments)';
 COMMENT ON COLUMN eta_accuracy_known.shipment_type IS 'CT, BL or BK';
 COMMENT ON COLUMN eta_accuracy_known.carrier IS 'SCAC of the shipping line (shipments.sealine)';
@@ -139,7 +150,7 @@ COMMENT ON COLUMN eta_accuracy_known.lane IS 'the trade lane, POL-POD (CNSHA-NLR
 COMMENT ON COLUMN eta_accuracy_known.transhipped IS 'true when a box was discharged or loaded at sea at a place other than its POL and POD, or sailed on more than one vessel; NULL when no container event names a place';
 COMMENT ON COLUMN eta_accuracy_known.vessel_call IS 'the vessel call the box arrived on at its POD (port, IMO, voyage; else port @ actual arrival): the cluster of the intervals, since the boxes of one call share its delay';
 COMMENT ON COLUMN eta_accuracy_known.target IS 'POD or POSTPOD';
-COMMENT ON COLUMN eta_accuracy_known.source IS 'CARRIER (the route date) or PREDICTIVE (the service''s predictiveEta, POD only)';
+COMMENT ON COLUMN eta_accuracy_known.source IS 'CARRIER (the route date), PREDICTIVE (the service''s predictiveEta, POD only) or ETALAKE (etalake''s own estimate, arrival_estimates)';
 COMMENT ON COLUMN eta_accuracy_known.actual_at IS 'the actual arrival at the target, as the shipment''s latest answer reports it (an arrival reported and then withdrawn has no row)';
 COMMENT ON COLUMN eta_accuracy_known.estimates IS 'estimates observed before the arrival';
 COMMENT ON COLUMN eta_accuracy_known.revisions IS 'times the estimate changed from one observation to the next before the arrival';

@@ -1,7 +1,8 @@
 -- eta_accuracy: how far off was the ETA known h days before the arrival?
 --
 -- One row per arrived shipment × target (POD, POSTPOD) × source (CARRIER,
--- PREDICTIVE; PREDICTIVE for the POD only) × horizon_days (1, 3, 7, 14):
+-- PREDICTIVE, ETALAKE; PREDICTIVE for the POD only; ETALAKE is etalake's
+-- own estimate, arrival_estimates) × horizon_days (1, 3, 7, 14):
 -- the ETA of the latest estimate observed at or before (actual − horizon)
 -- (see eta_accuracy_known), how long before the arrival it was observed
 -- (observed_lead_hours: at "1 day", an ETA seen the night before the cut is
@@ -55,7 +56,7 @@ SELECT shipment_number,
        mean_abs_revision_hours,
        (epoch_us(eta_last) - epoch_us(eta_7)) / 3600e6 AS slip_7d_hours
 FROM measured;
-COMMENT ON VIEW eta_accuracy IS 'How far off was the ETA known h days before the arrival? One row per arrived shipment × target (POD, POSTPOD) × source (CARRIER, PREDICTIVE) × horizon_days (1, 3, 7, 14); error_hours = actual − eta, positive: later than promised.';
+COMMENT ON VIEW eta_accuracy IS 'How far off was the ETA known h days before the arrival? One row per arrived shipment × target (POD, POSTPOD) × source (CARRIER, PREDICTIVE, ETALAKE) × horizon_days (1, 3, 7, 14); error_hours = actual − eta, positive: later than promised.';
 COMMENT ON COLUMN eta_accuracy.shipment_number IS 'the shipment (shipments)';
 COMMENT ON COLUMN eta_accuracy.shipment_type IS 'CT, BL or BK';
 COMMENT ON COLUMN eta_accuracy.carrier IS 'SCAC of the shipping line (shipments.sealine)';
@@ -65,7 +66,7 @@ COMMENT ON COLUMN eta_accuracy.lane IS 'the trade lane, POL-POD (CNSHA-NLRTM)';
 COMMENT ON COLUMN eta_accuracy.transhipped IS 'true: transhipped on the way (discharged or loaded at another port, or on more than one vessel); false: direct; NULL: no event says';
 COMMENT ON COLUMN eta_accuracy.vessel_call IS 'the vessel call the box arrived on at its POD: the unit the intervals cluster by';
 COMMENT ON COLUMN eta_accuracy.target IS 'POD or POSTPOD';
-COMMENT ON COLUMN eta_accuracy.source IS 'CARRIER (the route date) or PREDICTIVE (the service''s predictiveEta, POD only)';
+COMMENT ON COLUMN eta_accuracy.source IS 'CARRIER (the route date), PREDICTIVE (the service''s predictiveEta, POD only) or ETALAKE (etalake''s own estimate, arrival_estimates)';
 COMMENT ON COLUMN eta_accuracy.horizon_days IS 'days before the actual arrival: 1, 3, 7 or 14';
 COMMENT ON COLUMN eta_accuracy.observed_at IS 'when the ETA used was observed: the latest observation at or before actual − horizon (NULL: none)';
 COMMENT ON COLUMN eta_accuracy.observed_lead_hours IS 'actual − observed_at in hours: how long before the arrival that ETA was really seen';

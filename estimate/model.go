@@ -1,0 +1,263 @@
+package estimate
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// The model's constants. They were chosen on bench/estimate's worlds (see
+// BENCHMARKS.md) and are the same for every warehouse: a setting per
+// warehouse would let an analyst tune the estimate to the arrivals it is
+// then judged on.
+const (
+	// Window is how far back the arrivals a day learns from reach: four
+	// half-lives, past which an arrival weighs under 1/16.
+	Window = 120 * day
+	// HalfLife is the age at which an arrival weighs half as much as one
+	// known today: carriers' biases drift over months.
+	HalfLife = 30 * day
+	// shrink is the number of arrivals at which a level's own mean weighs
+	// as much as the coarser level's: a level of n arrivals moves the
+	// estimate by n/(n+shrink) of its difference from the coarser one.
+	shrink = 10.0
+	// minPairs is the fewest arrivals with both the carrier's and the
+	// predictive ETA at a horizon before the predictive ETA is used.
+	minPairs = 5
+	// minResiduals is the fewest past errors of the estimate itself at a
+	// horizon from which its intervals are read (else all horizons'
+	// errors, else no interval).
+	minResiduals = 30
+	// minSpreadH is the least spread an estimate is given, hours.
+	minSpreadH = 0.5
+	// clipMADs: an error further than this many (scaled) median absolute
+	// deviations from its horizon's median is clipped there before it is
+	// learned from, so that one rolled box does not move a carrier's mean.
+	clipMADs = 4.0
+
+	day = 24 * time.Hour
+)
+
+// bucketEdges split the horizon of an observation — its ETA minus when it
+// was observed, in days: what is known when it is estimated — into the
+// buckets the errors are learned by. Bucket 0 is below the first edge.
+var bucketEdges = []float64{0.5, 1.5, 2.5, 4, 6, 9, 12, 17, 24}
+
+// buckets is how many horizon buckets there are.
+var buckets = len(bucketEdges) + 1
+
+// Bucket is the horizon bucket of an ETA days ahead.
+func Bucket(days float64) int {
+	return sort.SearchFloat64s(bucketEdges, math.Nextafter(days, math.Inf(1)))
+}
+
+// Key names one target of one shipment.
+type Key struct {
+	Shipment, Type, Target string
+}
+
+// Obs is one carrier ETA observed, with what the model reads of it.
+type Obs struct {
+	Key
+	ObservedAt time.Time
+	// Carrier is the shipment's SCAC; Port the target's UN/LOCODE as the
+	// answer gave it; Lane POL-Port, the POL as that same answer gave it.
+	Carrier, Port, Lane string
+	ETA                 time.Time
+	// Predictive is the service's predictive ETA of the same answer (zero:
+	// none).
+	Predictive time.Time
+}
+
+// Learned is what one arrival teaches at one horizon bucket: the errors,
+// actual − estimate, of the latest carrier ETA of that bucket observed
+// before the arrival was known, of the predictive ETA of that same answer
+// and of the estimate made of it.
+type Learned struct {
+	Key
+	KnownAt             time.Time
+	Carrier, Port, Lane string
+	// Bucket is -1 for an arrival no ETA of which was observed: it is
+	// recorded so that it is known, and teaches nothing.
+	Bucket int
+	// CarrierH is actual − carrier ETA, hours; PredictiveH actual −
+	// predictive ETA (NaN: none); Own (actual − estimate) / spread of the
+	// estimate (NaN: none).
+	CarrierH, PredictiveH, Own float64
+}
+
+// moments are weighted sums: Σw, Σw·x, Σw·x², and the count of arrivals.
+type moments struct {
+	w, s, q float64
+	n       int
+}
+
+func (m *moments) add(w, x float64) {
+	m.w += w
+	m.s += w * x
+	m.q += w * x * x
+	m.n++
+}
+
+func (m *moments) mean() float64 { return m.s / m.w }
+
+// variance is the weighted variance around the weighted mean.
+func (m *moments) variance() float64 {
+	mu := m.mean()
+	return math.Max(m.q/m.w-mu*mu, 0)
+}
+
+// pairs are the weighted sums of arrivals with both a carrier (c) and a
+// predictive (p) error at a horizon.
+type pairs struct {
+	c, p moments
+	cp   float64 // Σw·c·p
+}
+
+func (p *pairs) add(w, c, pr float64) {
+	p.c.add(w, c)
+	p.p.add(w, pr)
+	p.cp += w * c * pr
+}
+
+func (p *pairs) covariance() float64 {
+	return p.cp/p.c.w - p.c.mean()*p.p.mean()
+}
+
+// weighted is one past error of the estimate and its weight.
+type weighted struct{ x, w float64 }
+
+// bucketModel is what a horizon bucket has learned.
+type bucketModel struct {
+	all     moments
+	carrier map[string]*moments
+	port    map[string]*moments // carrier|port
+	lane    map[string]*moments // carrier|lane
+	pairs   pairs
+	cpairs  map[string]*pairs // by carrier
+	own     []weighted
+	// q are the quantiles levels of own, read once (ok: enough of them).
+	q  []float64
+	ok bool
+}
+
+// Model is what one UTC day's estimates learn from: the arrivals known in
+// the Window before it.
+type Model struct {
+	day     time.Time
+	buckets []bucketModel
+	ownAll  []weighted
+	qAll    []float64
+	okAll   bool
+}
+
+// levels are the quantiles of the estimate's past errors its intervals
+// are read at: 95 % and 80 % central intervals.
+var levels = []float64{0.025, 0.10, 0.90, 0.975}
+
+// NewModel learns the model of the day that starts at day from learned,
+// the arrivals known in [day − Window, day). It reads them in their order,
+// so that the same arrivals give the same model bit for bit.
+func NewModel(day time.Time, learned []Learned) *Model {
+	m := &Model{day: day, buckets: make([]bucketModel, buckets)}
+	for b := range m.buckets {
+		m.buckets[b] = bucketModel{carrier: map[string]*moments{}, port: map[string]*moments{}, lane: map[string]*moments{}, cpairs: map[string]*pairs{}}
+	}
+	lo, hi := clipBounds(day, learned)
+	for _, l := range learned {
+		if l.Bucket < 0 || !l.KnownAt.Before(day) {
+			continue
+		}
+		w := weight(day, l.KnownAt)
+		bm := &m.buckets[l.Bucket]
+		x := math.Min(math.Max(l.CarrierH, lo[l.Bucket]), hi[l.Bucket])
+		bm.all.add(w, x)
+		at(bm.carrier, l.Carrier).add(w, x)
+		at(bm.port, l.Carrier+"|"+l.Port).add(w, x)
+		at(bm.lane, l.Carrier+"|"+l.Lane).add(w, x)
+		if !math.IsNaN(l.PredictiveH) {
+			p := math.Min(math.Max(l.PredictiveH, lo[l.Bucket]), hi[l.Bucket])
+			bm.pairs.add(w, x, p)
+			cp := bm.cpairs[l.Carrier]
+			if cp == nil {
+				cp = &pairs{}
+				bm.cpairs[l.Carrier] = cp
+			}
+			cp.add(w, x, p)
+		}
+		if !math.IsNaN(l.Own) {
+			bm.own = append(bm.own, weighted{l.Own, w})
+			m.ownAll = append(m.ownAll, weighted{l.Own, w})
+		}
+	}
+	for b := range m.buckets {
+		bm := &m.buckets[b]
+		if bm.ok = len(bm.own) >= minResiduals; bm.ok {
+			bm.q = quantiles(bm.own, levels...)
+		}
+	}
+	if m.okAll = len(m.ownAll) >= minResiduals; m.okAll {
+		m.qAll = quantiles(m.ownAll, levels...)
+	}
+	return m
+}
+
+func at(m map[string]*moments, k string) *moments {
+	v := m[k]
+	if v == nil {
+		v = &moments{}
+		m[k] = v
+	}
+	return v
+}
+
+// weight is how much an arrival known at known weighs on day.
+func weight(day, known time.Time) float64 {
+	return math.Exp2(-float64(day.Sub(known)) / float64(HalfLife))
+}
+
+// clipBounds are, per bucket, the weighted median of the carrier errors
+// ± clipMADs scaled median absolute deviations (±Inf with too few).
+func clipBounds(day time.Time, learned []Learned) (lo, hi []float64) {
+	xs := make([][]weighted, buckets)
+	for _, l := range learned {
+		if l.Bucket >= 0 && l.KnownAt.Before(day) {
+			xs[l.Bucket] = append(xs[l.Bucket], weighted{l.CarrierH, weight(day, l.KnownAt)})
+		}
+	}
+	lo, hi = make([]float64, buckets), make([]float64, buckets)
+	for b, x := range xs {
+		lo[b], hi[b] = math.Inf(-1), math.Inf(1)
+		if len(x) < minResiduals {
+			continue
+		}
+		med := quantile(x, 0.5)
+		dev := make([]weighted, len(x))
+		for i, v := range x {
+			dev[i] = weighted{math.Abs(v.x - med), v.w}
+		}
+		mad := 1.4826 * quantile(dev, 0.5)
+		if mad > 0 {
+			lo[b], hi[b] = med-clipMADs*mad, med+clipMADs*mad
+		}
+	}
+	return lo, hi
+}
+
+// quantile is the weighted q-quantile of xs (sorted in place): the least x
+// whose cumulative weight reaches q of the whole.
+func quantile(xs []weighted, q float64) float64 {
+	sort.SliceStable(xs, func(i, j int) bool { return xs[i].x < xs[j].x })
+	total := 0.0
+	for _, v := range xs {
+		total += v.w
+	}
+	cum := 0.0
+	for _, v := range xs {
+		cum += v.w
+		if cum >= q*total {
+			return v.x
+		}
+	}
+	return xs[len(xs)-1].x
+}

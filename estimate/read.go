@@ -1,0 +1,194 @@
+package estimate
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"time"
+)
+
+// targets are the targets estimated: where a box arrives.
+const targets = "('POD', 'POSTPOD')"
+
+// start is the UTC day an Update recomputes from: the earliest carrier
+// ETA of scope's shipments at a target without an estimate, or reported
+// actual before its arrival was learned; the first observation when
+// scope is whole or arrival_estimates is empty (a new definition); zero
+// when there is nothing to do.
+func start(ctx context.Context, conn *sql.Conn, scope Scope) (time.Time, error) {
+	var empty bool
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) = 0 FROM arrival_estimates").Scan(&empty); err != nil {
+		return time.Time{}, err
+	}
+	var at sql.NullTime
+	var err error
+	if scope.Whole || empty {
+		err = conn.QueryRowContext(ctx, "SELECT min(observed_at) FROM eta_observations WHERE source = 'CARRIER' AND target IN "+targets).Scan(&at)
+	} else {
+		err = conn.QueryRowContext(ctx, `
+SELECT least(
+  (SELECT min(e.observed_at) FROM eta_observations AS e
+   WHERE e.shipment_number IN (`+scope.Shipments+`) AND e.source = 'CARRIER' AND NOT e.is_actual AND e.target IN `+targets+`
+     AND NOT EXISTS (SELECT 1 FROM arrival_estimates AS a
+                     WHERE a.shipment_number = e.shipment_number AND a.shipment_type = e.shipment_type
+                       AND a.target = e.target AND a.observed_at = e.observed_at)),
+  (SELECT min(e.observed_at) FROM eta_observations AS e
+   WHERE e.shipment_number IN (`+scope.Shipments+`) AND e.source = 'CARRIER' AND e.is_actual AND e.target IN `+targets+`
+     AND NOT EXISTS (SELECT 1 FROM arrival_learning AS l
+                     WHERE l.shipment_number = e.shipment_number AND l.shipment_type = e.shipment_type
+                       AND l.target = e.target AND l.known_at <= e.observed_at)))`).Scan(&at)
+	}
+	if err != nil || !at.Valid {
+		return time.Time{}, err
+	}
+	return at.Time.UTC().Truncate(day), nil
+}
+
+// lastObserved is the latest carrier observation at a target.
+func lastObserved(ctx context.Context, conn *sql.Conn, from time.Time) (time.Time, error) {
+	var at sql.NullTime
+	err := conn.QueryRowContext(ctx, "SELECT max(observed_at) FROM eta_observations WHERE observed_at >= ? AND source = 'CARRIER' AND target IN "+targets, from).Scan(&at)
+	return at.Time.UTC(), err
+}
+
+// readLearned reads the arrivals known in [lo, hi), in the order a model
+// reads them.
+func readLearned(ctx context.Context, conn *sql.Conn, lo, hi time.Time) ([]Learned, error) {
+	rows, err := conn.QueryContext(ctx, `
+SELECT shipment_number, shipment_type, target, known_at, coalesce(carrier, ''), coalesce(locode, ''), coalesce(lane, ''),
+       coalesce(bucket, -1), carrier_error_hours, predictive_error_hours, estimate_error_spreads
+FROM arrival_learning WHERE known_at >= ? AND known_at < ?
+ORDER BY known_at, shipment_number, shipment_type, target, bucket NULLS FIRST`, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Learned
+	for rows.Next() {
+		var l Learned
+		var c, p, o sql.NullFloat64
+		if err := rows.Scan(&l.Shipment, &l.Type, &l.Target, &l.KnownAt, &l.Carrier, &l.Port, &l.Lane, &l.Bucket, &c, &p, &o); err != nil {
+			return nil, err
+		}
+		l.KnownAt = l.KnownAt.UTC()
+		l.CarrierH, l.PredictiveH, l.Own = orNaN(c), orNaN(p), orNaN(o)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+func orNaN(f sql.NullFloat64) float64 {
+	if !f.Valid {
+		return math.NaN()
+	}
+	return f.Float64
+}
+
+// readArrivals reads the targets first reported actual at or after from
+// (none of whose rows arrival_learning holds), by when.
+func readArrivals(ctx context.Context, conn *sql.Conn, from time.Time) ([]Arrival, error) {
+	rows, err := conn.QueryContext(ctx, `
+WITH firsts AS (
+    SELECT shipment_number, shipment_type, target, min(observed_at) AS known_at, arg_min(eta, observed_at) AS actual_at
+    FROM eta_observations
+    WHERE source = 'CARRIER' AND is_actual AND target IN `+targets+` AND observed_at >= ?
+    GROUP BY ALL)
+SELECT f.shipment_number, f.shipment_type, f.target, f.known_at, f.actual_at FROM firsts AS f
+WHERE NOT EXISTS (SELECT 1 FROM arrival_learning AS l
+                  WHERE l.shipment_number = f.shipment_number AND l.shipment_type = f.shipment_type AND l.target = f.target)
+ORDER BY f.known_at, f.shipment_number, f.shipment_type, f.target`, from)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Arrival
+	for rows.Next() {
+		var a Arrival
+		if err := rows.Scan(&a.Shipment, &a.Type, &a.Target, &a.KnownAt, &a.ActualAt); err != nil {
+			return nil, err
+		}
+		a.KnownAt, a.ActualAt = a.KnownAt.UTC(), a.ActualAt.UTC()
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// estimateColumns are the columns of arrival_estimates a Row is read from.
+const estimateColumns = `shipment_number, shipment_type, target, observed_at, coalesce(carrier, ''), coalesce(locode, ''), coalesce(lane, ''),
+       eta, predictive_eta, horizon_days, estimate_at, spread_hours`
+
+// readPast reads the estimates made before from of the targets still to
+// arrive in this pass: what their arrivals will teach.
+func (p *pass) readPast(ctx context.Context, conn *sql.Conn, from time.Time) error {
+	if len(p.arrivals) == 0 {
+		return nil
+	}
+	rows, err := conn.QueryContext(ctx, `
+SELECT `+estimateColumns+` FROM arrival_estimates
+WHERE observed_at >= ? AND observed_at < ?
+ORDER BY observed_at, shipment_number, shipment_type, target`, p.arrivals[0].KnownAt.Add(-Window), from)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Row
+		var pr sql.NullTime
+		var spread sql.NullFloat64
+		if err := rows.Scan(&r.Shipment, &r.Type, &r.Target, &r.ObservedAt, &r.Carrier, &r.Port, &r.Lane, &r.ETA, &pr, &r.HorizonDays, &r.Estimate, &spread); err != nil {
+			return err
+		}
+		r.SpreadH = orNaN(spread)
+		if _, ok := p.rows[r.Key]; !ok {
+			continue
+		}
+		r.ObservedAt, r.ETA, r.Estimate = r.ObservedAt.UTC(), r.ETA.UTC(), r.Estimate.UTC()
+		if pr.Valid {
+			r.Predictive = pr.Time.UTC()
+		}
+		r.Bucket = Bucket(r.HorizonDays)
+		p.rows[r.Key] = append(p.rows[r.Key], r)
+	}
+	return rows.Err()
+}
+
+// readObs reads the carrier ETAs at a target observed in [lo, hi), each
+// with its shipment's carrier, the POL and the predictive ETA of the same
+// answer, by when.
+func readObs(ctx context.Context, conn *sql.Conn, lo, hi time.Time) ([]Obs, error) {
+	rows, err := conn.QueryContext(ctx, `
+WITH answer AS (
+    SELECT response_id,
+           min(locode) FILTER (WHERE target = 'POL' AND source = 'CARRIER') AS pol,
+           min(eta) FILTER (WHERE target = 'POD' AND source = 'PREDICTIVE' AND NOT is_actual) AS pod_predictive
+    FROM eta_observations
+    WHERE observed_at >= ? AND observed_at < ? AND (target = 'POL' OR source = 'PREDICTIVE')
+    GROUP BY response_id)
+SELECT e.shipment_number, e.shipment_type, e.target, e.observed_at, coalesce(s.sealine, ''),
+       coalesce(e.locode, ''), coalesce(a.pol, ''), e.eta, CASE WHEN e.target = 'POD' THEN a.pod_predictive END
+FROM eta_observations AS e
+LEFT JOIN shipments AS s ON s.shipment_number = e.shipment_number AND s.shipment_type = e.shipment_type
+LEFT JOIN answer AS a ON a.response_id = e.response_id
+WHERE e.observed_at >= ? AND e.observed_at < ? AND e.source = 'CARRIER' AND NOT e.is_actual AND e.target IN `+targets+`
+ORDER BY e.observed_at, e.shipment_number, e.shipment_type, e.target`, lo, hi, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Obs
+	for rows.Next() {
+		var o Obs
+		var pol string
+		var pr sql.NullTime
+		if err := rows.Scan(&o.Shipment, &o.Type, &o.Target, &o.ObservedAt, &o.Carrier, &o.Port, &pol, &o.ETA, &pr); err != nil {
+			return nil, err
+		}
+		o.ObservedAt, o.ETA = o.ObservedAt.UTC(), o.ETA.UTC()
+		o.Lane = pol + "-" + o.Port
+		if pr.Valid {
+			o.Predictive = pr.Time.UTC()
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,90 @@
+package load
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/etalake/etalake/estimate"
+	views "github.com/etalake/etalake/sql"
+)
+
+// estimate brings the tables etalake computes (package estimate:
+// arrival_estimates, arrival_learning) up to the warehouse, whole or from
+// the earliest observation of the shipments changed, and marks the
+// shipments whose estimates it wrote as changed, so that the per-shipment
+// tables after it (eta_accuracy_known reads the estimates) recompute
+// their rows. The caller holds w.mu.
+func (w *Warehouse) estimate(ctx context.Context, whole bool) error {
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	res, err := estimate.Update(ctx, conn, estimate.Scope{Whole: whole, Shipments: pendingShipments})
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	if res.From.IsZero() || whole {
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO analytics_pending SELECT DISTINCT shipment_number FROM arrival_estimates WHERE observed_at >= ?", res.From); err != nil {
+		return fmt.Errorf("load: marking the shipments whose arrival estimates changed: %w", err)
+	}
+	return nil
+}
+
+// pendingShipments are the shipments changed since the analytic tables
+// were last refreshed.
+const pendingShipments = "SELECT shipment_number FROM analytics_pending WHERE shipment_number IS NOT NULL"
+
+// applyComputed creates the (empty) table of a file computed by etalake
+// with its comments, computes both such tables whole, and records it:
+// the tables that read them are rebuilt whole by the next refresh.
+func applyComputed(ctx context.Context, db *sql.DB, v views.View, at time.Time) error {
+	if _, err := db.ExecContext(ctx, v.SQL); err != nil {
+		return err
+	}
+	if err := createComputed(ctx, db); err != nil {
+		return err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := estimate.Update(ctx, conn, estimate.Scope{Whole: true}); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO analytics_pending VALUES (NULL)"); err != nil {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return record(ctx, tx, v, at)
+}
+
+// createComputed creates every table computed by etalake not there yet
+// (empty), so that computing one finds the others.
+func createComputed(ctx context.Context, db *sql.DB) error {
+	vs, err := views.Views()
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	if err := tableNames(ctx, db, have); err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if v.Computed && !have[v.Table] {
+			if _, err := db.ExecContext(ctx, v.SQL); err != nil {
+				return fmt.Errorf("load: creating %s: %w", v.Table, err)
+			}
+		}
+	}
+	return nil
+}

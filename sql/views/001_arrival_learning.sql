@@ -1,0 +1,43 @@
+-- arrival_learning: what each arrival taught etalake's arrival estimate
+-- (arrival_estimates), one row per arrived shipment × target × horizon
+-- bucket. A TABLE computed by etalake (package estimate) with
+-- arrival_estimates, not by SQL: this file gives its shape.
+--
+-- An arrival is known from the first observation that reported it actual
+-- (known_at), at the time it reported (actual_at); a later withdrawal
+-- does not unteach it, since the estimates made after it were made
+-- knowing it. Per horizon bucket (the ETA's distance from when it was
+-- observed: below 0.5 days, 0.5–1.5, 1.5–2.5, 2.5–4, 4–6, 6–9, 9–12,
+-- 12–17, 17–24 and 24 or more), the latest carrier ETA of that bucket
+-- observed before known_at gives the errors: the carrier's, the
+-- predictive ETA's of the same answer, and the estimate's own, in its
+-- spreads. An arrival no ETA of which was observed has one row of bucket
+-- NULL.
+-- rows: computed by etalake (package estimate)
+CREATE OR REPLACE TABLE arrival_learning AS
+SELECT CAST(NULL AS VARCHAR) AS shipment_number,
+       CAST(NULL AS VARCHAR) AS shipment_type,
+       CAST(NULL AS VARCHAR) AS target,
+       CAST(NULL AS TIMESTAMPTZ) AS known_at,
+       CAST(NULL AS TIMESTAMPTZ) AS actual_at,
+       CAST(NULL AS VARCHAR) AS carrier,
+       CAST(NULL AS VARCHAR) AS locode,
+       CAST(NULL AS VARCHAR) AS lane,
+       CAST(NULL AS INTEGER) AS bucket,
+       CAST(NULL AS DOUBLE) AS carrier_error_hours,
+       CAST(NULL AS DOUBLE) AS predictive_error_hours,
+       CAST(NULL AS DOUBLE) AS estimate_error_spreads
+WHERE false;
+COMMENT ON TABLE arrival_learning IS 'What each arrival taught etalake''s arrival estimate: one row per arrived shipment × target × horizon bucket, the errors of the latest ETAs of that bucket observed before the arrival was known.';
+COMMENT ON COLUMN arrival_learning.shipment_number IS 'the shipment (shipments)';
+COMMENT ON COLUMN arrival_learning.shipment_type IS 'CT, BL or BK';
+COMMENT ON COLUMN arrival_learning.target IS 'POD or POSTPOD';
+COMMENT ON COLUMN arrival_learning.known_at IS 'when the arrival was first observed reported actual';
+COMMENT ON COLUMN arrival_learning.actual_at IS 'the actual arrival as first reported';
+COMMENT ON COLUMN arrival_learning.carrier IS 'SCAC of the shipping line';
+COMMENT ON COLUMN arrival_learning.locode IS 'the place of the target, as the ETA''s answer gave it';
+COMMENT ON COLUMN arrival_learning.lane IS 'POL-place of the target, as the ETA''s answer gave them';
+COMMENT ON COLUMN arrival_learning.bucket IS 'the horizon bucket, 0 (ETA under 0.5 days ahead) to 9 (24 days or more); NULL: no ETA of the arrival was observed';
+COMMENT ON COLUMN arrival_learning.carrier_error_hours IS 'actual − the carrier''s ETA, hours';
+COMMENT ON COLUMN arrival_learning.predictive_error_hours IS 'actual − the predictive ETA of the same answer, hours (NULL: none)';
+COMMENT ON COLUMN arrival_learning.estimate_error_spreads IS '(actual − etalake''s estimate) / its spread_hours: what its intervals are read from';
