@@ -237,5 +237,6 @@ func (w *World) predictiveError(ci int, q int64) float64 {
 	c := &w.calls[ci]
 	h := float64(c.actArr-(epoch+q*predictiveEvery)) / float64(day)
 	a, b, k := w.callKey(ci)
-	return (w.cfg.Errors.PredictiveBiasH + predictiveSpreadH*movingNormal(w.seed, tagPredictive, a, b, k, q)) * stepAt(horizonScale, h)
+	s := stepAt(horizonScale, h)
+	return w.cfg.Errors.PredictiveBiasH*s + predictiveSpreadH*s*movingNormal(w.seed, tagPredictive, a, b, k, q)
 }

@@ -142,11 +142,13 @@ func NewWorld(cfg WorldConfig) *World {
 	if !cfg.NoJumps {
 		w.jumpShipments()
 	}
+	// The biases are centred on the shipments' arrivals, and booking
+	// reads the estimates of a shipment's first event.
+	w.drawBiases(*cfg.Errors, from, to)
 	for i := range w.shipments {
 		w.book(&w.shipments[i])
 	}
 	w.indexShipments()
-	w.drawBiases(*cfg.Errors, from, to)
 	return w
 }
 
