@@ -22,7 +22,7 @@ var truthKeysBeforeJumps = map[string][]string{
 		"realised_on_time_share", "realised_calls", "on_time_draw_probability", "late_mean_days", "realised_late_mean_days",
 		"mean_arrival_delay_hours", "supports", "services", "vessels"},
 	"predictive": {"spread_hours", "spread_3d_hours", "bias_hours", "window_hours", "revision_every_hours", "after_arrival"},
-	"shipments": {"number", "type", "sealine", "containers", "booked_at", "prepol", "pol", "hub", "pod", "postpod", "legs"},
+	"shipments":  {"number", "type", "sealine", "containers", "booked_at", "prepol", "pol", "hub", "pod", "postpod", "legs"},
 	"legs": {"service", "vessel_imo", "voyage", "from", "to", "planned_departure", "actual_departure", "planned_arrival",
 		"actual_arrival"},
 }
