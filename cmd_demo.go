@@ -39,7 +39,7 @@ func demoCommand() *cli.Command {
 			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
 			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
 			demoLakeFlag(),
-		}, append(adaptiveFlags(false), logFlags()...)...),
+		}, append(etaErrorFlags(), append(adaptiveFlags(false), logFlags()...)...)...),
 		OnUsageError: usageError,
 		Action:       demo,
 	}
@@ -97,7 +97,7 @@ func demoOptions(c *cli.Context) (jobs.DemoOptions, error) {
 	}
 	opt := jobs.DemoOptions{
 		Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
-		ScheduleAPI: api, PageSize: c.Int(flagPageSize), Refresh: &refresh, Version: version,
+		ScheduleAPI: api, PageSize: c.Int(flagPageSize), Refresh: &refresh, Version: version, ETAErrors: etaErrors(c),
 	}
 	if err := opt.Validate(); err != nil {
 		return opt, settingError(c, err)

@@ -147,3 +147,25 @@ func TestCLISimJumps(t *testing.T) {
 		t.Errorf("bad --jumps: exit %d: %s", code, stderr)
 	}
 }
+
+// The five ETA error flags reach the world (its truth says them), and a
+// value out of range is refused by its flag, exit 2.
+func TestSimWorldTakesTheETAErrorFlags(t *testing.T) {
+	code, out, errOut := run(t, nil, "sim", "world", "--list", "truth", "--shipments", "20",
+		"--eta-lane-bias", "0", "--eta-drift", "12", "--eta-tails", "5", "--predictive-bias", "-3", "--predictive-gaps", "0.4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var tr sim.Truth
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	want := sim.ETAErrors{DriftH: 12, TailsDF: 5, PredictiveBiasH: -3, PredictiveGaps: 0.4}
+	if tr.ETAErrors != want || tr.Predictive.GapShare != 0.4 || tr.Predictive.BiasHours != -3 {
+		t.Errorf("truth's ETA errors %+v, predictive %+v; want %+v", tr.ETAErrors, tr.Predictive, want)
+	}
+	code, _, errOut = run(t, nil, "sim", "world", "--eta-tails", "1.5")
+	if code != 2 || !strings.Contains(errOut, "--eta-tails 1.5") {
+		t.Errorf("--eta-tails 1.5: exit %d, %q; want 2 naming the flag", code, errOut)
+	}
+}

@@ -79,7 +79,8 @@ var settingFlags = map[string]string{
 	// load.Options
 	"MemoryLimit": flagMemoryLimit, "LockTimeout": flagLockTimeout, "Threads": flagThreads,
 	// sim.Config, sim.WorldConfig (and the demo's world)
-	"Days": "days", "Shipments": "shipments", "DCSAVersion": "dcsa-version", "Rate": flagRate,
+	"Days": "days", "Shipments": "shipments", "Errors.LaneBiasH": "eta-lane-bias", "Errors.DriftH": "eta-drift", "Errors.TailsDF": "eta-tails",
+	"Errors.PredictiveBiasH": "predictive-bias", "Errors.PredictiveGaps": "predictive-gaps", "DCSAVersion": "dcsa-version", "Rate": flagRate,
 	"Faults.ErrorRate": "error-rate", "Faults.TruncateRate": "truncate-rate", "Faults.BurstRate": "burst-rate",
 	"Faults.BurstLength": "burst-length", "Faults.LatencyMedian": "latency-median", "Faults.LatencyP99": "latency-p99",
 	// webhook.Config, and webhook serve's own

@@ -24,6 +24,9 @@ type DemoOptions struct {
 	// Shipments in the simulated world; the demo tracks each from the day
 	// it is booked.
 	Shipments int
+	// ETAErrors are the simulated world's realistic ETA errors (nil:
+	// sim.DefaultETAErrors).
+	ETAErrors *sim.ETAErrors
 	// ScheduleAPI is the profile the simulated schedule product speaks
 	// (wire.ScheduleAPIService when empty), answering in pages of at most
 	// PageSize items (0: unpaged).

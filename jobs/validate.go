@@ -120,7 +120,7 @@ func (opt DemoOptions) refresh() Refresh {
 // world is the demo's simulated world: a week longer than its nights, so
 // that the last night's shipments still have a future.
 func (opt DemoOptions) world() sim.WorldConfig {
-	return sim.WorldConfig{Seed: opt.Seed, Days: opt.Days + 7, Shipments: opt.Shipments}
+	return sim.WorldConfig{Seed: opt.Seed, Days: opt.Days + 7, Shipments: opt.Shipments, Errors: opt.ETAErrors}
 }
 
 // demoRate is the rate of the demo's simulator and client: the demo

@@ -72,17 +72,25 @@ const (
 )
 
 // DefaultWorldConfig is the world every zero member of a WorldConfig
-// stands for: 400 shipments over 60 days from DefaultStart, seed 0.
+// stands for: 400 shipments over 60 days from DefaultStart, seed 0, with
+// the realistic ETA errors (DefaultETAErrors).
 func DefaultWorldConfig() WorldConfig {
-	return WorldConfig{Start: DefaultStart, Days: 60, Shipments: 400}
+	e := DefaultETAErrors()
+	return WorldConfig{Start: DefaultStart, Days: 60, Shipments: 400, Errors: &e}
 }
 
 // Validate says the first rule c breaks, as a *setting.Error, or nil:
-// 1 to 1 000 000 shipments over 1 to 3 660 days. NewWorld takes a zero member for
-// its default (DefaultWorldConfig).
+// 1 to 1 000 000 shipments over 1 to 3 660 days, and the ETA errors'
+// ranges (ETAErrors.Validate, under Errors.) when set. NewWorld takes a
+// zero member for its default (DefaultWorldConfig).
 func (c WorldConfig) Validate() error {
+	var errs error
+	if c.Errors != nil {
+		errs = setting.Within("Errors", c.Errors.Validate())
+	}
 	return setting.First(
 		setting.Int("Shipments", c.Shipments, 1, maxShipments),
 		setting.Int("Days", c.Days, 1, maxDays),
+		errs,
 	)
 }

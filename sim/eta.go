@@ -9,19 +9,38 @@ import (
 // arrival once a day, at its own minute of the UTC day. The estimate made at
 // revision r (time T_r) of a call that actually arrives at ACT is
 //
-//	EST = ACT − error_hours,  error_hours = bias·s(h) + spread·s(h)·z + w(h)·(ACT − PLN)
+//	EST = ACT − error_hours,  error_hours = b·s(h) + spread·s(h)·z + w(h)·(ACT − PLN)
+//	b = bias + lane(service) + port(carrier, port) + drift(carrier, day of T_r)
 //
-// with h = ACT − T_r in days, z a standard normal that is a pure function of
-// (seed, call, r), s(h) a step function shrinking towards arrival (constant
-// on [2 d, 5 d)) and w(h) zero below 5 d and rising to 0.8 far out (far from
-// arrival carriers still quote the schedule). The expected error at a
-// horizon below 5 days is therefore exactly bias·s(h). Once the call has
-// happened, ACT replaces EST.
+// with h = ACT − T_r in days, z a unit-variance noise that is a pure
+// function of (seed, call, r), s(h) a step function shrinking towards
+// arrival (constant on [2 d, 5 d)) and w(h) zero below 5 d and rising to
+// 0.8 far out (far from arrival carriers still quote the schedule). The
+// expected error at a horizon below 5 days is therefore exactly b·s(h).
+// Once the call has happened, ACT replaces EST.
+//
+// The terms of b beside the carrier's own bias are the realistic errors
+// (etaerrors.go, WorldConfig.Errors), each 0 when its setting is:
+//
+//   - lane(service) and port(carrier, port) are normals hashed from (seed,
+//     service) and (seed, carrier, port), each of standard deviation
+//     LaneBiasH/√2 (so their sum spreads LaneBiasH), then centred per
+//     carrier: their means over the PODs of the carrier's shipments are 0,
+//     so that its average bias over what is tracked stays its own.
+//   - drift(carrier, d) is a random walk over the days of the world's span,
+//     steps normal of variance DriftH²/30 hashed from (seed, carrier, d),
+//     so that it moves by DriftH (one standard deviation) in 30 days;
+//     centred so that its mean over the days of the window [Start, Start +
+//     Days) is 0.
 //
 // z mixes a vessel component (shared by the vessel's calls at the same
 // revision, so a vessel's estimates move together) and a call component,
 // each a moving average over three consecutive revisions (so estimates
-// drift rather than jump); both keep z standard normal.
+// drift rather than jump); both are standard normal. With TailsDF = ν the
+// mix is multiplied by √((ν − 2)/V), V a chi-square of ν degrees drawn once
+// per call from (seed, call): z is then a Student t of ν degrees scaled to
+// unit variance at every revision, and a call whose V is small is far off
+// at all its revisions, as a vessel caught in a storm or a strike is.
 //
 // A jump (jumps.go) does not bend this model: a rolled box or one
 // discharged elsewhere takes the estimates of the call it now arrives on,
@@ -30,9 +49,11 @@ import (
 // jumps at the announcement by how far the substitute is from it.
 //
 // The predictive ETA is the service's own estimate, revised every 6 hours:
-// ACT − predictiveSpread·s(h)·z_p, unbiased and tighter than every carrier.
-// It is shown only while the arrival has not happened and the estimate is
-// within 72 hours of the time of the request; after arrival it is null.
+// ACT − (PredictiveBiasH + predictiveSpread·z_p)·s(h), z_p standard normal,
+// tighter than every carrier. It is shown only while the arrival has not
+// happened and the estimate is within 72 hours of the time of the request;
+// after arrival it is null; and for a share PredictiveGaps of the calls
+// (hashed from (seed, call)) it is never shown.
 
 // HorizonStep is one step of a horizon table: the value applies to horizons
 // h (days before actual arrival) with FromDays ≤ h < ToDays; ToDays is nil
@@ -109,13 +130,14 @@ func movingNormal(seed int64, tag uint64, a, b, c, r int64) float64 {
 	return s / math.Sqrt(3)
 }
 
-// carrierZ is the standard normal of call ci at revision r.
+// carrierZ is the unit-variance noise of call ci at revision r: standard
+// normal, or a scaled Student t with Errors.TailsDF.
 func (w *World) carrierZ(ci int, r int64) float64 {
 	a, b, c := w.callKey(ci)
 	imo := int64(w.vessels[w.calls[ci].vessel].IMO)
 	zv := movingNormal(w.seed, tagESTVessel, imo, 0, 0, r)
 	zc := movingNormal(w.seed, tagEST, a, b, c, r)
-	return math.Sqrt(vesselShare)*zv + math.Sqrt(1-vesselShare)*zc
+	return (math.Sqrt(vesselShare)*zv + math.Sqrt(1-vesselShare)*zc) * w.tailScale(ci)
 }
 
 // expected are the arrival and departure of call ci the carrier's revision
@@ -144,7 +166,7 @@ func (w *World) carrierError(ci int, r int64, dep bool) float64 {
 	h := float64(target-car.revisionTime(r)) / float64(day)
 	s, wt := stepAt(horizonScale, h), stepAt(scheduleWeight, h)
 	delayH := float64(arr-c.plnArr) / 3600
-	return car.biasH*s + car.spreadH*s*w.carrierZ(ci, r) + wt*delayH
+	return w.callBias(ci, car.revisionTime(r))*s + car.spreadH*s*w.carrierZ(ci, r) + wt*delayH
 }
 
 // estimate is the carrier's EST of the arrival (or departure) of call ci at
@@ -188,11 +210,11 @@ func (w *World) callAt(ci int, at int64) callTimes {
 }
 
 // predictive is the service's predictive ETA of call ci's arrival at time
-// at, and whether it is shown (arrival not yet happened and the estimate
-// within 72 hours of at).
+// at, and whether it is shown (arrival not yet happened, the call not one
+// of the gaps, and the estimate within 72 hours of at).
 func (w *World) predictive(ci int, at int64) (int64, bool) {
 	c := &w.calls[ci]
-	if at >= c.actArr {
+	if at >= c.actArr || w.predictiveGap(ci) {
 		return 0, false
 	}
 	q := floorDiv(at-epoch, predictiveEvery)
@@ -215,5 +237,6 @@ func (w *World) predictiveError(ci int, q int64) float64 {
 	c := &w.calls[ci]
 	h := float64(c.actArr-(epoch+q*predictiveEvery)) / float64(day)
 	a, b, k := w.callKey(ci)
-	return predictiveSpreadH * stepAt(horizonScale, h) * movingNormal(w.seed, tagPredictive, a, b, k, q)
+	s := stepAt(horizonScale, h)
+	return w.cfg.Errors.PredictiveBiasH*s + predictiveSpreadH*s*movingNormal(w.seed, tagPredictive, a, b, k, q)
 }

@@ -25,6 +25,24 @@ func defaultWorld(t testing.TB) (*sim.World, sim.Truth) {
 	return defaultW, defaultTruth
 }
 
+var (
+	plainOnce  sync.Once
+	plainW     *sim.World
+	plainTruth sim.Truth
+)
+
+// plainWorld is the default world (seed 1) without the realistic ETA
+// errors (a zero ETAErrors): one bias per carrier, normal noise, an
+// unbiased predictive ETA always shown within 72 hours.
+func plainWorld(t testing.TB) (*sim.World, sim.Truth) {
+	t.Helper()
+	plainOnce.Do(func() {
+		plainW = sim.NewWorld(sim.WorldConfig{Seed: 1, Errors: &sim.ETAErrors{}})
+		plainTruth = plainW.Truth()
+	})
+	return plainW, plainTruth
+}
+
 var start = sim.DefaultStart
 
 // refOf finds the reference of a shipment of the truth.

@@ -29,6 +29,12 @@ const (
 	tagRoll
 	tagOmit
 	tagSwap
+	// Realistic ETA errors (etaerrors.go).
+	tagLaneBias
+	tagPortBias
+	tagDrift
+	tagTails
+	tagPredictiveGap
 )
 
 // mix is the splitmix64 finaliser.

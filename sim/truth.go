@@ -15,8 +15,13 @@ type Truth struct {
 
 	Carriers   []CarrierTruth  `json:"carriers"`
 	Predictive PredictiveTruth `json:"predictive"`
+	// ETAErrors are the world's realistic ETA error settings; each
+	// carrier's lane, port and drift biases are in its CarrierTruth, and
+	// CallBiasHours adds them up for a call.
+	ETAErrors ETAErrors `json:"eta_errors"`
 	// HorizonScale is s(h), ScheduleWeight w(h) of the carrier ETA model
-	// (see the package's eta.go): error = bias·s(h) + spread·s(h)·z + w(h)·(ACT − PLN).
+	// (see the package's eta.go): error = b·s(h) + spread·s(h)·z + w(h)·(ACT − PLN),
+	// b the call's bias (CallBiasHours).
 	HorizonScale   []HorizonStep `json:"horizon_scale"`
 	ScheduleWeight []HorizonStep `json:"schedule_weight"`
 	// EstimateHorizonDays: port-to-port legs show EST (rather than PLN) when
@@ -36,10 +41,23 @@ type CarrierTruth struct {
 	// ETABiasHours and ETASpreadHours are the full-scale (s = 1) bias and
 	// spread of actual − eta; ETABias3dHours is the expected error at the
 	// 3-day horizon, bias·s(3 d), jumps or not: none is announced within 4
-	// days of the arrival it makes.
+	// days of the arrival it makes. ETABiasHours is the carrier's average
+	// over its shipments' arrivals in the window: the lane, port and drift
+	// biases below are centred on it.
 	ETABiasHours   float64 `json:"eta_bias_hours"`
 	ETASpreadHours float64 `json:"eta_spread_hours"`
 	ETABias3dHours float64 `json:"eta_bias_3d_hours"`
+	// ServiceBiasHours and PortBiasHours are the full-scale offsets of the
+	// bias by service code and by port (UN/LOCODE of each port its services
+	// call), ETAErrors.LaneBiasH's; all 0 when it is.
+	ServiceBiasHours map[string]float64 `json:"service_bias_hours"`
+	PortBiasHours    map[string]float64 `json:"port_bias_hours"`
+	// DriftDailyHours is the full-scale drift of the bias for revisions
+	// made on each UTC day from DriftFrom (ETAErrors.DriftH's; empty when
+	// it is 0); before the first day the first value holds, after the last
+	// the last.
+	DriftFrom       time.Time `json:"drift_from"`
+	DriftDailyHours []float64 `json:"drift_daily_hours"`
 	// RevisionTimeUTC is the time of day (HH:MM UTC) of the daily revision.
 	RevisionTimeUTC string `json:"revision_time_utc"`
 	// OnTimeShare is the parameter: share of arrivals within ±24 h of PLN.
@@ -78,8 +96,13 @@ type PredictiveTruth struct {
 	// under the 72-hour window (s(3 d)).
 	SpreadHours   float64 `json:"spread_hours"`
 	Spread3dHours float64 `json:"spread_3d_hours"`
-	BiasHours     float64 `json:"bias_hours"`
-	WindowHours   float64 `json:"window_hours"`
+	// BiasHours is the full-scale bias of actual − predictive
+	// (ETAErrors.PredictiveBiasH); at horizon h it is BiasHours·s(h).
+	BiasHours   float64 `json:"bias_hours"`
+	WindowHours float64 `json:"window_hours"`
+	// GapShare is the share of calls for which no predictive ETA is ever
+	// shown (ETAErrors.PredictiveGaps).
+	GapShare      float64 `json:"gap_share"`
 	RevisionHours float64 `json:"revision_every_hours"`
 	// AfterArrival is what route.pod.predictiveEta holds once the vessel has
 	// arrived at the POD: "null".
@@ -138,7 +161,9 @@ func (w *World) Truth() Truth {
 		Predictive: PredictiveTruth{
 			SpreadHours: predictiveSpreadH, Spread3dHours: round(predictiveSpreadH*stepAt(horizonScale, 3), 3),
 			WindowHours: predictiveWindow.Hours(), RevisionHours: float64(predictiveEvery) / 3600, AfterArrival: "null",
+			BiasHours: w.cfg.Errors.PredictiveBiasH, GapShare: w.cfg.Errors.PredictiveGaps,
 		},
+		ETAErrors:           *w.cfg.Errors,
 		HorizonScale:        exportSteps(horizonScale),
 		ScheduleWeight:      exportSteps(scheduleWeight),
 		EstimateHorizonDays: float64(estimateHorizon / day),
@@ -156,6 +181,7 @@ func (w *World) Truth() Truth {
 			Services: []string{},
 			Jumps:    w.carrierJumps(ci),
 		}
+		w.biasTruth(ci, &ct)
 		for si := range w.services {
 			if w.services[si].carrier == ci {
 				ct.Services = append(ct.Services, w.services[si].code)

@@ -37,6 +37,10 @@ type WorldConfig struct {
 	// swapped vessels): ETAs then only drift, and the world is the one the
 	// simulator had before it had jumps, answer for answer.
 	NoJumps bool
+	// Errors are the realistic ETA errors (etaerrors.go): nil takes
+	// DefaultETAErrors; a zero field turns its part off, and a zero
+	// ETAErrors gives the ETAs of the simulator before them.
+	Errors *ETAErrors
 }
 
 // DefaultStart is the Start of a zero WorldConfig.
@@ -54,6 +58,11 @@ func (c WorldConfig) withDefaults() WorldConfig {
 	if c.Shipments <= 0 {
 		c.Shipments = 400
 	}
+	e := DefaultETAErrors()
+	if c.Errors != nil {
+		e = *c.Errors
+	}
+	c.Errors = &e // a copy: the world's settings do not change under it
 	return c
 }
 
@@ -87,6 +96,8 @@ type World struct {
 
 	callJumps []callJump // per call, with jumps (nil without)
 	swaps     []swap
+
+	biases etaBiases // lane, port and drift biases (etaerrors.go)
 }
 
 // World horizon around the configured window: voyages are generated from
@@ -111,7 +122,8 @@ func NewWorld(cfg WorldConfig) *World {
 	vf := w.buildServices()
 	w.fleet = len(w.vessels)
 	start := cfg.Start.Unix()
-	w.buildCalls(start-horizonBefore, start+int64(cfg.Days)*day+horizonAfter)
+	from, to := start-horizonBefore, start+int64(cfg.Days)*day+horizonAfter
+	w.buildCalls(from, to)
 	if !cfg.NoJumps {
 		w.callJumps = make([]callJump, len(w.calls))
 		w.drawSwaps(vf)
@@ -130,6 +142,9 @@ func NewWorld(cfg WorldConfig) *World {
 	if !cfg.NoJumps {
 		w.jumpShipments()
 	}
+	// The biases are centred on the shipments' arrivals, and booking
+	// reads the estimates of a shipment's first event.
+	w.drawBiases(*cfg.Errors, from, to)
 	for i := range w.shipments {
 		w.book(&w.shipments[i])
 	}
