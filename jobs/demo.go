@@ -27,6 +27,9 @@ type DemoOptions struct {
 	// ETAErrors are the simulated world's realistic ETA errors (nil:
 	// sim.DefaultETAErrors).
 	ETAErrors *sim.ETAErrors
+	// WorldDays is how long the simulated world is (0: Days + 7): the
+	// same world run for fewer nights is the same world cut short.
+	WorldDays int
 	// ScheduleAPI is the profile the simulated schedule product speaks
 	// (wire.ScheduleAPIService when empty), answering in pages of at most
 	// PageSize items (0: unpaged).

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -103,6 +104,7 @@ func (opt DemoOptions) Validate() error {
 	}
 	return setting.First(
 		setting.Int("Days", opt.Days, 1, MaxDemoDays),
+		opt.validateWorldDays(),
 		opt.world().Validate(),
 		demoService(api, opt.PageSize).Validate(),
 		setting.Within("Refresh", opt.refresh().Validate()),
@@ -117,10 +119,23 @@ func (opt DemoOptions) refresh() Refresh {
 	return *opt.Refresh
 }
 
-// world is the demo's simulated world: a week longer than its nights, so
-// that the last night's shipments still have a future.
+// world is the demo's simulated world: WorldDays long, else a week longer
+// than its nights, so that the last night's shipments still have a
+// future.
 func (opt DemoOptions) world() sim.WorldConfig {
-	return sim.WorldConfig{Seed: opt.Seed, Days: opt.Days + 7, Shipments: opt.Shipments, Errors: opt.ETAErrors}
+	days := opt.WorldDays
+	if days == 0 {
+		days = opt.Days + 7
+	}
+	return sim.WorldConfig{Seed: opt.Seed, Days: days, Shipments: opt.Shipments, Errors: opt.ETAErrors}
+}
+
+// validateWorldDays: a world at least as long as the nights run in it.
+func (opt DemoOptions) validateWorldDays() error {
+	if opt.WorldDays != 0 && opt.WorldDays < opt.Days {
+		return setting.Refuse("WorldDays", opt.WorldDays, fmt.Sprintf("0 (a week more than Days) or at least Days (%d)", opt.Days))
+	}
+	return nil
 }
 
 // demoRate is the rate of the demo's simulator and client: the demo
