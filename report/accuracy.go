@@ -81,7 +81,9 @@ var errorSamples = []struct {
 const unknownCarrier = "(unknown)"
 
 // readAccuracy reads the rows of eta_accuracy_summary per carrier and of
-// every carrier together; rankCarriers ranks them.
+// every carrier together, of the carrier's and the predictive ETA only
+// (etalake's own estimate, source ETALAKE, has a section of its own and
+// is neither ranked nor charted with them); rankCarriers ranks them.
 func readAccuracy(ctx context.Context, db *sql.DB, r *Report) error {
 	rows, err := db.QueryContext(ctx, `
 		SELECT level, carrier, source, horizon_days, selective, n, shipments, n_calls, n_stale, enough,
@@ -89,7 +91,7 @@ func readAccuracy(ctx context.Context, db *sql.DB, r *Report) error {
 		       mae_hours, mae_se_hours, mae_lo_hours, mae_hi_hours,
 		       p50_abs_hours, p90_abs_hours, within_1d_share, mean_lead_hours
 		FROM eta_accuracy_summary
-		WHERE level IN ('carrier', 'all')`)
+		WHERE level IN ('carrier', 'all') AND source IN ('CARRIER', 'PREDICTIVE')`)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
 // Package report reads a warehouse's analytic views (package sql) into a
 // Report, the accuracy report of etalake: carriers ranked by the error of
 // their ETAs, the error by days before arrival, the service's predictive
-// ETA against the carrier's where both exist by design, and schedule
-// reliability by carrier and by month, each with its 95 % interval. It
+// ETA against the carrier's where both exist by design, schedule
+// reliability by carrier and by month, each with its 95 % interval, and
+// etalake's own arrival estimate against both ETAs, with the arrivals it
+// expects in the coming days (arrival_outlook). It
 // renders a Report as terminal tables (WriteText) or as one self-contained
 // HTML page with inline SVG charts (WriteHTML).
 //

@@ -23,6 +23,9 @@ type shipment struct {
 	Arrival    time.Time
 	Errors     map[int]float64
 	Predictive map[int]float64
+	// Due and Seen: the carrier ETA of a shipment on its way, and when it
+	// was seen (zero: 5 days after it was first seen, seen then).
+	Due, Seen time.Time
 }
 
 // call is one hand-made port call, its plan observed 10 days before and
@@ -96,7 +99,7 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 	}
 	const (
 		eta = `INSERT INTO eta_observations (shipment_number, shipment_type, target, source, observed_at, locode, eta, is_actual, response_id, observed_date)
-			VALUES (?, 'BL', 'POD', ?, ?, ?, ?, ?, 'r', CAST(? AS DATE))`
+			VALUES (?, 'BL', 'POD', ?, ?, ?, ?, ?, ? || '@' || strftime(CAST(? AS TIMESTAMPTZ) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M'), CAST(? AS DATE))`
 		ship = `INSERT INTO shipments (shipment_number, shipment_type, sealine, pod_locode, pod_date, pod_actual, container_count, first_observed_at, last_observed_at, response_id, first_observed_date)
 			VALUES (?, 'BL', ?, ?, ?, ?, 1, ?, ?, 'r', CAST(? AS DATE))`
 		portCall = `INSERT INTO port_calls (query, port_locode, vessel_imo, voyage, event_type_code, classifier, observed_at, carrier, event_at, response_id, observed_date)
@@ -105,6 +108,9 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 			calls_tracking, calls_uncertain_tracking, balance_schedule_after, balance_tracking_after, drift_schedule, drift_tracking, version, started_date)
 			VALUES (?, 'run', ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, 0, 0, 'test', CAST(? AS DATE))`
 	)
+	// An ETA's response is its shipment's answer at that instant: the
+	// carrier's and the predictive ETA seen together share it, as in a
+	// real warehouse, where etalake's estimate pairs them by it.
 	for _, s := range f.Shipments {
 		arrived := !s.Arrival.IsZero()
 		first := s.Arrival.AddDate(0, 0, -20)
@@ -119,17 +125,21 @@ func warehouse(t testing.TB, f fixture) *sql.DB {
 		}
 		insert(ship, s.Number, s.Carrier, s.POD, pod, arrived, first, first.AddDate(0, 0, 21), first)
 		if !arrived {
-			insert(eta, s.Number, "CARRIER", first, s.POD, first.AddDate(0, 0, 5), false, first)
+			due, seen := first.AddDate(0, 0, 5), first
+			if !s.Due.IsZero() {
+				due, seen = s.Due, s.Seen
+			}
+			insert(eta, s.Number, "CARRIER", seen, s.POD, due, false, s.Number, seen, seen)
 			continue
 		}
 		for source, errs := range map[string]map[int]float64{"CARRIER": s.Errors, "PREDICTIVE": s.Predictive} {
 			for h, e := range errs {
 				obs := s.Arrival.AddDate(0, 0, -h)
-				insert(eta, s.Number, source, obs, s.POD, s.Arrival.Add(-hoursOf(e)), false, obs)
+				insert(eta, s.Number, source, obs, s.POD, s.Arrival.Add(-hoursOf(e)), false, s.Number, obs, obs)
 			}
 		}
 		obs := s.Arrival.Add(2 * time.Hour)
-		insert(eta, s.Number, "CARRIER", obs, s.POD, s.Arrival, true, obs)
+		insert(eta, s.Number, "CARRIER", obs, s.POD, s.Arrival, true, s.Number, obs, obs)
 	}
 	for _, c := range f.Calls {
 		obs := c.Planned.AddDate(0, 0, -10)

@@ -53,8 +53,20 @@ type Report struct {
 	// Errors are the individual errors behind the distribution chart:
 	// the carrier ETA at RankHorizon, then the carrier's and the
 	// predictive ETA at PredictiveHorizon.
-	Errors  []ErrorSample
-	Credits Credits
+	Errors []ErrorSample
+	// Estimate is etalake's own arrival estimate against the carrier's
+	// ETA at each horizon and the predictive one at 1 day, every carrier,
+	// by horizon (the carrier's first); EstimateByCarrier the same per
+	// carrier, by horizon and carrier.
+	Estimate          []EstimateAccuracy
+	EstimateByCarrier []EstimateAccuracy
+	// Outlook is the arrivals etalake expects within OutlookDays of
+	// Span.Last, the earliest first, at most OutlookRows of them;
+	// OutlookDue counts them all, OutlookOverdue the targets not arrived
+	// whose estimate was already past then.
+	Outlook                    []Arrival
+	OutlookDue, OutlookOverdue int
+	Credits                    Credits
 }
 
 // Span is the extent of the warehouse.
@@ -91,6 +103,8 @@ func Build(ctx context.Context, db *sql.DB) (*Report, error) {
 		{"the t quantiles of the ranking", rankCarriers},
 		{"eta_accuracy_comparison", readComparison},
 		{"eta_accuracy", readErrors},
+		{"arrival_estimate_accuracy", readEstimate},
+		{"arrival_outlook", readOutlook},
 		{"schedule_reliability", readSchedule},
 		{"credit_usage", readCredits},
 	}
@@ -114,7 +128,8 @@ const (
 // views are the views Build reads, and the macros of their rules: a
 // warehouse last written by an etalake whose views predate the macros has
 // views of other columns.
-var views = []string{"eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison", "schedule_reliability", "credit_usage",
+var views = []string{"eta_accuracy", "eta_accuracy_summary", "eta_accuracy_comparison", "arrival_estimate_accuracy", "arrival_outlook",
+	"schedule_reliability", "credit_usage",
 	"etalake_min_n", "etalake_max_staleness_hours", "etalake_t975"}
 
 // checkViews returns an error wrapping ErrNoViews naming the views and

@@ -393,8 +393,13 @@ func TestBuildSaysWhatIsMissing(t *testing.T) {
 		f := small()
 		f.Shipments = f.Shipments[len(f.Shipments)-1:]
 		out := reportText(t, build(t, f))
-		if got := strings.Count(out, "No tracked shipment has arrived at its port of discharge yet"); got != 3 {
-			t.Errorf("%d accuracy sections say what is missing, want 3:\n%s", got, out)
+		// The carrier's ETA's three sections and etalake's estimate's two.
+		if got := strings.Count(out, "No tracked shipment has arrived at its port of discharge yet"); got != 5 {
+			t.Errorf("%d accuracy sections say what is missing, want 5:\n%s", got, out)
+		}
+		// What is on its way is listed all the same.
+		if s := sectionOf(t, out, "Due in the next 7 days"); !strings.Contains(s, "DDDD0001") {
+			t.Errorf("the outlook does not list DDDD0001, on its way:\n%s", s)
 		}
 		if !strings.Contains(out, "BBBB") {
 			t.Error("the schedule section is lost")

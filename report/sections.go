@@ -43,10 +43,17 @@ const (
 	secComparison = "predictive"
 	secSchedule   = "schedule"
 	secMonths     = "months"
+	// etalake's own estimate, after the sections that judge the
+	// carrier's and the predictive ETA, whose numbers it leaves as they
+	// were.
+	secEstimate         = "estimate"
+	secEstimateCarriers = "estimate-carriers"
+	secOutlook          = "outlook"
 )
 
 func (r *Report) sections() []section {
-	return []section{r.rankingSection(), r.horizonSection(), r.comparisonSection(), r.scheduleSection(), r.monthsSection()}
+	return []section{r.rankingSection(), r.horizonSection(), r.comparisonSection(), r.scheduleSection(), r.monthsSection(),
+		r.estimateSection(), r.estimateByCarrierSection(), r.outlookSection()}
 }
 
 // title is the report's heading.

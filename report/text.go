@@ -12,7 +12,7 @@ import (
 const textWidth = 100
 
 // WriteText writes the report as terminal tables: a heading with the
-// warehouse's span, the four sections, and the credits spent.
+// warehouse's span, the sections, and the credits spent.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	title := r.title()
