@@ -123,10 +123,16 @@ func (p *pass) readPast(ctx context.Context, conn *sql.Conn, from time.Time) err
 	if len(p.arrivals) == 0 {
 		return nil
 	}
+	// Only the shipments arriving: a night reads its arrivals' estimates,
+	// not every estimate of the window.
+	ships := make([]string, 0, len(p.arrivals))
+	for _, a := range p.arrivals {
+		ships = append(ships, a.Shipment)
+	}
 	rows, err := conn.QueryContext(ctx, `
 SELECT `+estimateColumns+` FROM arrival_estimates
-WHERE observed_at >= ? AND observed_at < ?
-ORDER BY observed_at, shipment_number, shipment_type, target`, p.arrivals[0].KnownAt.Add(-Window), from)
+WHERE observed_at >= ? AND observed_at < ? AND list_contains(?::VARCHAR[], shipment_number)
+ORDER BY observed_at, shipment_number, shipment_type, target`, p.arrivals[0].KnownAt.Add(-Window), from, ships)
 	if err != nil {
 		return err
 	}
@@ -154,21 +160,23 @@ ORDER BY observed_at, shipment_number, shipment_type, target`, p.arrivals[0].Kno
 
 // readObs reads the carrier ETAs at a target observed in [lo, hi), each
 // with its shipment's carrier, the POL and the predictive ETA of the same
-// answer, by when.
+// answer (the same response and shipment: a provider's answer may hold
+// more than one), by when. Without a POL in the answer, the shipment's
+// latest one.
 func readObs(ctx context.Context, conn *sql.Conn, lo, hi time.Time) ([]Obs, error) {
 	rows, err := conn.QueryContext(ctx, `
 WITH answer AS (
-    SELECT response_id,
+    SELECT response_id, shipment_number, shipment_type,
            min(locode) FILTER (WHERE target = 'POL' AND source = 'CARRIER') AS pol,
            min(eta) FILTER (WHERE target = 'POD' AND source = 'PREDICTIVE' AND NOT is_actual) AS pod_predictive
     FROM eta_observations
     WHERE observed_at >= ? AND observed_at < ? AND (target = 'POL' OR source = 'PREDICTIVE')
-    GROUP BY response_id)
+    GROUP BY response_id, shipment_number, shipment_type)
 SELECT e.shipment_number, e.shipment_type, e.target, e.observed_at, coalesce(s.sealine, ''),
-       coalesce(e.locode, ''), coalesce(a.pol, ''), e.eta, CASE WHEN e.target = 'POD' THEN a.pod_predictive END
+       coalesce(e.locode, ''), coalesce(a.pol, s.pol_locode, ''), e.eta, CASE WHEN e.target = 'POD' THEN a.pod_predictive END
 FROM eta_observations AS e
 LEFT JOIN shipments AS s ON s.shipment_number = e.shipment_number AND s.shipment_type = e.shipment_type
-LEFT JOIN answer AS a ON a.response_id = e.response_id
+LEFT JOIN answer AS a ON a.response_id = e.response_id AND a.shipment_number = e.shipment_number AND a.shipment_type = e.shipment_type
 WHERE e.observed_at >= ? AND e.observed_at < ? AND e.source = 'CARRIER' AND NOT e.is_actual AND e.target IN `+targets+`
 ORDER BY e.observed_at, e.shipment_number, e.shipment_type, e.target`, lo, hi, lo, hi)
 	if err != nil {
