@@ -70,10 +70,19 @@ func (m *Model) Estimate(o Obs) Row {
 }
 
 // carrierBias is the expected error (actual − ETA, hours) of r's carrier
-// ETA at its horizon and the variance of the error around it: the mean of
-// all carriers, then the carrier's, its port's and its lane's, each
-// shrunk towards the one before by n/(n+shrink) of its weight of
-// arrivals. It says in r which level it reached.
+// ETA at its horizon and the variance of the error around it: the
+// carrier's mean error shrunk towards none (the carrier's ETA as it is)
+// by n/(n+shrink) of its weight of arrivals, then its port's and its
+// lane's, each shrunk likewise towards the level before; all carriers'
+// mean for a carrier none of whose arrivals is known yet. It says in r
+// which level it reached.
+//
+// Towards none, not towards all carriers' mean: one carrier whose ETAs
+// are pessimistic among optimistic ones (Wan Hai's) would be pulled the
+// wrong way for as long as its own arrivals are few, and end worse than
+// its own ETA (bench/estimate measured +8 h at 14 days); shrunk towards
+// none, a carrier's estimate is never far from its own ETA until its own
+// arrivals say so.
 func (m *Model) carrierBias(bm *bucketModel, r *Row) (bias, variance float64) {
 	r.Level, r.Basis = "none", "no arrival known at this horizon: the carrier's ETA as it is"
 	if bm.all.n == 0 {
@@ -93,6 +102,9 @@ func (m *Model) carrierBias(bm *bucketModel, r *Row) (bias, variance float64) {
 	for i, l := range levels {
 		if l.m == nil || l.m.n == 0 {
 			break
+		}
+		if i == 0 {
+			bias = 0
 		}
 		bias = (l.m.s + shrink*bias) / (l.m.w + shrink)
 		if i == 0 {

@@ -166,20 +166,20 @@ func NewModel(day time.Time, learned []Learned) *Model {
 	for b := range m.buckets {
 		m.buckets[b] = bucketModel{carrier: map[string]*moments{}, port: map[string]*moments{}, lane: map[string]*moments{}, cpairs: map[string]*pairs{}}
 	}
-	lo, hi := clipBounds(day, learned)
+	clipC, clipP := clips(day, learned)
 	for _, l := range learned {
 		if l.Bucket < 0 || !l.KnownAt.Before(day) {
 			continue
 		}
 		w := weight(day, l.KnownAt)
 		bm := &m.buckets[l.Bucket]
-		x := math.Min(math.Max(l.CarrierH, lo[l.Bucket]), hi[l.Bucket])
+		x := clipC[l.Bucket][l.Carrier].clip(l.CarrierH)
 		bm.all.add(w, x)
 		at(bm.carrier, l.Carrier).add(w, x)
 		at(bm.port, l.Carrier+"|"+l.Port).add(w, x)
 		at(bm.lane, l.Carrier+"|"+l.Lane).add(w, x)
 		if !math.IsNaN(l.PredictiveH) {
-			p := math.Min(math.Max(l.PredictiveH, lo[l.Bucket]), hi[l.Bucket])
+			p := clipP[l.Bucket].clip(l.PredictiveH)
 			bm.pairs.add(w, x, p)
 			cp := bm.cpairs[l.Carrier]
 			if cp == nil {
@@ -219,32 +219,77 @@ func weight(day, known time.Time) float64 {
 	return math.Exp2(-float64(day.Sub(known)) / float64(HalfLife))
 }
 
-// clipBounds are, per bucket, the weighted median of the carrier errors
-// ± clipMADs scaled median absolute deviations (±Inf with too few).
-func clipBounds(day time.Time, learned []Learned) (lo, hi []float64) {
-	xs := make([][]weighted, buckets)
-	for _, l := range learned {
-		if l.Bucket >= 0 && l.KnownAt.Before(day) {
-			xs[l.Bucket] = append(xs[l.Bucket], weighted{l.CarrierH, weight(day, l.KnownAt)})
-		}
+// bounds are the least and the most error learned from as it is.
+type bounds struct{ lo, hi float64 }
+
+var unbounded = bounds{math.Inf(-1), math.Inf(1)}
+
+func (b bounds) clip(x float64) float64 { return math.Min(math.Max(x, b.lo), b.hi) }
+
+// around is med ± clipMADs scaled median absolute deviations of xs about
+// it (unbounded without a spread).
+func around(med float64, xs []weighted) bounds {
+	dev := make([]weighted, len(xs))
+	for i, v := range xs {
+		dev[i] = weighted{math.Abs(v.x - med), v.w}
 	}
-	lo, hi = make([]float64, buckets), make([]float64, buckets)
-	for b, x := range xs {
-		lo[b], hi[b] = math.Inf(-1), math.Inf(1)
-		if len(x) < minResiduals {
+	mad := 1.4826 * quantile(dev, 0.5)
+	if mad <= 0 {
+		return unbounded
+	}
+	return bounds{med - clipMADs*mad, med + clipMADs*mad}
+}
+
+// clips are, per bucket, the bounds of each carrier's errors — its own
+// weighted median ± clipMADs of its own median absolute deviations, with
+// all carriers' deviation while it has fewer than minResiduals arrivals,
+// and all carriers' median while it has fewer than 3 — and of the
+// predictive ETA's errors. A carrier's errors are clipped about its own
+// centre: clipped about all carriers', an unlike carrier's errors would
+// be clipped to look like the others'.
+func clips(day time.Time, learned []Learned) (carrier []map[string]bounds, predictive []bounds) {
+	all := make([][]weighted, buckets)
+	pred := make([][]weighted, buckets)
+	by := make([]map[string][]weighted, buckets)
+	for b := range by {
+		by[b] = map[string][]weighted{}
+	}
+	for _, l := range learned {
+		if l.Bucket < 0 || !l.KnownAt.Before(day) {
 			continue
 		}
-		med := quantile(x, 0.5)
-		dev := make([]weighted, len(x))
-		for i, v := range x {
-			dev[i] = weighted{math.Abs(v.x - med), v.w}
-		}
-		mad := 1.4826 * quantile(dev, 0.5)
-		if mad > 0 {
-			lo[b], hi[b] = med-clipMADs*mad, med+clipMADs*mad
+		v := weighted{l.CarrierH, weight(day, l.KnownAt)}
+		all[l.Bucket] = append(all[l.Bucket], v)
+		by[l.Bucket][l.Carrier] = append(by[l.Bucket][l.Carrier], v)
+		if !math.IsNaN(l.PredictiveH) {
+			pred[l.Bucket] = append(pred[l.Bucket], weighted{l.PredictiveH, v.w})
 		}
 	}
-	return lo, hi
+	carrier, predictive = make([]map[string]bounds, buckets), make([]bounds, buckets)
+	for b := range buckets {
+		carrier[b], predictive[b] = map[string]bounds{}, unbounded
+		if len(pred[b]) >= minResiduals {
+			predictive[b] = around(quantile(pred[b], 0.5), pred[b])
+		}
+		global, med := unbounded, 0.0
+		if len(all[b]) >= minResiduals {
+			med = quantile(all[b], 0.5)
+			global = around(med, all[b])
+		}
+		for c, xs := range by[b] {
+			switch {
+			case len(xs) >= minResiduals:
+				carrier[b][c] = around(quantile(xs, 0.5), xs)
+			case len(xs) >= 3 && !math.IsInf(global.lo, -1):
+				half := (global.hi - global.lo) / 2
+				own := quantile(xs, 0.5)
+				carrier[b][c] = bounds{own - half, own + half}
+			default:
+				carrier[b][c] = global
+			}
+		}
+	}
+	return carrier, predictive
 }
 
 // quantile is the weighted q-quantile of xs (sorted in place): the least x
