@@ -10,9 +10,12 @@
 -- was reported with, and the errors then known), never later ones: the
 -- estimate of an observation is the same in a warehouse of 40 days and in
 -- one of 60. It learns the error (actual − ETA) of the carrier's ETAs by
--- horizon (the ETA's distance from when it was observed), by carrier, by
--- carrier × port and by carrier × lane, each shrunk towards the coarser
--- level by n/(n + 10) of its n arrivals, recent arrivals weighing more
+-- horizon (the ETA's distance from when it was observed), by carrier
+-- (shrunk towards none, the carrier's ETA as it is, by n/(n + 10) of its n
+-- arrivals; every carrier's mean for a carrier not seen yet), by carrier ×
+-- port and by carrier × lane (each shrunk likewise towards the level
+-- before), each carrier's errors clipped at 2 MADs about its own median,
+-- recent arrivals weighing more
 -- (half-life 30 days, none older than 120); it blends in the service's
 -- predictive ETA of the same answer, corrected likewise, in the weight
 -- their past errors and covariance give it; and it reads its intervals
