@@ -6,7 +6,7 @@ import (
 )
 
 // Arrival is a target's arrival as the warehouse first knew it: the first
-// actual the carrier reported for it.
+// actual the carrier reported for it (again, after it took one back).
 type Arrival struct {
 	Key
 	KnownAt, ActualAt time.Time
@@ -34,7 +34,7 @@ func learn(a Arrival, rows []Row) []Learned {
 			continue
 		}
 		l := Learned{
-			Key: a.Key, KnownAt: a.KnownAt, Carrier: r.Carrier, Port: r.Port, Lane: r.Lane, Bucket: b,
+			Key: a.Key, KnownAt: a.KnownAt, ActualAt: a.ActualAt, Carrier: r.Carrier, Port: r.Port, Lane: r.Lane, Bucket: b,
 			CarrierH: a.ActualAt.Sub(r.ETA).Hours(), PredictiveH: math.NaN(),
 			Own: a.ActualAt.Sub(r.Estimate).Hours() / r.SpreadH,
 		}
@@ -44,7 +44,7 @@ func learn(a Arrival, rows []Row) []Learned {
 		out = append(out, l)
 	}
 	if len(out) == 0 {
-		out = append(out, Learned{Key: a.Key, KnownAt: a.KnownAt, Bucket: -1, CarrierH: math.NaN(), PredictiveH: math.NaN(), Own: math.NaN()})
+		out = append(out, Learned{Key: a.Key, KnownAt: a.KnownAt, ActualAt: a.ActualAt, Bucket: -1, CarrierH: math.NaN(), PredictiveH: math.NaN(), Own: math.NaN()})
 	}
 	return out
 }

@@ -78,8 +78,11 @@ type Obs struct {
 // and of the estimate made of it.
 type Learned struct {
 	Key
-	KnownAt             time.Time
-	Carrier, Port, Lane string
+	// KnownAt is when the arrival was first reported, ActualAt the arrival
+	// it reported; WithdrawnAt when the carrier took it back (an estimate
+	// again; zero: never): from the day after, it teaches nothing.
+	KnownAt, ActualAt, WithdrawnAt time.Time
+	Carrier, Port, Lane            string
 	// Bucket is -1 for an arrival no ETA of which was observed: it is
 	// recorded so that it is known, and teaches nothing.
 	Bucket int
@@ -159,16 +162,32 @@ type Model struct {
 var levels = []float64{0.025, 0.10, 0.90, 0.975}
 
 // NewModel learns the model of the day that starts at day from learned,
-// the arrivals known in [day − Window, day). It reads them in their order,
-// so that the same arrivals give the same model bit for bit.
+// the arrivals known in [day − Window, day) and not withdrawn before it.
+// It reads them in their order, so that the same arrivals give the same
+// model bit for bit.
 func NewModel(day time.Time, learned []Learned) *Model {
+	return newModel(day, learned, nil)
+}
+
+// teaches says whether l is learned from on day, unless it is of the
+// target without.
+func (l *Learned) teaches(day time.Time, without *Key) bool {
+	return l.Bucket >= 0 && l.KnownAt.Before(day) && (l.WithdrawnAt.IsZero() || !l.WithdrawnAt.Before(day)) &&
+		(without == nil || l.Key != *without)
+}
+
+// newModel is NewModel without the arrivals of the target without (nil:
+// none): an observation estimated after its own target's reported
+// arrival was taken back learns not from that arrival.
+func newModel(day time.Time, learned []Learned, without *Key) *Model {
 	m := &Model{day: day, buckets: make([]bucketModel, buckets)}
 	for b := range m.buckets {
 		m.buckets[b] = bucketModel{carrier: map[string]*moments{}, port: map[string]*moments{}, lane: map[string]*moments{}, cpairs: map[string]*pairs{}}
 	}
-	clipC, clipP := clips(day, learned)
-	for _, l := range learned {
-		if l.Bucket < 0 || !l.KnownAt.Before(day) {
+	clipC, clipP := clips(day, learned, without)
+	for i := range learned {
+		l := &learned[i]
+		if !l.teaches(day, without) {
 			continue
 		}
 		w := weight(day, l.KnownAt)
@@ -247,15 +266,16 @@ func around(med float64, xs []weighted) bounds {
 // predictive ETA's errors. A carrier's errors are clipped about its own
 // centre: clipped about all carriers', an unlike carrier's errors would
 // be clipped to look like the others'.
-func clips(day time.Time, learned []Learned) (carrier []map[string]bounds, predictive []bounds) {
+func clips(day time.Time, learned []Learned, without *Key) (carrier []map[string]bounds, predictive []bounds) {
 	all := make([][]weighted, buckets)
 	pred := make([][]weighted, buckets)
 	by := make([]map[string][]weighted, buckets)
 	for b := range by {
 		by[b] = map[string][]weighted{}
 	}
-	for _, l := range learned {
-		if l.Bucket < 0 || !l.KnownAt.Before(day) {
+	for i := range learned {
+		l := &learned[i]
+		if !l.teaches(day, without) {
 			continue
 		}
 		v := weighted{l.CarrierH, weight(day, l.KnownAt)}

@@ -12,7 +12,7 @@ const targets = "('POD', 'POSTPOD')"
 
 // start is the UTC day an Update recomputes from: the earliest carrier
 // ETA of scope's shipments at a target without an estimate, or reported
-// actual before its arrival was learned; the first observation when
+// actual where no arrival learned stood; the first observation when
 // scope is whole or arrival_estimates is empty (a new definition); zero
 // when there is nothing to do.
 func start(ctx context.Context, conn *sql.Conn, scope Scope) (time.Time, error) {
@@ -36,7 +36,8 @@ SELECT least(
    WHERE e.shipment_number IN (`+scope.Shipments+`) AND e.source = 'CARRIER' AND e.is_actual AND e.target IN `+targets+`
      AND NOT EXISTS (SELECT 1 FROM arrival_learning AS l
                      WHERE l.shipment_number = e.shipment_number AND l.shipment_type = e.shipment_type
-                       AND l.target = e.target AND l.known_at <= e.observed_at)))`).Scan(&at)
+                       AND l.target = e.target AND l.known_at <= e.observed_at
+                       AND (l.withdrawn_at IS NULL OR l.withdrawn_at > e.observed_at))))`).Scan(&at)
 	}
 	if err != nil || !at.Valid {
 		return time.Time{}, err
@@ -55,7 +56,7 @@ func lastObserved(ctx context.Context, conn *sql.Conn, from time.Time) (time.Tim
 // reads them.
 func readLearned(ctx context.Context, conn *sql.Conn, lo, hi time.Time) ([]Learned, error) {
 	rows, err := conn.QueryContext(ctx, `
-SELECT shipment_number, shipment_type, target, known_at, coalesce(carrier, ''), coalesce(locode, ''), coalesce(lane, ''),
+SELECT shipment_number, shipment_type, target, known_at, actual_at, withdrawn_at, coalesce(carrier, ''), coalesce(locode, ''), coalesce(lane, ''),
        coalesce(bucket, -1), carrier_error_hours, predictive_error_hours, estimate_error_spreads
 FROM arrival_learning WHERE known_at >= ? AND known_at < ?
 ORDER BY known_at, shipment_number, shipment_type, target, bucket NULLS FIRST`, lo, hi)
@@ -67,10 +68,14 @@ ORDER BY known_at, shipment_number, shipment_type, target, bucket NULLS FIRST`, 
 	for rows.Next() {
 		var l Learned
 		var c, p, o sql.NullFloat64
-		if err := rows.Scan(&l.Shipment, &l.Type, &l.Target, &l.KnownAt, &l.Carrier, &l.Port, &l.Lane, &l.Bucket, &c, &p, &o); err != nil {
+		var withdrawn sql.NullTime
+		if err := rows.Scan(&l.Shipment, &l.Type, &l.Target, &l.KnownAt, &l.ActualAt, &withdrawn, &l.Carrier, &l.Port, &l.Lane, &l.Bucket, &c, &p, &o); err != nil {
 			return nil, err
 		}
-		l.KnownAt = l.KnownAt.UTC()
+		l.KnownAt, l.ActualAt = l.KnownAt.UTC(), l.ActualAt.UTC()
+		if withdrawn.Valid {
+			l.WithdrawnAt = withdrawn.Time.UTC()
+		}
 		l.CarrierH, l.PredictiveH, l.Own = orNaN(c), orNaN(p), orNaN(o)
 		out = append(out, l)
 	}
@@ -84,86 +89,96 @@ func orNaN(f sql.NullFloat64) float64 {
 	return f.Float64
 }
 
-// readArrivals reads the targets first reported actual at or after from
-// (none of whose rows arrival_learning holds), by when.
-func readArrivals(ctx context.Context, conn *sql.Conn, from time.Time) ([]Arrival, error) {
+// readStanding notes in standing, for each of keys, whether its latest
+// arrival learned before from stands (not taken back).
+func readStanding(ctx context.Context, conn *sql.Conn, from time.Time, keys []Key, standing map[Key]bool) error {
+	if len(keys) == 0 {
+		return nil
+	}
 	rows, err := conn.QueryContext(ctx, `
-WITH firsts AS (
-    SELECT shipment_number, shipment_type, target, min(observed_at) AS known_at, arg_min(eta, observed_at) AS actual_at
-    FROM eta_observations
-    WHERE source = 'CARRIER' AND is_actual AND target IN `+targets+` AND observed_at >= ?
-    GROUP BY ALL)
-SELECT f.shipment_number, f.shipment_type, f.target, f.known_at, f.actual_at FROM firsts AS f
-WHERE NOT EXISTS (SELECT 1 FROM arrival_learning AS l
-                  WHERE l.shipment_number = f.shipment_number AND l.shipment_type = f.shipment_type AND l.target = f.target)
-ORDER BY f.known_at, f.shipment_number, f.shipment_type, f.target`, from)
+SELECT shipment_number, shipment_type, target, arg_max(withdrawn_at IS NULL, known_at)
+FROM arrival_learning
+WHERE known_at < ? AND list_contains(?::VARCHAR[], shipment_number)
+GROUP BY ALL`, from, shipments(keys))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	var out []Arrival
 	for rows.Next() {
-		var a Arrival
-		if err := rows.Scan(&a.Shipment, &a.Type, &a.Target, &a.KnownAt, &a.ActualAt); err != nil {
-			return nil, err
+		var k Key
+		var stands bool
+		if err := rows.Scan(&k.Shipment, &k.Type, &k.Target, &stands); err != nil {
+			return err
 		}
-		a.KnownAt, a.ActualAt = a.KnownAt.UTC(), a.ActualAt.UTC()
-		out = append(out, a)
+		standing[k] = stands
 	}
-	return out, rows.Err()
+	return rows.Err()
+}
+
+// shipments are the shipment numbers of keys, for a list parameter.
+func shipments(keys []Key) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.Shipment
+	}
+	return out
 }
 
 // estimateColumns are the columns of arrival_estimates a Row is read from.
 const estimateColumns = `shipment_number, shipment_type, target, observed_at, coalesce(carrier, ''), coalesce(locode, ''), coalesce(lane, ''),
        eta, predictive_eta, horizon_days, estimate_at, spread_hours`
 
-// readPast reads the estimates made before from of the targets still to
-// arrive in this pass: what their arrivals will teach.
-func (p *pass) readPast(ctx context.Context, conn *sql.Conn, from time.Time) error {
-	if len(p.arrivals) == 0 {
-		return nil
-	}
-	// Only the shipments arriving: a night reads its arrivals' estimates,
-	// not every estimate of the window.
-	ships := make([]string, 0, len(p.arrivals))
-	for _, a := range p.arrivals {
-		ships = append(ships, a.Shipment)
+// readEstimates reads the estimates of keys made in [lo, hi), by when:
+// what their arrivals teach.
+func readEstimates(ctx context.Context, conn *sql.Conn, keys []Key, lo, hi time.Time) ([]Row, error) {
+	want := map[Key]bool{}
+	for _, k := range keys {
+		want[k] = true
 	}
 	rows, err := conn.QueryContext(ctx, `
 SELECT `+estimateColumns+` FROM arrival_estimates
 WHERE observed_at >= ? AND observed_at < ? AND list_contains(?::VARCHAR[], shipment_number)
-ORDER BY observed_at, shipment_number, shipment_type, target`, p.arrivals[0].KnownAt.Add(-Window), from, ships)
+ORDER BY observed_at, shipment_number, shipment_type, target`, lo, hi, shipments(keys))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
+	var out []Row
 	for rows.Next() {
 		var r Row
 		var pr sql.NullTime
 		var spread sql.NullFloat64
 		if err := rows.Scan(&r.Shipment, &r.Type, &r.Target, &r.ObservedAt, &r.Carrier, &r.Port, &r.Lane, &r.ETA, &pr, &r.HorizonDays, &r.Estimate, &spread); err != nil {
-			return err
+			return nil, err
 		}
-		r.SpreadH = orNaN(spread)
-		if _, ok := p.rows[r.Key]; !ok {
+		if !want[r.Key] {
 			continue
 		}
+		r.SpreadH = orNaN(spread)
 		r.ObservedAt, r.ETA, r.Estimate = r.ObservedAt.UTC(), r.ETA.UTC(), r.Estimate.UTC()
 		if pr.Valid {
 			r.Predictive = pr.Time.UTC()
 		}
 		r.Bucket = Bucket(r.HorizonDays)
-		p.rows[r.Key] = append(p.rows[r.Key], r)
+		out = append(out, r)
 	}
-	return rows.Err()
+	return out, rows.Err()
 }
 
-// readObs reads the carrier ETAs at a target observed in [lo, hi), each
+// observed is a carrier's answer at a target: an ETA (to estimate), or
+// the actual arrival.
+type observed struct {
+	Obs
+	Actual bool
+}
+
+// readObs reads the carrier ETAs and actuals at a target observed in
+// [lo, hi), each
 // with its shipment's carrier, the POL and the predictive ETA of the same
 // answer (the same response and shipment: a provider's answer may hold
 // more than one), by when. Without a POL in the answer, the shipment's
 // latest one.
-func readObs(ctx context.Context, conn *sql.Conn, lo, hi time.Time) ([]Obs, error) {
+func readObs(ctx context.Context, conn *sql.Conn, lo, hi time.Time) ([]observed, error) {
 	rows, err := conn.QueryContext(ctx, `
 WITH answer AS (
     SELECT response_id, shipment_number, shipment_type,
@@ -173,22 +188,22 @@ WITH answer AS (
     WHERE observed_at >= ? AND observed_at < ? AND (target = 'POL' OR source = 'PREDICTIVE')
     GROUP BY response_id, shipment_number, shipment_type)
 SELECT e.shipment_number, e.shipment_type, e.target, e.observed_at, coalesce(s.sealine, ''),
-       coalesce(e.locode, ''), coalesce(a.pol, s.pol_locode, ''), e.eta, CASE WHEN e.target = 'POD' THEN a.pod_predictive END
+       coalesce(e.locode, ''), coalesce(a.pol, s.pol_locode, ''), e.eta, CASE WHEN e.target = 'POD' THEN a.pod_predictive END, e.is_actual
 FROM eta_observations AS e
 LEFT JOIN shipments AS s ON s.shipment_number = e.shipment_number AND s.shipment_type = e.shipment_type
 LEFT JOIN answer AS a ON a.response_id = e.response_id AND a.shipment_number = e.shipment_number AND a.shipment_type = e.shipment_type
-WHERE e.observed_at >= ? AND e.observed_at < ? AND e.source = 'CARRIER' AND NOT e.is_actual AND e.target IN `+targets+`
+WHERE e.observed_at >= ? AND e.observed_at < ? AND e.source = 'CARRIER' AND e.target IN `+targets+`
 ORDER BY e.observed_at, e.shipment_number, e.shipment_type, e.target`, lo, hi, lo, hi)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Obs
+	var out []observed
 	for rows.Next() {
-		var o Obs
+		var o observed
 		var pol string
 		var pr sql.NullTime
-		if err := rows.Scan(&o.Shipment, &o.Type, &o.Target, &o.ObservedAt, &o.Carrier, &o.Port, &pol, &o.ETA, &pr); err != nil {
+		if err := rows.Scan(&o.Shipment, &o.Type, &o.Target, &o.ObservedAt, &o.Carrier, &o.Port, &pol, &o.ETA, &pr, &o.Actual); err != nil {
 			return nil, err
 		}
 		o.ObservedAt, o.ETA = o.ObservedAt.UTC(), o.ETA.UTC()

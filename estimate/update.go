@@ -60,6 +60,8 @@ func update(ctx context.Context, conn *sql.Conn, res *Result) error {
 	for _, q := range []string{
 		"DELETE FROM arrival_estimates WHERE observed_at >= ?",
 		"DELETE FROM arrival_learning WHERE known_at >= ?",
+		// Withdrawals from then on are found again.
+		"UPDATE arrival_learning SET withdrawn_at = NULL WHERE withdrawn_at >= ?",
 	} {
 		if _, err := conn.ExecContext(ctx, q, from); err != nil {
 			return err
@@ -69,58 +71,78 @@ func update(ctx context.Context, conn *sql.Conn, res *Result) error {
 	if err != nil {
 		return err
 	}
-	arrivals, err := readArrivals(ctx, conn, from)
-	if err != nil {
-		return err
-	}
-	p := newPass(learned, arrivals)
-	if err := p.readPast(ctx, conn, from); err != nil {
-		return err
-	}
 	last, err := lastObserved(ctx, conn, from)
 	if err != nil {
 		return err
 	}
-	w, err := newWriter(ctx, conn)
-	if err != nil {
-		return err
-	}
+	w := newWriter(ctx, conn)
+	p := newPass(ctx, conn, from, learned)
 	for d := from; !d.After(last); d = d.Add(chunk * day) {
 		obs, err := readObs(ctx, conn, d, d.Add(chunk*day))
 		if err != nil {
-			return w.close(err)
+			return err
+		}
+		if err := p.lookUp(obs); err != nil {
+			return err
 		}
 		for t := d; t.Before(d.Add(chunk*day)) && !t.After(last); t = t.Add(day) {
 			if err := p.day(t, obs, w); err != nil {
-				return w.close(err)
+				return err
 			}
 		}
 	}
-	res.Estimates, res.Learned = w.estimates, w.learned
-	return w.close(nil)
-}
-
-// pass is one Update's state: the arrivals known so far in the model's
-// reach, the arrivals still to come, and the estimates of their targets.
-type pass struct {
-	learned  []Learned
-	arrivals []Arrival // by KnownAt
-	next     int       // the first arrival not yet learned
-	rows     map[Key][]Row
-}
-
-func newPass(learned []Learned, arrivals []Arrival) *pass {
-	p := &pass{learned: learned, arrivals: arrivals, rows: map[Key][]Row{}}
-	for _, a := range arrivals {
-		p.rows[a.Key] = nil
+	if err := p.write(w); err != nil {
+		return err
 	}
-	return p
+	res.Estimates, res.Learned = w.estimates, w.learned
+	return w.flush()
+}
+
+// pass is one Update's state: the arrivals known in the model's reach,
+// which targets stand arrived, and the estimates of the targets that may
+// yet arrive.
+type pass struct {
+	ctx  context.Context
+	conn *sql.Conn
+	from time.Time
+	// learned are the arrivals in the model's reach; fresh those of this
+	// pass (written at its end, with their withdrawals).
+	learned []Learned
+	fresh   []Learned
+	// standing: the target's latest reported arrival stands (not taken
+	// back); looked: standing was read for the target.
+	standing, looked map[Key]bool
+	// withdrawn are the arrivals known before from taken back in this
+	// pass, by target: when.
+	withdrawn map[Key]time.Time
+	rows      map[Key][]Row
+	pastRead  map[Key]bool
+}
+
+func newPass(ctx context.Context, conn *sql.Conn, from time.Time, learned []Learned) *pass {
+	return &pass{ctx: ctx, conn: conn, from: from, learned: learned, standing: map[Key]bool{}, looked: map[Key]bool{},
+		withdrawn: map[Key]time.Time{}, rows: map[Key][]Row{}, pastRead: map[Key]bool{}}
+}
+
+// lookUp reads whether the targets of obs not looked up yet stand
+// arrived as of from.
+func (p *pass) lookUp(obs []observed) error {
+	var keys []Key
+	for _, o := range obs {
+		if !p.looked[o.Key] {
+			p.looked[o.Key] = true
+			keys = append(keys, o.Key)
+		}
+	}
+	return readStanding(p.ctx, p.conn, p.from, keys, p.standing)
 }
 
 // day estimates the observations of the day that starts at d (obs are
-// by ObservedAt), then learns the arrivals known that day.
-func (p *pass) day(d time.Time, obs []Obs, w *writer) error {
-	end := d.Add(24 * time.Hour)
+// by ObservedAt) with the model of the arrivals known before it, notes
+// the arrivals reported and taken back that day, and learns the arrivals
+// that still stand at its end.
+func (p *pass) day(d time.Time, obs []observed, w *writer) error {
+	end := d.Add(day)
 	keep := p.learned[:0]
 	for _, l := range p.learned {
 		if !l.KnownAt.Before(d.Add(-Window)) {
@@ -129,25 +151,147 @@ func (p *pass) day(d time.Time, obs []Obs, w *writer) error {
 	}
 	p.learned = keep
 	m := NewModel(d, p.learned)
+	// without: the models of the targets whose arrival, learned from by
+	// m, was taken back today.
+	without := map[Key]*Model{}
+	var arrived []Arrival
 	i := sort.Search(len(obs), func(i int) bool { return !obs[i].ObservedAt.Before(d) })
 	for ; i < len(obs) && obs[i].ObservedAt.Before(end); i++ {
-		r := m.Estimate(obs[i])
-		if rows, ok := p.rows[r.Key]; ok {
-			p.rows[r.Key] = append(rows, r)
+		o := obs[i]
+		if o.Actual {
+			if !p.standing[o.Key] {
+				p.standing[o.Key] = true
+				arrived = append(arrived, Arrival{Key: o.Key, KnownAt: o.ObservedAt, ActualAt: o.ETA})
+			}
+			continue
 		}
+		if p.standing[o.Key] {
+			p.standing[o.Key] = false
+			var taught bool
+			arrived, taught = p.withdraw(d, o.Key, o.ObservedAt, arrived)
+			if taught && without[o.Key] == nil {
+				// Its own arrival, taken back: not learned from.
+				k := o.Key
+				without[o.Key] = newModel(d, p.learned, &k)
+			}
+		}
+		mm := m
+		if own := without[o.Key]; own != nil {
+			mm = own
+		}
+		r := mm.Estimate(o.Obs)
+		p.rows[r.Key] = append(p.rows[r.Key], r)
 		if err := w.estimate(r); err != nil {
 			return err
 		}
 	}
-	for ; p.next < len(p.arrivals) && p.arrivals[p.next].KnownAt.Before(end); p.next++ {
-		a := p.arrivals[p.next]
-		for _, l := range learn(a, p.rows[a.Key]) {
-			p.learned = append(p.learned, l)
-			if err := w.learn(l, a); err != nil {
-				return err
-			}
+	return p.learn(d, arrived)
+}
+
+// withdraw notes that the arrival of k standing was taken back at at: an
+// arrival of this day is dropped (it teaches nothing), an earlier one
+// teaches nothing from the day after d. taught says whether the model of
+// d learned from it.
+func (p *pass) withdraw(d time.Time, k Key, at time.Time, arrived []Arrival) (_ []Arrival, taught bool) {
+	for i := len(arrived) - 1; i >= 0; i-- {
+		if arrived[i].Key == k {
+			return append(arrived[:i], arrived[i+1:]...), false
 		}
+	}
+	fresh := false
+	for i := range p.fresh {
+		if p.fresh[i].Key == k && p.fresh[i].WithdrawnAt.IsZero() {
+			p.fresh[i].WithdrawnAt, fresh = at, true
+		}
+	}
+	for i := range p.learned {
+		l := &p.learned[i]
+		if l.Key == k && l.WithdrawnAt.IsZero() {
+			taught = taught || l.teaches(d, nil)
+			l.WithdrawnAt = at
+		}
+	}
+	if !fresh {
+		p.withdrawn[k] = at // learned before this pass: its rows are updated
+	}
+	return arrived, taught
+}
+
+// learn learns the arrivals reported on day d that still stand, from
+// their estimates (those made before from read once from the table).
+func (p *pass) learn(d time.Time, arrived []Arrival) error {
+	var need []Key
+	for _, a := range arrived {
+		if !p.pastRead[a.Key] {
+			need = append(need, a.Key)
+		}
+	}
+	if err := p.readPast(need, d); err != nil {
+		return err
+	}
+	for _, a := range arrived {
+		ls := learn(a, p.rows[a.Key])
+		p.learned = append(p.learned, ls...)
+		p.fresh = append(p.fresh, ls...)
 		delete(p.rows, a.Key)
 	}
+	// Estimates older than the model's reach teach nothing.
+	for k, rs := range p.rows {
+		if len(rs) > 0 && rs[len(rs)-1].ObservedAt.Before(d.Add(-Window)) {
+			delete(p.rows, k)
+		}
+	}
 	return nil
+}
+
+// readPast adds to rows the estimates of keys made before from, once.
+func (p *pass) readPast(keys []Key, d time.Time) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	for _, k := range keys {
+		p.pastRead[k] = true
+	}
+	past, err := readEstimates(p.ctx, p.conn, keys, d.Add(-Window), p.from)
+	if err != nil {
+		return err
+	}
+	for _, r := range past {
+		p.rows[r.Key] = append(p.rows[r.Key], r)
+	}
+	return nil
+}
+
+// write writes the arrivals learned in this pass and the withdrawals of
+// earlier ones.
+func (p *pass) write(w *writer) error {
+	for _, l := range p.fresh {
+		if err := w.learn(l); err != nil {
+			return err
+		}
+	}
+	keys := make([]Key, 0, len(p.withdrawn))
+	for k := range p.withdrawn {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
+	for _, k := range keys {
+		if _, err := p.conn.ExecContext(p.ctx, `
+UPDATE arrival_learning SET withdrawn_at = ?
+WHERE shipment_number = ? AND shipment_type = ? AND target = ? AND withdrawn_at IS NULL AND known_at < ?`,
+			p.withdrawn[k], k.Shipment, k.Type, k.Target, p.withdrawn[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func keyLess(a, b Key) bool {
+	if a.Shipment != b.Shipment {
+		return a.Shipment < b.Shipment
+	}
+	if a.Type != b.Type {
+		return a.Type < b.Type
+	}
+	return a.Target < b.Target
 }

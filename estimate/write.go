@@ -21,15 +21,15 @@ type writer struct {
 	estimates, learned int
 }
 
-func newWriter(ctx context.Context, conn *sql.Conn) (*writer, error) {
-	return &writer{ctx: ctx, conn: conn}, nil
+func newWriter(ctx context.Context, conn *sql.Conn) *writer {
+	return &writer{ctx: ctx, conn: conn}
 }
 
 const (
 	estimateInsert = "INSERT INTO arrival_estimates (shipment_number, shipment_type, target, observed_at, carrier, locode, lane, eta, predictive_eta, horizon_days, estimate_at, lo_80, hi_80, lo_95, hi_95, spread_hours, predictive_weight, basis_level, basis_arrivals, basis) VALUES "
 	estimateCols   = 20
-	learnInsert    = "INSERT INTO arrival_learning (shipment_number, shipment_type, target, known_at, actual_at, carrier, locode, lane, bucket, carrier_error_hours, predictive_error_hours, estimate_error_spreads) VALUES "
-	learnCols      = 12
+	learnInsert    = "INSERT INTO arrival_learning (shipment_number, shipment_type, target, known_at, actual_at, withdrawn_at, carrier, locode, lane, bucket, carrier_error_hours, predictive_error_hours, estimate_error_spreads) VALUES "
+	learnCols      = 13
 )
 
 func (w *writer) estimate(r Row) error {
@@ -47,12 +47,12 @@ func (w *writer) estimate(r Row) error {
 	return nil
 }
 
-func (w *writer) learn(l Learned, a Arrival) error {
+func (w *writer) learn(l Learned) error {
 	var bucket any
 	if l.Bucket >= 0 {
 		bucket = l.Bucket
 	}
-	w.learnt = append(w.learnt, l.Shipment, l.Type, l.Target, l.KnownAt, a.ActualAt, nilIfEmpty(l.Carrier), nilIfEmpty(l.Port), nilIfEmpty(l.Lane),
+	w.learnt = append(w.learnt, l.Shipment, l.Type, l.Target, l.KnownAt, l.ActualAt, timeOrNil(l.WithdrawnAt), nilIfEmpty(l.Carrier), nilIfEmpty(l.Port), nilIfEmpty(l.Lane),
 		bucket, floatOrNil(l.CarrierH), floatOrNil(l.PredictiveH), floatOrNil(l.Own))
 	w.nLearnt++
 	w.learned++
@@ -84,11 +84,8 @@ func (w *writer) insert(head string, cols, n int, args []any) error {
 	return err
 }
 
-// close writes what is left, unless err: it returns the first error.
-func (w *writer) close(err error) error {
-	if err != nil {
-		return err
-	}
+// flush writes what is left.
+func (w *writer) flush() error {
 	if err := w.flushEstimates(); err != nil {
 		return err
 	}

@@ -4,9 +4,11 @@
 -- arrival_estimates, not by SQL: this file gives its shape.
 --
 -- An arrival is known from the first observation that reported it actual
--- (known_at), at the time it reported (actual_at); a later withdrawal
--- does not unteach it, since the estimates made after it were made
--- knowing it. Per horizon bucket (the ETA's distance from when it was
+-- (known_at), at the time it reported (actual_at). A carrier that takes it
+-- back (an estimate again, withdrawn_at) ends what it teaches from the
+-- next UTC day on, and at once for the target's own estimates; the other
+-- estimates made before, knowing it, keep what they learned (they could
+-- not know better then). Reported again, it is a new arrival. Per horizon bucket (the ETA's distance from when it was
 -- observed: below 0.5 days, 0.5–1.5, 1.5–2.5, 2.5–4, 4–6, 6–9, 9–12,
 -- 12–17, 17–24 and 24 or more), the latest carrier ETA of that bucket
 -- observed before known_at gives the errors: the carrier's, the
@@ -20,6 +22,7 @@ SELECT CAST(NULL AS VARCHAR) AS shipment_number,
        CAST(NULL AS VARCHAR) AS target,
        CAST(NULL AS TIMESTAMPTZ) AS known_at,
        CAST(NULL AS TIMESTAMPTZ) AS actual_at,
+       CAST(NULL AS TIMESTAMPTZ) AS withdrawn_at,
        CAST(NULL AS VARCHAR) AS carrier,
        CAST(NULL AS VARCHAR) AS locode,
        CAST(NULL AS VARCHAR) AS lane,
@@ -34,6 +37,7 @@ COMMENT ON COLUMN arrival_learning.shipment_type IS 'CT, BL or BK';
 COMMENT ON COLUMN arrival_learning.target IS 'POD or POSTPOD';
 COMMENT ON COLUMN arrival_learning.known_at IS 'when the arrival was first observed reported actual';
 COMMENT ON COLUMN arrival_learning.actual_at IS 'the actual arrival as first reported';
+COMMENT ON COLUMN arrival_learning.withdrawn_at IS 'when the carrier took the arrival back (an estimate again): from the next UTC day on it teaches nothing, and an estimate of the target itself learns not from it (NULL: it stands)';
 COMMENT ON COLUMN arrival_learning.carrier IS 'SCAC of the shipping line';
 COMMENT ON COLUMN arrival_learning.locode IS 'the place of the target, as the ETA''s answer gave it';
 COMMENT ON COLUMN arrival_learning.lane IS 'POL-place of the target, as the ETA''s answer gave them';
