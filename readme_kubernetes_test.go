@@ -157,8 +157,13 @@ type workerYAML struct {
 				} `yaml:"podFailurePolicy"`
 				Template struct {
 					Spec struct {
-						RestartPolicy string `yaml:"restartPolicy"`
-						Containers    []struct {
+						RestartPolicy   string `yaml:"restartPolicy"`
+						SecurityContext struct {
+							RunAsUser int  `yaml:"runAsUser"`
+							FSGroup   *int `yaml:"fsGroup"`
+						} `yaml:"securityContext"`
+						InitContainers []initContainerYAML `yaml:"initContainers"`
+						Containers     []struct {
 							Name         string
 							Args         []string
 							Env          []struct{ Name, Value string }
@@ -177,12 +182,23 @@ type workerYAML struct {
 							}
 							ConfigMap struct{ Name string } `yaml:"configMap"`
 							HostPath  struct{ Path string } `yaml:"hostPath"`
+							EmptyDir  *struct{}             `yaml:"emptyDir"`
 						}
 					}
 				}
 			}
 		} `yaml:"jobTemplate"`
 	}
+}
+
+// initContainerYAML is what the test reads of an init container.
+type initContainerYAML struct {
+	Name         string
+	Command      []string
+	VolumeMounts []struct {
+		Name      string
+		MountPath string `yaml:"mountPath"`
+	} `yaml:"volumeMounts"`
 }
 
 // parseWorkerYAML parses the rendered template: a CronJob and the

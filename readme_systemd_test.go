@@ -23,14 +23,7 @@ var unitPathRE = regexp.MustCompile(`^# (/etc/systemd/system/[\w.@-]+\.(?:servic
 // (timers.target, …) beside them, and an executable where ExecStart
 // names the binary, so nothing on the host is touched or needed.
 func TestREADMESystemdUnitsVerify(t *testing.T) {
-	units := map[string]string{}
-	var names []string
-	for _, b := range mdBlocks(readmeText(t)) {
-		if m := unitPathRE.FindStringSubmatch(b.text); b.lang == "ini" && m != nil {
-			units[m[1]] = b.text
-			names = append(names, m[1])
-		}
-	}
+	units, names := readmeUnits(t)
 	var service, timer bool
 	for name := range units {
 		service = service || strings.HasSuffix(name, ".service")
@@ -57,15 +50,7 @@ func TestREADMESystemdUnitsVerify(t *testing.T) {
 
 	root := t.TempDir()
 	copyUnitDir(t, hostUnits, filepath.Join(root, "usr/lib/systemd/system"))
-	var args []string
-	for _, name := range names {
-		p := filepath.Join(root, name)
-		writeUnitFile(t, p, units[name], 0o644)
-		args = append(args, p)
-		for _, exe := range execPaths(units[name]) {
-			writeUnitFile(t, filepath.Join(root, exe), "#!/bin/sh\nexit 0\n", 0o755)
-		}
-	}
+	args := writeUnitRoot(t, root, units, names)
 	cmd := exec.Command(analyze, append([]string{"verify", "--root=" + root}, args...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -74,6 +59,38 @@ func TestREADMESystemdUnitsVerify(t *testing.T) {
 	if err != nil || strings.TrimSpace(out.String()) != "" {
 		t.Errorf("systemd-analyze verify complains about the README's units (%v):\n%s", errOrOK(err), out.String())
 	}
+}
+
+// readmeUnits returns the units README.md writes, by the path each goes
+// to, and those paths in the README's order.
+func readmeUnits(t *testing.T) (map[string]string, []string) {
+	t.Helper()
+	units := map[string]string{}
+	var names []string
+	for _, b := range mdBlocks(readmeText(t)) {
+		if m := unitPathRE.FindStringSubmatch(b.text); b.lang == "ini" && m != nil {
+			units[m[1]] = b.text
+			names = append(names, m[1])
+		}
+	}
+	return units, names
+}
+
+// writeUnitRoot writes the units under root at their paths, and an
+// executable where ExecStart names a program, and returns the units'
+// paths.
+func writeUnitRoot(t *testing.T, root string, units map[string]string, names []string) []string {
+	t.Helper()
+	var paths []string
+	for _, name := range names {
+		p := filepath.Join(root, name)
+		writeUnitFile(t, p, units[name], 0o644)
+		paths = append(paths, p)
+		for _, exe := range execPaths(units[name]) {
+			writeUnitFile(t, filepath.Join(root, exe), "#!/bin/sh\nexit 0\n", 0o755)
+		}
+	}
+	return paths
 }
 
 // execPaths returns the programs a unit's Exec*= settings run.
