@@ -37,8 +37,11 @@ const chunk = 7
 // the warehouse's age.
 func Update(ctx context.Context, conn *sql.Conn, scope Scope) (Result, error) {
 	from, err := start(ctx, conn, scope)
-	if err != nil || from.IsZero() {
-		return Result{}, err
+	if err != nil {
+		return Result{}, fmt.Errorf("estimate: finding what to compute: %w", err)
+	}
+	if from.IsZero() {
+		return Result{}, nil
 	}
 	res := Result{From: from}
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
@@ -75,35 +78,33 @@ func update(ctx context.Context, conn *sql.Conn, res *Result) error {
 	if err != nil {
 		return err
 	}
-	w := newWriter(ctx, conn)
-	p := newPass(ctx, conn, from, learned)
+	w := &writer{conn: conn}
+	p := newPass(from, learned)
 	for d := from; !d.After(last); d = d.Add(chunk * day) {
 		obs, err := readObs(ctx, conn, d, d.Add(chunk*day))
 		if err != nil {
 			return err
 		}
-		if err := p.lookUp(obs); err != nil {
+		if err := p.lookUp(ctx, conn, obs); err != nil {
 			return err
 		}
 		for t := d; t.Before(d.Add(chunk*day)) && !t.After(last); t = t.Add(day) {
-			if err := p.day(t, obs, w); err != nil {
+			if err := p.day(ctx, t, obs, w); err != nil {
 				return err
 			}
 		}
 	}
-	if err := p.write(w); err != nil {
+	if err := p.write(ctx, w); err != nil {
 		return err
 	}
 	res.Estimates, res.Learned = w.estimates, w.learned
-	return w.flush()
+	return w.flush(ctx)
 }
 
 // pass is one Update's state: the arrivals known in the model's reach,
 // which targets stand arrived, and the estimates of the targets that may
 // yet arrive.
 type pass struct {
-	ctx  context.Context
-	conn *sql.Conn
 	from time.Time
 	// learned are the arrivals in the model's reach; fresh those of this
 	// pass (written at its end, with their withdrawals).
@@ -119,14 +120,14 @@ type pass struct {
 	pastRead  map[Key]bool
 }
 
-func newPass(ctx context.Context, conn *sql.Conn, from time.Time, learned []Learned) *pass {
-	return &pass{ctx: ctx, conn: conn, from: from, learned: learned, standing: map[Key]bool{}, looked: map[Key]bool{},
+func newPass(from time.Time, learned []Learned) *pass {
+	return &pass{from: from, learned: learned, standing: map[Key]bool{}, looked: map[Key]bool{},
 		withdrawn: map[Key]time.Time{}, rows: map[Key][]Row{}, pastRead: map[Key]bool{}}
 }
 
 // lookUp reads whether the targets of obs not looked up yet stand
 // arrived as of from.
-func (p *pass) lookUp(obs []observed) error {
+func (p *pass) lookUp(ctx context.Context, conn *sql.Conn, obs []observed) error {
 	var keys []Key
 	for _, o := range obs {
 		if !p.looked[o.Key] {
@@ -134,14 +135,14 @@ func (p *pass) lookUp(obs []observed) error {
 			keys = append(keys, o.Key)
 		}
 	}
-	return readStanding(p.ctx, p.conn, p.from, keys, p.standing)
+	return readStanding(ctx, conn, p.from, keys, p.standing)
 }
 
 // day estimates the observations of the day that starts at d (obs are
 // by ObservedAt) with the model of the arrivals known before it, notes
 // the arrivals reported and taken back that day, and learns the arrivals
 // that still stand at its end.
-func (p *pass) day(d time.Time, obs []observed, w *writer) error {
+func (p *pass) day(ctx context.Context, d time.Time, obs []observed, w *writer) error {
 	end := d.Add(day)
 	keep := p.learned[:0]
 	for _, l := range p.learned {
@@ -181,11 +182,11 @@ func (p *pass) day(d time.Time, obs []observed, w *writer) error {
 		}
 		r := mm.Estimate(o.Obs)
 		p.rows[r.Key] = append(p.rows[r.Key], r)
-		if err := w.estimate(r); err != nil {
+		if err := w.estimate(ctx, r); err != nil {
 			return err
 		}
 	}
-	return p.learn(d, arrived)
+	return p.learn(ctx, w.conn, d, arrived)
 }
 
 // withdraw notes that the arrival of k standing was taken back at at: an
@@ -219,14 +220,14 @@ func (p *pass) withdraw(d time.Time, k Key, at time.Time, arrived []Arrival) (_ 
 
 // learn learns the arrivals reported on day d that still stand, from
 // their estimates (those made before from read once from the table).
-func (p *pass) learn(d time.Time, arrived []Arrival) error {
+func (p *pass) learn(ctx context.Context, conn *sql.Conn, d time.Time, arrived []Arrival) error {
 	var need []Key
 	for _, a := range arrived {
 		if !p.pastRead[a.Key] {
 			need = append(need, a.Key)
 		}
 	}
-	if err := p.readPast(need, d); err != nil {
+	if err := p.readPast(ctx, conn, need, d); err != nil {
 		return err
 	}
 	for _, a := range arrived {
@@ -245,14 +246,14 @@ func (p *pass) learn(d time.Time, arrived []Arrival) error {
 }
 
 // readPast adds to rows the estimates of keys made before from, once.
-func (p *pass) readPast(keys []Key, d time.Time) error {
+func (p *pass) readPast(ctx context.Context, conn *sql.Conn, keys []Key, d time.Time) error {
 	if len(keys) == 0 {
 		return nil
 	}
 	for _, k := range keys {
 		p.pastRead[k] = true
 	}
-	past, err := readEstimates(p.ctx, p.conn, keys, d.Add(-Window), p.from)
+	past, err := readEstimates(ctx, conn, keys, d.Add(-Window), p.from)
 	if err != nil {
 		return err
 	}
@@ -264,9 +265,9 @@ func (p *pass) readPast(keys []Key, d time.Time) error {
 
 // write writes the arrivals learned in this pass and the withdrawals of
 // earlier ones.
-func (p *pass) write(w *writer) error {
+func (p *pass) write(ctx context.Context, w *writer) error {
 	for _, l := range p.fresh {
-		if err := w.learn(l); err != nil {
+		if err := w.learn(ctx, l); err != nil {
 			return err
 		}
 	}
@@ -276,7 +277,7 @@ func (p *pass) write(w *writer) error {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
 	for _, k := range keys {
-		if _, err := p.conn.ExecContext(p.ctx, `
+		if _, err := w.conn.ExecContext(ctx, `
 UPDATE arrival_learning SET withdrawn_at = ?
 WHERE shipment_number = ? AND shipment_type = ? AND target = ? AND withdrawn_at IS NULL AND known_at < ?`,
 			p.withdrawn[k], k.Shipment, k.Type, k.Target, p.withdrawn[k]); err != nil {

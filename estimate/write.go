@@ -14,15 +14,10 @@ const batch = 500
 // writer inserts the rows of an Update in batches of many rows per
 // statement: a statement per row would cost more than the model.
 type writer struct {
-	ctx                context.Context
 	conn               *sql.Conn
 	est, learnt        []any
 	nEst, nLearnt      int
 	estimates, learned int
-}
-
-func newWriter(ctx context.Context, conn *sql.Conn) *writer {
-	return &writer{ctx: ctx, conn: conn}
 }
 
 const (
@@ -32,7 +27,7 @@ const (
 	learnCols      = 13
 )
 
-func (w *writer) estimate(r Row) error {
+func (w *writer) estimate(ctx context.Context, r Row) error {
 	var lo80, hi80, lo95, hi95 any
 	if r.Intervals {
 		lo80, hi80, lo95, hi95 = r.Lo80, r.Hi80, r.Lo95, r.Hi95
@@ -42,12 +37,12 @@ func (w *writer) estimate(r Row) error {
 	w.nEst++
 	w.estimates++
 	if w.nEst == batch {
-		return w.flushEstimates()
+		return w.flushEstimates(ctx)
 	}
 	return nil
 }
 
-func (w *writer) learn(l Learned) error {
+func (w *writer) learn(ctx context.Context, l Learned) error {
 	var bucket any
 	if l.Bucket >= 0 {
 		bucket = l.Bucket
@@ -57,39 +52,39 @@ func (w *writer) learn(l Learned) error {
 	w.nLearnt++
 	w.learned++
 	if w.nLearnt == batch {
-		return w.flushLearned()
+		return w.flushLearned(ctx)
 	}
 	return nil
 }
 
-func (w *writer) flushEstimates() error {
-	err := w.insert(estimateInsert, estimateCols, w.nEst, w.est)
+func (w *writer) flushEstimates(ctx context.Context) error {
+	err := w.insert(ctx, estimateInsert, estimateCols, w.nEst, w.est)
 	w.est, w.nEst = w.est[:0], 0
 	return err
 }
 
-func (w *writer) flushLearned() error {
-	err := w.insert(learnInsert, learnCols, w.nLearnt, w.learnt)
+func (w *writer) flushLearned(ctx context.Context) error {
+	err := w.insert(ctx, learnInsert, learnCols, w.nLearnt, w.learnt)
 	w.learnt, w.nLearnt = w.learnt[:0], 0
 	return err
 }
 
-func (w *writer) insert(head string, cols, n int, args []any) error {
+func (w *writer) insert(ctx context.Context, head string, cols, n int, args []any) error {
 	if n == 0 {
 		return nil
 	}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
 	q := head + strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
-	_, err := w.conn.ExecContext(w.ctx, q, args...)
+	_, err := w.conn.ExecContext(ctx, q, args...)
 	return err
 }
 
 // flush writes what is left.
-func (w *writer) flush() error {
-	if err := w.flushEstimates(); err != nil {
+func (w *writer) flush(ctx context.Context) error {
+	if err := w.flushEstimates(ctx); err != nil {
 		return err
 	}
-	return w.flushLearned()
+	return w.flushLearned(ctx)
 }
 
 func timeOrNil(t time.Time) any {
