@@ -170,6 +170,10 @@ func TestCLITrack(t *testing.T) {
 		// A bad argument costs only itself: reported, skipped, exit 3.
 		{[]string{"track", "add", "MAEU1:XX", "TEMU1234565"}, 3, "skipped argument 1 (MAEU1:XX): "},
 		{[]string{"track", "add", "--strict", "MAEU1:XX", "TGHU1234560"}, 2, "argument 1 (MAEU1:XX)"},
+		// Every shipment bad: nothing done but input refused, a usage
+		// error as a backfill's whose every row is bad (README, Exit codes).
+		{[]string{"track", "add", "MAEU1:XX", "BAD"}, 2, "every shipment given is bad, nothing to change"},
+		{[]string{"track", "rm", "MAEU1:XX"}, 2, "track rm: every shipment given is bad"},
 		{[]string{"track", "add"}, 2, "no shipment given"},
 		{[]string{"track", "rm", "MSCU1234566", "CSQU3054383:BL"}, 0, "1 removed, 1 were not tracked"},
 		{[]string{"track", "list"}, 0, "(4 shipments)"},
