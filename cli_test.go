@@ -33,6 +33,11 @@ func TestTyposAreUsageErrorsAndHelpSucceeds(t *testing.T) {
 		{[]string{"sim", "serv"}, exitUsage, "", `sim has no command "serv". Did you mean "serve"?`},
 		{[]string{"track", "--foo"}, exitUsage, "", "unknown flag --foo (etalake track --help lists them)"},
 		{[]string{"track"}, exitOK, "list     list the tracked set", ""},
+		// A hint names a subcommand by its whole path, the command a user
+		// can type: etalake track add, never etalake add.
+		{[]string{"track", "add", "MSCU1234566", "--lock-timeout", "5s"}, exitUsage, "", "flags go first, as in etalake track add --lock-timeout … ARGS"},
+		{[]string{"track", "add", "--zzzzzzzzzzzzzzzz"}, exitUsage, "", "unknown flag --zzzzzzzzzzzzzzzz (etalake track add --help lists them)"},
+		{[]string{"lake", "status", "--zzzzzzzzzzzzzzzz"}, exitUsage, "", "(etalake lake status --help lists them)"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -169,7 +169,7 @@ func unknownSubcommand(c *cli.Context) error {
 	if !c.Args().Present() {
 		return cli.ShowSubcommandHelp(c)
 	}
-	name := c.Command.FullName()
+	name := commandPath(c)
 	return usageErr{fmt.Errorf("%s has no command %q%s (etalake help %s lists them)", name, c.Args().First(), nearest(c.Command.Subcommands, c.Args().First()), name)}
 }
 
@@ -206,7 +206,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	const unknown = "flag provided but not defined: -"
 	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && c.Command != nil {
 		name = strings.TrimLeft(name, "-")
-		err = fmt.Errorf("unknown flag --%s (etalake %s --help lists them)", name, c.Command.FullName())
+		err = fmt.Errorf("unknown flag --%s (etalake %s --help lists them)", name, commandPath(c))
 		if cli.SuggestFlag != nil {
 			if s := cli.SuggestFlag(c.Command.Flags, name, false); s != "" {
 				err = fmt.Errorf("unknown flag --%s; did you mean %s?", name, s)
@@ -258,4 +258,21 @@ func jobExit(v jobs.Verdict, err error) int {
 		return exitCode(err)
 	}
 	return exitCodes[v]
+}
+
+// commandPath is the full path of the command c runs, as typed after
+// etalake ("track add"): cli's Command.FullName is only the last name,
+// so a hint built from it would name a command that does not exist.
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, x := range c.Lineage() {
+		if x.Command == nil || x.Command.Name == "" || x.Command.Name == c.App.Name { // the root context's command is the app
+			continue
+		}
+		if len(names) > 0 && names[0] == x.Command.Name {
+			continue // a command's own context and the one of its subcommands' app
+		}
+		names = append([]string{x.Command.Name}, names...)
+	}
+	return strings.Join(names, " ")
 }
