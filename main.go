@@ -201,8 +201,16 @@ func (e usageErr) Error() string { return e.err.Error() }
 func (e usageErr) Unwrap() error { return e.err }
 
 // usageError marks a command line cli refused, naming the nearest flag
-// when the flag is unknown.
+// when the flag is unknown, or a variable that does not read as its
+// flag's type, naming the variable and the flag.
 func usageError(c *cli.Context, err error, _ bool) error {
+	flags := c.App.Flags
+	if c.Command != nil {
+		flags = c.Command.Flags
+	}
+	if e := envValueError(flags); e != nil { // cli applies the variables before it reads the command line
+		return usageErr{e}
+	}
 	const unknown = "flag provided but not defined: -"
 	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && c.Command != nil {
 		name = strings.TrimLeft(name, "-")
