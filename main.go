@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -71,7 +72,7 @@ var exitCodes = jobs.ExitCodes{
 func main() {
 	cli.VersionPrinter = printVersion
 	ctx, stop := stopOnSignals(context.Background())
-	err := jobs.StoppedBy(ctx, newApp().RunContext(ctx, os.Args))
+	err := jobs.StoppedBy(ctx, runApp(ctx, newApp(), os.Args))
 	stop()
 	writeExit(os.Stderr, os.Args, err)
 	os.Exit(exitCode(err))
@@ -148,10 +149,14 @@ func newApp() *cli.App {
 // subcommands (etalake track ad) a usage error naming the nearest one:
 // cli's default shows help and exits 3, "partial", which a scheduler
 // counts as a success.
-func withUnknownSubcommands(cmd *cli.Command) {
+//
+// It gives each such command a help subcommand of ours (subcommandHelp),
+// for the same reason: cli's exits 1 on an unknown topic.
+func withUnknownSubcommands(cmd *cli.Command, path ...string) {
 	if len(cmd.Subcommands) == 0 {
 		return
 	}
+	path = append(slices.Clip(path), cmd.Name)
 	if cmd.Action == nil {
 		cmd.Action = unknownSubcommand
 	}
@@ -159,7 +164,10 @@ func withUnknownSubcommands(cmd *cli.Command) {
 		cmd.OnUsageError = usageError
 	}
 	for _, sub := range cmd.Subcommands {
-		withUnknownSubcommands(sub)
+		withUnknownSubcommands(sub, path...)
+	}
+	if cmd.Command("help") == nil {
+		cmd.Subcommands = append(cmd.Subcommands, subcommandHelp(cmd, path))
 	}
 }
 
@@ -214,7 +222,11 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	const unknown = "flag provided but not defined: -"
 	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && c.Command != nil {
 		name = strings.TrimLeft(name, "-")
-		err = fmt.Errorf("unknown flag --%s (etalake %s --help lists them)", name, commandPath(c))
+		path := commandPath(c)
+		if path == "" && commandFlag(c.App.Commands, name) {
+			return usageErr{&misplacedFlag{flag: name, commands: c.App.Commands}}
+		}
+		err = fmt.Errorf("unknown flag --%s (%s --help lists them)", name, strings.TrimSpace("etalake "+path))
 		if cli.SuggestFlag != nil {
 			if s := cli.SuggestFlag(c.Command.Flags, name, false); s != "" {
 				err = fmt.Errorf("unknown flag --%s; did you mean %s?", name, s)

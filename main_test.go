@@ -54,7 +54,7 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 	app := newApp()
 	app.Writer, app.ErrWriter = &out, &errb
 	argv := append([]string{"etalake"}, args...)
-	err := app.RunContext(context.Background(), argv)
+	err := runApp(context.Background(), app, argv)
 	writeExit(&errb, argv, err)
 	return exitCode(err), out.String(), errb.String()
 }
