@@ -141,6 +141,7 @@ func newApp() *cli.App {
 	}
 	for _, cmd := range app.Commands {
 		withUnknownSubcommands(cmd)
+		withVariableCheck(cmd)
 	}
 	return app
 }

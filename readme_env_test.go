@@ -103,7 +103,7 @@ func TestEveryVariableTheCodeNamesIsListed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range literal.FindAllStringSubmatch(string(b), -1) {
-			if !listed[m[1]] {
+			if !listed[m[1]] && !slices.Contains(otherVariables, m[1]) { // otherVariables: those the tests read, which etalake does not
 				t.Errorf("%s names %s, which variables does not list: read it with a flag (EnvVars), or add it to variables", path, m[1])
 			}
 		}
