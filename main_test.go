@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -32,6 +34,12 @@ func cliSim(t *testing.T) *simtest.Env {
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runWith(t, newApp(), env, args...)
+}
+
+// runWith is run of app, an app of newApp whose commands a test changed.
+func runWith(t *testing.T, app *cli.App, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	// Every setting of the environment the tests run in is left out: each
 	// variable etalake reads (variables, the one list: a flag added later
 	// is in it too).
@@ -51,7 +59,6 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 		t.Setenv(k, v)
 	}
 	var out, errb bytes.Buffer
-	app := newApp()
 	app.Writer, app.ErrWriter = &out, &errb
 	argv := append([]string{"etalake"}, args...)
 	err := runApp(context.Background(), app, argv)
