@@ -33,6 +33,23 @@ func TestTyposAreUsageErrorsAndHelpSucceeds(t *testing.T) {
 		{[]string{"sim", "serv"}, exitUsage, "", `sim has no command "serv". Did you mean "serve"?`},
 		{[]string{"track", "--foo"}, exitUsage, "", "unknown flag --foo (etalake track --help lists them)"},
 		{[]string{"track"}, exitOK, "list     list the tracked set", ""},
+		// A hint names a subcommand by its whole path, the command a user
+		// can type: etalake track add, never etalake add.
+		{[]string{"track", "add", "MSCU1234566", "--lock-timeout", "5s"}, exitUsage, "", "flags go first, as in etalake track add --lock-timeout … ARGS"},
+		{[]string{"track", "add", "--zzzzzzzzzzzzzzzz"}, exitUsage, "", "unknown flag --zzzzzzzzzzzzzzzz (etalake track add --help lists them)"},
+		{[]string{"lake", "status", "--zzzzzzzzzzzzzzzz"}, exitUsage, "", "(etalake lake status --help lists them)"},
+		// A help topic that is no command is a usage error naming the
+		// nearest, under a command as at the top; a topic that is one
+		// shows its help.
+		{[]string{"track", "help", "nope"}, exitUsage, "", `track has no command "nope"`},
+		{[]string{"track", "help", "lst"}, exitUsage, "", `track has no command "lst". Did you mean "list"?`},
+		{[]string{"track", "help", "add"}, exitOK, "etalake track add - track shipments", ""},
+		{[]string{"lake", "help"}, exitOK, "etalake lake - ", ""},
+		// A command's flag before the command belongs after it: the
+		// message shows the line put right, not --help.
+		{[]string{"--log-format", "json", "run"}, exitUsage, "", "--log-format goes after the command, as in etalake run --log-format json … (etalake run --help lists its flags)"},
+		{[]string{"--warehouse", "wh", "lake", "pull"}, exitUsage, "", "as in etalake lake pull --warehouse wh …"},
+		{[]string{"--wat", "run"}, exitUsage, "", "unknown flag --wat (etalake --help lists them)"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

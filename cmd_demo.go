@@ -98,6 +98,7 @@ func demoOptions(c *cli.Context) (jobs.DemoOptions, error) {
 	opt := jobs.DemoOptions{
 		Days: c.Int("days"), Dir: c.String(flagWarehouse), Seed: c.Int64("seed"), Shipments: c.Int("shipments"),
 		ScheduleAPI: api, PageSize: c.Int(flagPageSize), Refresh: &refresh, Version: version, ETAErrors: etaErrors(c),
+		ExitCodes: exitCodes,
 	}
 	if err := opt.Validate(); err != nil {
 		return opt, settingError(c, err)

@@ -20,6 +20,7 @@ func importCommand() *cli.Command {
 		Usage:     "load archived API responses (files or directories of JSON) like fetched ones",
 		ArgsUsage: "FILE|DIR…",
 		Description: "Each .json file holds one response; each line of an .ndjson or .jsonl file holds one.\n" +
+			"A directory is walked for those files, skipping others; a file of another name given outright (a .csv) is refused.\n" +
 			"Which request a body answers is inferred from its shape: a shipment from its metadata or first\n" +
 			"container, a port schedule from its location, port-to-port from its places, a vessel schedule\n" +
 			"from its vessel, consumption periods from their fields. --endpoint and --request name it instead.\n" +

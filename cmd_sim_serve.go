@@ -34,11 +34,11 @@ func simServeCommand() *cli.Command {
 const simServeDescription = "Serves both products of the service with all its rules: API_KEY authentication (401; or\n" +
 	"as --auth says), product access and credit quota (403), input validation (400), no data (404),\n" +
 	"the per-key rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
-	"The first line on stdout gives the base URLs, ready for the shell:\n" +
-	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=…\n\n" +
+	"The first line on stdout gives the base URLs and the (first) key, ready for the shell:\n" +
+	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=… ETALAKE_API_KEY=demo\n\n" +
 	"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0 under /cs\n" +
 	"instead, from the same world with the same keys, rate and credits (tracking is unchanged):\n" +
-	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/cs ETALAKE_TRACKING_URL=… ETALAKE_SCHEDULE_API=dcsa-cs-1.0\n" +
+	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/cs ETALAKE_TRACKING_URL=… ETALAKE_API_KEY=demo ETALAKE_SCHEDULE_API=dcsa-cs-1.0\n" +
 	"   GET /cs/v1/port-schedules?UNLocationCode=NLRTM&date=2026-01-05               an item per terminal\n" +
 	"   GET /cs/v1/vessel-schedules?vesselIMONumber=IMO[&startDate=…&endDate=…]     an item per service\n" +
 	"   GET /cs/v1/point-to-point-routes?placeOfReceipt=CNSHA&placeOfDelivery=NLRTM  an item per routing\n" +
@@ -141,11 +141,14 @@ func simServe(c *cli.Context) error {
 }
 
 // saySimServing says where the simulator serves: the export line for a
-// shell on stdout (the URLs, the profile and the authentication a client
-// needs), what it simulates on stderr; with --log-format json, both as
+// shell on stdout (the URLs, the key, the profile and the authentication
+// a client needs), what it simulates on stderr; with --log-format json, both as
 // events.
 func saySimServing(c *cli.Context, svc *sim.Service, cfg sim.Config, wcfg sim.WorldConfig, base string) error {
 	exports := fmt.Sprintf("export %s=%s%s %s=%s%s", envScheduleURL, base, svc.ScheduleBasePath(), envTrackingURL, base, sim.TrackingPrefix)
+	// The key it wants (the first --key's): a test key of the
+	// simulator's, said so that the line alone sets a client up.
+	exports += " " + envAPIKey + "=" + shellQuote(cfg.Keys[0].Key)
 	if cfg.ScheduleAPI != sim.ScheduleAPIService {
 		exports += " " + envScheduleAPI + "=" + cfg.ScheduleAPI
 	}

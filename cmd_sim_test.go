@@ -86,8 +86,17 @@ func TestCLISimServeSpeaksTheDCSAProfile(t *testing.T) {
 
 	// The service profile stays the default, and its line is unchanged.
 	vars = exported(serveSim(t))
-	if !strings.HasSuffix(vars["ETALAKE_SCHEDULE_URL"], "/schedule/api/v1") || len(vars) != 2 {
+	if !strings.HasSuffix(vars["ETALAKE_SCHEDULE_URL"], "/schedule/api/v1") || len(vars) != 3 {
 		t.Errorf("default export line: %v", vars)
+	}
+	// The line sets the client up whole: the URLs and the key the
+	// simulator wants (a test key: printing it is the point), the first
+	// --key's when given.
+	if vars["ETALAKE_API_KEY"] != "demo" {
+		t.Errorf("default export line: %v, want ETALAKE_API_KEY=demo", vars)
+	}
+	if vars := exported(serveSim(t, "--key", "trial-7:5:5", "--key", "other:1:1")); vars["ETALAKE_API_KEY"] != "trial-7" {
+		t.Errorf("export line with --key trial-7:5:5: %v, want ETALAKE_API_KEY=trial-7", vars)
 	}
 }
 

@@ -27,7 +27,7 @@ func sqlCommand() *cli.Command {
 			"   etalake sql \"SELECT count(*) FROM read_parquet('warehouse/parquet/shipments/**/*.parquet')\"\n" +
 			"It reads what the last job published: while a job runs, the state before it (never half a job).\n\n" +
 			"The query reads the database and the Parquet mirror under the warehouse directory, and writes no\n" +
-			"file: one statement, a SELECT (DESCRIBE, SHOW, SUMMARIZE), PRAGMA, CALL or EXPLAIN SELECT; COPY … TO,\n" +
+			"file: one statement per call, a SELECT (DESCRIBE, SHOW, SUMMARIZE), PRAGMA, CALL or EXPLAIN SELECT; COPY … TO,\n" +
 			"EXPORT DATABASE, ATTACH, INSTALL and any SET are refused (exit 2), as is reading any other file.\n" +
 			"--allow-files lifts that for the one command: the query may then read and write any file you may.\n\n" +
 			"A notebook holding the warehouse open read-write (duckdb.connect(path) without read_only=True)\n" +
@@ -54,6 +54,14 @@ func runSQL(c *cli.Context) error {
 	format := c.String("format")
 	if !slices.Contains(queryFormats, format) {
 		return configError("--format %q: want table, csv or json", format)
+	}
+	// One statement that parses, files allowed or not: a syntax error is
+	// DuckDB's, not the refusal of a statement kind, and a second
+	// statement is refused rather than run on its own or left out.
+	if err := load.OneStatement(c.Args().First()); errors.Is(err, load.ErrStatements) {
+		return usageErr{fmt.Errorf("sql: %w", err)}
+	} else if err != nil {
+		return usageErr{fmt.Errorf("%w: %w", errQuery, err)}
 	}
 	db, err := openReader(c, c.Bool(flagAllowFiles))
 	if err != nil {

@@ -45,6 +45,9 @@ func changeTracked(c *cli.Context, name string, remove bool, summary string) err
 	if err != nil {
 		return err
 	}
+	if len(refs) == 0 { // every shipment given is bad: refused input, as a backfill's
+		return usageErr{fmt.Errorf("track %s: every shipment given is bad, nothing to change:\n  %s", name, strings.Join(skipped, "\n  "))}
+	}
 	checkDigitWarnings(log, refs)
 	res, err := onWarehouse(c, func(wh *load.Warehouse) (jobs.TrackResult, error) {
 		return jobs.Track(c.Context, wh, refs, jobs.TrackOptions{Remove: remove, Skipped: skipped, ExitCodes: exitCodes, Version: version, Log: log})

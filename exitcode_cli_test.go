@@ -70,3 +70,18 @@ func TestTheRecordedExitCodeIsTheProcesss(t *testing.T) {
 		}
 	}
 }
+
+// Each night of the demo records the code a run with its verdict exits
+// with, as run does: a NULL exit_code marks a job killed before it ended
+// (README: Exit codes), which no demo night is.
+func TestTheDemosRunsRecordTheirExitCode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	if code, out, errOut := run(t, nil, "demo", "--days", "2", "--shipments", "20", "--warehouse", dir); code != exitOK {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := run(t, map[string]string{"ETALAKE_WAREHOUSE": dir}, "sql", "--format", "csv",
+		"SELECT count(*) AS runs, count(exit_code) AS recorded, count(*) FILTER (status = 'ok' AND exit_code = 0) AS ok_zero FROM etl_runs WHERE job = 'demo'")
+	if code != exitOK || !strings.Contains(out, "runs,recorded,ok_zero\n2,2,2\n") {
+		t.Errorf("the demo's runs: exit %d\n%s%s\nwant 2 runs, each with its exit code (0 for ok)", code, out, errOut)
+	}
+}

@@ -77,7 +77,8 @@ func TestImportLandsEverythingItCanRead(t *testing.T) {
 }
 
 // An import given nothing to import — an empty directory, one of other
-// files, a path that does not exist — is a usage error (exit 2) naming
+// files, a path that does not exist, a file named outright that a
+// directory's walk would skip (a .csv) — is a usage error (exit 2) naming
 // the path and what was expected, and no warehouse is created for it.
 func TestImportOfNothingIsAUsageError(t *testing.T) {
 	empty := t.TempDir()
@@ -85,8 +86,12 @@ func TestImportOfNothingIsAUsageError(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	csv := filepath.Join(other, "c.csv")
+	if err := os.WriteFile(csv, []byte("a,b\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	wh := filepath.Join(t.TempDir(), "wh")
-	for _, args := range [][]string{{empty}, {other}, {filepath.Join(empty, "missing")}} {
+	for _, args := range [][]string{{empty}, {other}, {filepath.Join(empty, "missing")}, {csv}} {
 		code, out, stderr := run(t, map[string]string{"ETALAKE_WAREHOUSE": wh}, append([]string{"import"}, args...)...)
 		if code != exitUsage || !strings.Contains(stderr, args[0]) {
 			t.Errorf("import %s: exit %d, want %d naming it\n%s%s", args[0], code, exitUsage, out, stderr)
@@ -97,6 +102,9 @@ func TestImportOfNothingIsAUsageError(t *testing.T) {
 	}
 	if _, _, stderr := run(t, nil, "import", empty); !strings.Contains(stderr, "holds no *.json, *.ndjson or *.jsonl file") {
 		t.Errorf("the message does not say what was expected:\n%s", stderr)
+	}
+	if _, _, stderr := run(t, nil, "import", csv); !strings.Contains(stderr, "is not a *.json, *.ndjson or *.jsonl file of JSON responses") {
+		t.Errorf("the message does not say what was expected of a file:\n%s", stderr)
 	}
 }
 

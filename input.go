@@ -295,7 +295,7 @@ func checkDigitWarnings(log *slog.Logger, refs []wire.ShipmentRef) []string {
 func flagsFirst(c *cli.Context) error {
 	for _, a := range c.Args().Slice() {
 		if strings.HasPrefix(a, "--") {
-			return configError("%s after an argument: flags go first, as in etalake %s %s … ARGS", a, c.Command.FullName(), a)
+			return configError("%s after an argument: flags go first, as in etalake %s %s … ARGS", a, commandPath(c), a)
 		}
 	}
 	return nil

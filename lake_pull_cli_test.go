@@ -517,11 +517,15 @@ func TestLakePullAndWritersKeepToTheirOwnWarehouses(t *testing.T) {
 
 	csv := sel.args(t, f.dir)[len(sel.args(t, f.dir))-1]
 	ref := strings.ReplaceAll(strings.Split(sel.shipments[0], ",")[0], "'", "")
+	responses := filepath.Join(f.dir, "responses.json") // import reads JSON, not the selection's CSV
+	if err := os.WriteFile(responses, []byte(`{"hello":"world"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"run", "--date", "2026-01-06"},
 		{"backfill", "--yes", "--date", "2026-01-06", "--ports", sel.ports[0]},
 		{"replay"},
-		{"import", csv},
+		{"import", responses},
 		{"track", "add", "--shipments", csv},
 		{"track", "rm", "--shipments", csv},
 		{"demo", "--days", "1", "--warehouse", pull["ETALAKE_WAREHOUSE"]}, // its own default, not ETALAKE_WAREHOUSE

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -71,7 +72,7 @@ var exitCodes = jobs.ExitCodes{
 func main() {
 	cli.VersionPrinter = printVersion
 	ctx, stop := stopOnSignals(context.Background())
-	err := jobs.StoppedBy(ctx, newApp().RunContext(ctx, os.Args))
+	err := jobs.StoppedBy(ctx, runApp(ctx, newApp(), os.Args))
 	stop()
 	writeExit(os.Stderr, os.Args, err)
 	os.Exit(exitCode(err))
@@ -140,6 +141,7 @@ func newApp() *cli.App {
 	}
 	for _, cmd := range app.Commands {
 		withUnknownSubcommands(cmd)
+		withVariableCheck(cmd)
 	}
 	return app
 }
@@ -148,10 +150,14 @@ func newApp() *cli.App {
 // subcommands (etalake track ad) a usage error naming the nearest one:
 // cli's default shows help and exits 3, "partial", which a scheduler
 // counts as a success.
-func withUnknownSubcommands(cmd *cli.Command) {
+//
+// It gives each such command a help subcommand of ours (subcommandHelp),
+// for the same reason: cli's exits 1 on an unknown topic.
+func withUnknownSubcommands(cmd *cli.Command, path ...string) {
 	if len(cmd.Subcommands) == 0 {
 		return
 	}
+	path = append(slices.Clip(path), cmd.Name)
 	if cmd.Action == nil {
 		cmd.Action = unknownSubcommand
 	}
@@ -159,7 +165,10 @@ func withUnknownSubcommands(cmd *cli.Command) {
 		cmd.OnUsageError = usageError
 	}
 	for _, sub := range cmd.Subcommands {
-		withUnknownSubcommands(sub)
+		withUnknownSubcommands(sub, path...)
+	}
+	if cmd.Command("help") == nil {
+		cmd.Subcommands = append(cmd.Subcommands, subcommandHelp(cmd, path))
 	}
 }
 
@@ -169,7 +178,7 @@ func unknownSubcommand(c *cli.Context) error {
 	if !c.Args().Present() {
 		return cli.ShowSubcommandHelp(c)
 	}
-	name := c.Command.FullName()
+	name := commandPath(c)
 	return usageErr{fmt.Errorf("%s has no command %q%s (etalake help %s lists them)", name, c.Args().First(), nearest(c.Command.Subcommands, c.Args().First()), name)}
 }
 
@@ -201,12 +210,24 @@ func (e usageErr) Error() string { return e.err.Error() }
 func (e usageErr) Unwrap() error { return e.err }
 
 // usageError marks a command line cli refused, naming the nearest flag
-// when the flag is unknown.
+// when the flag is unknown, or a variable that does not read as its
+// flag's type, naming the variable and the flag.
 func usageError(c *cli.Context, err error, _ bool) error {
+	flags := c.App.Flags
+	if c.Command != nil {
+		flags = c.Command.Flags
+	}
+	if e := envValueError(flags); e != nil { // cli applies the variables before it reads the command line
+		return usageErr{e}
+	}
 	const unknown = "flag provided but not defined: -"
 	if name, ok := strings.CutPrefix(err.Error(), unknown); ok && c.Command != nil {
 		name = strings.TrimLeft(name, "-")
-		err = fmt.Errorf("unknown flag --%s (etalake %s --help lists them)", name, c.Command.FullName())
+		path := commandPath(c)
+		if path == "" && commandFlag(c.App.Commands, name) {
+			return usageErr{&misplacedFlag{flag: name, commands: c.App.Commands}}
+		}
+		err = fmt.Errorf("unknown flag --%s (%s --help lists them)", name, strings.TrimSpace("etalake "+path))
 		if cli.SuggestFlag != nil {
 			if s := cli.SuggestFlag(c.Command.Flags, name, false); s != "" {
 				err = fmt.Errorf("unknown flag --%s; did you mean %s?", name, s)
@@ -258,4 +279,21 @@ func jobExit(v jobs.Verdict, err error) int {
 		return exitCode(err)
 	}
 	return exitCodes[v]
+}
+
+// commandPath is the full path of the command c runs, as typed after
+// etalake ("track add"): cli's Command.FullName is only the last name,
+// so a hint built from it would name a command that does not exist.
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, x := range c.Lineage() {
+		if x.Command == nil || x.Command.Name == "" || x.Command.Name == c.App.Name { // the root context's command is the app
+			continue
+		}
+		if len(names) > 0 && names[0] == x.Command.Name {
+			continue // a command's own context and the one of its subcommands' app
+		}
+		names = append([]string{x.Command.Name}, names...)
+	}
+	return strings.Join(names, " ")
 }

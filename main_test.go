@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -32,6 +34,12 @@ func cliSim(t *testing.T) *simtest.Env {
 // outputs, the error message included as main would print it.
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runWith(t, newApp(), env, args...)
+}
+
+// runWith is run of app, an app of newApp whose commands a test changed.
+func runWith(t *testing.T, app *cli.App, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	// Every setting of the environment the tests run in is left out: each
 	// variable etalake reads (variables, the one list: a flag added later
 	// is in it too).
@@ -51,10 +59,9 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 		t.Setenv(k, v)
 	}
 	var out, errb bytes.Buffer
-	app := newApp()
 	app.Writer, app.ErrWriter = &out, &errb
 	argv := append([]string{"etalake"}, args...)
-	err := app.RunContext(context.Background(), argv)
+	err := runApp(context.Background(), app, argv)
 	writeExit(&errb, argv, err)
 	return exitCode(err), out.String(), errb.String()
 }
@@ -170,6 +177,10 @@ func TestCLITrack(t *testing.T) {
 		// A bad argument costs only itself: reported, skipped, exit 3.
 		{[]string{"track", "add", "MAEU1:XX", "TEMU1234565"}, 3, "skipped argument 1 (MAEU1:XX): "},
 		{[]string{"track", "add", "--strict", "MAEU1:XX", "TGHU1234560"}, 2, "argument 1 (MAEU1:XX)"},
+		// Every shipment bad: nothing done but input refused, a usage
+		// error as a backfill's whose every row is bad (README, Exit codes).
+		{[]string{"track", "add", "MAEU1:XX", "BAD"}, 2, "every shipment given is bad, nothing to change"},
+		{[]string{"track", "rm", "MAEU1:XX"}, 2, "track rm: every shipment given is bad"},
 		{[]string{"track", "add"}, 2, "no shipment given"},
 		{[]string{"track", "rm", "MSCU1234566", "CSQU3054383:BL"}, 0, "1 removed, 1 were not tracked"},
 		{[]string{"track", "list"}, 0, "(4 shipments)"},

@@ -339,12 +339,23 @@ func TestSQLWritesNoFileUnlessAsked(t *testing.T) {
 		"COPY shipments TO '" + inMirror + "'",
 		"EXPORT DATABASE '" + filepath.Join(dir, "parquet", "x") + "'",
 		"SELECT * FROM read_text('/etc/hostname')",
-		"SELECT 1; COPY shipments TO '" + target + "'",
 	} {
 		code, _, errOut := run(t, vars, "sql", q)
 		if code != exitUsage || !strings.Contains(errOut, "--allow-files") {
 			t.Errorf("etalake sql %q: exit %d, want %d naming --allow-files\n%s", q, code, exitUsage, errOut)
 		}
+	}
+	// One statement per call, files allowed or not: a second is refused
+	// in our words (never the driver's "try using PrepareContext"), and
+	// none of them runs; SQL that does not parse is DuckDB's syntax error.
+	for _, args := range [][]string{{"sql", "SELECT 1; COPY shipments TO '" + target + "'"}, {"sql", "--allow-files", "SELECT 1; COPY shipments TO '" + target + "'"}} {
+		code, _, errOut := run(t, vars, args...)
+		if code != exitUsage || !strings.Contains(errOut, "2 statements in the query: one statement per call") || strings.Contains(errOut, "PrepareContext") {
+			t.Errorf("etalake %q: exit %d, want %d refusing 2 statements\n%s", args, code, exitUsage, errOut)
+		}
+	}
+	if code, _, errOut := run(t, vars, "sql", "SELEC 1"); code != exitUsage || !strings.Contains(errOut, `Parser Error: syntax error at or near "SELEC"`) || strings.Contains(errOut, "a SELEC statement") {
+		t.Errorf("etalake sql \"SELEC 1\": exit %d, want %d with DuckDB's syntax error\n%s", code, exitUsage, errOut)
 	}
 	for _, f := range []string{target, inMirror, filepath.Join(dir, "parquet", "x")} {
 		if _, err := os.Stat(f); !os.IsNotExist(err) {

@@ -75,7 +75,7 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	if err != nil {
 		return err
 	}
-	opt.Confirm, opt.Progress = confirm, progressOf(status)
+	opt.Progress = progressOf(status)
 	figures.setShard(opt.Shard)
 	// The key's id before the client: a client that cannot be built (a
 	// coordinator out of reach) still writes figures that name the key.
@@ -87,6 +87,11 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 		return err
 	}
 	figures.setKey(client.KeyID())
+	if confirm != nil && !opt.DryRun { // a dry run spends nothing: nothing to ask
+		if opt.Confirm, err = askFirst(c, client, opt, confirm); err != nil {
+			return err
+		}
+	}
 	wh, err := openForRun(c, opt)
 	if err != nil {
 		return err
@@ -94,6 +99,41 @@ func runJob(c *cli.Context, job string, track bool, confirm func(jobs.Plan) bool
 	res, err := runOn(c, client, wh, opt)
 	figures.setResult(res)
 	return sayRunEnd(c, job, res, err)
+}
+
+// askFirst shows a backfill's plan and asks before the warehouse is
+// opened for writing: the plan is made as a dry run makes it, on the
+// warehouse read-only, so that a backfill declined creates no warehouse
+// and records no run (jobs.ErrDeclined, exit 1). It returns the real
+// run's Confirm: the plan the run makes again is taken without asking
+// when it costs no more than the one accepted (the run then spends at
+// most that), and asked again when it costs more (another job changed
+// the warehouse meanwhile).
+func askFirst(c *cli.Context, client *extract.Client, opt jobs.RunOptions, confirm func(jobs.Plan) bool) (func(jobs.Plan) bool, error) {
+	dry := opt
+	dry.DryRun, dry.Confirm, dry.Progress = true, nil, nil
+	dry.Log = slog.New(slog.DiscardHandler) // the run logs the same again
+	wh, err := openPlanning(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := jobs.RunJob(c.Context, client, wh, dry)
+	if cerr := wh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, misconfigHint(c, urlError(c, authHint(err, client.Auth())))
+	}
+	if res.Plan.Total() > 0 && !confirm(res.Plan) {
+		return nil, fmt.Errorf("backfill %w; no warehouse was created or run recorded", jobs.ErrDeclined)
+	}
+	_, schedule := res.Plan.ScheduleCredits()
+	_, tracking := res.Plan.Spend()
+	return func(p jobs.Plan) bool {
+		_, s := p.ScheduleCredits()
+		_, t := p.Spend()
+		return (s <= schedule && t <= tracking) || confirm(p)
+	}, nil
 }
 
 // runLogger is the log of a run and, on a terminal, its status line: the

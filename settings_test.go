@@ -33,7 +33,14 @@ func TestSettingsOutOfRangeAreRefused(t *testing.T) {
 		{"max-reasks -1 (asked nothing)", with("ETALAKE_MAX_REASKS", "-1"), backfill, "ETALAKE_MAX_REASKS (--max-reasks) -1: want 1 to 100"},
 		{"max-reasks 0", source, append(backfill, "--max-reasks", "0"), "ETALAKE_MAX_REASKS (--max-reasks) 0: want 1 to 100"},
 		{"max-reasks 1000", source, append(backfill, "--max-reasks", "1000"), "ETALAKE_MAX_REASKS (--max-reasks) 1000"},
-		{"max-reasks not a number", with("ETALAKE_MAX_REASKS", "three"), backfill, "ETALAKE_MAX_REASKS"},
+		{"max-reasks not a number", with("ETALAKE_MAX_REASKS", "three"), backfill, `ETALAKE_MAX_REASKS (--max-reasks) "three": want a whole number`},
+		// A variable that does not read as its flag's type is worded as a
+		// range error is: the variable, the flag, what is wanted; never
+		// strconv's message.
+		{"max-credits not a number", with("ETALAKE_MAX_CREDITS", "abc"), backfill, `ETALAKE_MAX_CREDITS (--max-credits) "abc": want a whole number`},
+		{"timeout not a duration", with("ETALAKE_TIMEOUT", "abc"), backfill, `ETALAKE_TIMEOUT (--timeout) "abc": want a duration such as 90s, 5m or 1h30m`},
+		{"strict not a bool", with("ETALAKE_STRICT", "maybe"), backfill, `ETALAKE_STRICT (--strict) "maybe": want true or false`},
+		{"demo: threads not a number", with("ETALAKE_THREADS", "x"), []string{"demo"}, `ETALAKE_THREADS (--threads) "x": want a whole number`},
 		{"max-pages 0", with("ETALAKE_MAX_PAGES", "0"), backfill, "ETALAKE_MAX_PAGES (--max-pages) 0: want 1 to 10000"},
 		{"max-pages a million", source, append(backfill, "--max-pages", "1000000"), "ETALAKE_MAX_PAGES (--max-pages) 1000000"},
 		{"page-size -1", with("ETALAKE_PAGE_SIZE", "-1"), backfill, "ETALAKE_PAGE_SIZE (--page-size) -1: want 1 to 10000, or 0 for the default"},
@@ -76,7 +83,7 @@ func TestSettingsOutOfRangeAreRefused(t *testing.T) {
 				args = append([]string{"import", "--warehouse", wh}, tc.args[1:]...)
 			}
 			code, stdout, stderr := run(t, tc.env, args...)
-			if code != exitUsage || !strings.Contains(stderr, tc.mention) {
+			if code != exitUsage || !strings.Contains(stderr, tc.mention) || strings.Contains(stderr, "strconv") {
 				t.Fatalf("exit %d, want %d naming %q:\n%s%s", code, exitUsage, tc.mention, stdout, stderr)
 			}
 			if _, err := os.Stat(wh); err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"os"
@@ -179,5 +180,33 @@ func TestMemoryLimitDefaultAndShares(t *testing.T) {
 		if got, err := parseMemoryLimit(in); err != nil || got != want {
 			t.Errorf("parseMemoryLimit(%q) = %d, %v; want %d", in, got, err, want)
 		}
+	}
+}
+
+// Another tool's DuckDB file named etalake.duckdb is refused by every
+// writer (exit 2), naming the user's file and saying it is no etalake
+// warehouse, and nothing is left behind: no working copy half migrated.
+func TestWritersRefuseAnotherToolsDuckDB(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "etalake.duckdb")
+	db, err := sql.Open("duckdb", path)
+	if err == nil {
+		_, err = db.Exec("CREATE TABLE shipments (id INTEGER)")
+	}
+	if err != nil || db.Close() != nil {
+		t.Fatal(err)
+	}
+	responses := filepath.Join(t.TempDir(), "r.json")
+	if err := os.WriteFile(responses, []byte(`{"hello":"world"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"track", "add", "--warehouse", dir, "MSCU1234566"}, {"import", "--warehouse", dir, responses}} {
+		code, out, stderr := run(t, nil, args...)
+		if code != exitUsage || !strings.Contains(stderr, path+" is another tool's DuckDB database") || !strings.Contains(stderr, "not an etalake warehouse") {
+			t.Errorf("%s: exit %d, want %d naming %s as no etalake warehouse\n%s%s", args[0], code, exitUsage, path, out, stderr)
+		}
+	}
+	if got, _ := os.ReadDir(dir); len(got) != 1 {
+		t.Errorf("left behind: %v", got)
 	}
 }

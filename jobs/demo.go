@@ -41,6 +41,10 @@ type DemoOptions struct {
 	Refresh *Refresh
 	// Warehouse are the options the warehouse is opened with.
 	Warehouse load.Options
+	// ExitCodes are the caller's exit codes of each verdict, recorded in
+	// each night's etl_runs.exit_code as a run records its own (nil:
+	// none, which reads as a job that never ended).
+	ExitCodes ExitCodes
 	Version   string
 	Log       *slog.Logger
 	// Began, when set, is told what the demo will do once the simulator
@@ -160,7 +164,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		r, err := RunJob(ctx, client, wh, RunOptions{
 			Job: "demo", LogicalDate: night, Selection: day, Track: true,
 			CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited, Refresh: opt.Refresh,
-			Night: d < opt.Days-1, Version: opt.Version, Log: opt.Log, Now: opt.Now,
+			Night: d < opt.Days-1, Version: opt.Version, Log: opt.Log, Now: opt.Now, ExitCodes: opt.ExitCodes,
 		})
 		if err != nil {
 			return res, fmt.Errorf("demo: night of %s: %w", night.Format(time.DateOnly), err)

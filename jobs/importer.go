@@ -315,6 +315,12 @@ func expandImport(paths []string, first bool) ([]string, error) {
 			return nil, err
 		}
 		if !st.IsDir() {
+			// A file named outright is held to what a directory's walk
+			// takes: one Import would skip there is refused here, before
+			// a warehouse is created for it or its body dead-lettered.
+			if !importable(p) {
+				return nil, fmt.Errorf("%w: %s is not a *.json, *.ndjson or *.jsonl file of JSON responses", ErrNothingToImport, p)
+			}
 			out = append(out, p)
 			continue
 		}
@@ -323,13 +329,10 @@ func expandImport(paths []string, first bool) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			switch strings.ToLower(filepath.Ext(path)) {
-			case ".json", ".ndjson", ".jsonl":
-				if !d.IsDir() {
-					found = append(found, path)
-					if first {
-						return fs.SkipAll
-					}
+			if importable(path) && !d.IsDir() {
+				found = append(found, path)
+				if first {
+					return fs.SkipAll
 				}
 			}
 			return nil
@@ -344,6 +347,16 @@ func expandImport(paths []string, first bool) ([]string, error) {
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// importable says whether Import reads a file of this name: a .json
+// file (one response) or an .ndjson or .jsonl file (one per line).
+func importable(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".ndjson", ".jsonl":
+		return true
+	}
+	return false
 }
 
 func dateTimeOrNil(t time.Time) any {

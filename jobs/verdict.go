@@ -61,7 +61,7 @@ func Judge(status string, err error) Verdict {
 	case errors.Is(err, load.ErrBusy):
 		return VerdictBusy
 	case errors.Is(err, extract.ErrUnauthorized), errors.Is(err, extract.ErrInvalidInput),
-		errors.Is(err, extract.ErrNoURL), errors.Is(err, extract.ErrMisconfigured):
+		errors.Is(err, extract.ErrNoURL), errors.Is(err, extract.ErrMisconfigured), errors.Is(err, load.ErrNotWarehouse):
 		return VerdictRefused
 	case errors.Is(err, extract.ErrBudgetSpent), errors.Is(err, extract.ErrQuotaExhausted), errors.Is(err, extract.ErrCoordinatorLost):
 		return VerdictPartial

@@ -16,6 +16,10 @@ var (
 	// ErrNoWarehouse: OpenReadOnly found no published warehouse in the
 	// directory.
 	ErrNoWarehouse = errors.New("no warehouse")
+	// ErrNotWarehouse: the directory's etalake.duckdb is no etalake
+	// warehouse (another tool's DuckDB database, or no DuckDB database
+	// at all); nothing was created or changed.
+	ErrNotWarehouse = errors.New("not an etalake warehouse")
 	// ErrMigration: the warehouse's recorded migrations do not match the
 	// ones this binary embeds (edited since applied, or newer than the
 	// binary). Migrations are forward-only; nothing was changed.

@@ -34,6 +34,9 @@ func OpenPlanning(ctx context.Context, dir string, opt Options) (*Warehouse, err
 	if err != nil {
 		return nil, err
 	}
+	if err := checkForeign(ctx, dir, opt); err != nil {
+		return nil, err
+	}
 	published := filepath.Join(dir, dbName)
 	if _, err := os.Stat(published); errors.Is(err, fs.ErrNotExist) {
 		return openScratch(ctx, "", opt)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
@@ -88,6 +89,20 @@ func TestAReaderReadsTheMirrorAndWritesNoFile(t *testing.T) {
 		if err := load.CheckQuery(t.Context(), db, q); !errors.Is(err, load.ErrQueryRefused) {
 			t.Errorf("%s: %v, want it refused", q, err)
 		}
+	}
+	// More than one statement is refused as such, in our words, not the
+	// driver's ("try using PrepareContext"); SQL that does not parse is
+	// DuckDB's syntax error, not a statement of the kind its first word
+	// spells ("a SELEC statement").
+	for _, q := range []string{"SELECT 1; SELECT 2", "SELECT 1; COPY eta_observations TO '" + mirrorFile + "'"} {
+		err := load.CheckQuery(t.Context(), db, q)
+		if !errors.Is(err, load.ErrQueryRefused) || !errors.Is(err, load.ErrStatements) || !strings.Contains(err.Error(), "2 statements") || strings.Contains(err.Error(), "PrepareContext") {
+			t.Errorf("%s: %v, want it refused as 2 statements, one per call", q, err)
+		}
+	}
+	var de *duckdb.Error
+	if err := load.CheckQuery(t.Context(), db, "SELEC 1"); !errors.As(err, &de) || de.Type != duckdb.ErrorTypeParser || errors.Is(err, load.ErrQueryRefused) || !strings.Contains(err.Error(), `syntax error at or near "SELEC"`) {
+		t.Errorf("SELEC 1: %v, want DuckDB's syntax error", err)
 	}
 	// DuckDB's own guard, for what the check would let through: no file
 	// outside the mirror is read or written, and nothing unlocks it.

@@ -40,10 +40,19 @@ var readWords = map[string]bool{
 // COPY … TO or EXPORT DATABASE into the mirror would overwrite it (and
 // EXPLAIN ANALYZE runs what it explains), one elsewhere is refused by
 // DuckDB all the same. A refused query is an error matching
-// ErrQueryRefused, naming what was refused; SQL that does not parse is
-// DuckDB's error. q is prepared, never run.
+// ErrQueryRefused, naming what was refused (more than one statement
+// matches ErrStatements too); SQL that does not parse is DuckDB's parser
+// error, whatever word it begins with. q is parsed, then prepared, never
+// run.
 func CheckQuery(ctx context.Context, db *sql.DB, q string) error {
 	body, word := firstWord(q)
+	if word != "" { // no statement at all is said below
+		if err := OneStatement(q); errors.Is(err, ErrStatements) {
+			return fmt.Errorf("%w: %w", ErrQueryRefused, err)
+		} else if err != nil {
+			return err // what does not parse is no kind of statement
+		}
+	}
 	explain := word == "EXPLAIN"
 	if explain {
 		body = strings.TrimSpace(body[len(word):])
@@ -138,8 +147,8 @@ func statementType(ctx context.Context, db *sql.DB, q string) (duckdb.StmtType, 
 		if errors.As(err, &de) {
 			return err // the SQL itself: DuckDB says what is wrong
 		}
-		if err != nil {
-			return fmt.Errorf("%w: one statement at a time, without a trailing second one (%v)", ErrQueryRefused, err)
+		if err != nil { // the driver's own words ("try using PrepareContext") are not ours to pass on
+			return fmt.Errorf("%w: %w", ErrQueryRefused, ErrStatements)
 		}
 		s, ok := st.(*duckdb.Stmt)
 		if !ok {

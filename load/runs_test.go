@@ -1,6 +1,8 @@
 package load_test
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,5 +56,47 @@ func TestARunThatDiedIsEndedWithWhatItLandedAndSpent(t *testing.T) {
 	}
 	if byStatus != `{"200":5,"404":1,"500":1}` {
 		t.Errorf("requests_by_status %s, want {\"200\":5,\"404\":1,\"500\":1}", byStatus)
+	}
+}
+
+// The mirror writes etl_runs' JSON columns as strings, Parquet's UTF8
+// (logical type STRING) that every reader takes: DuckDB's own JSON
+// logical type is read as Binary and refused by nodejs-polars
+// ("DataType Binary is not supported"). Readers of the warehouse still
+// see them as JSON.
+func TestTheMirrorWritesJSONColumnsAsStrings(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	run := &load.Run{ID: "run-1", Job: "run", StartedAt: t0, Status: load.StatusOK, Args: map[string]any{"ports": 1},
+		Rows: map[string]int64{"eta_observations": 3}, Shortfalls: map[string]int64{"dead_letters": 1}}
+	if err := w.SaveRun(t.Context(), run); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	glob := filepath.Join(dir, "parquet", "etl_runs", "**", "*.parquet")
+	rows, err := w.DB().QueryContext(t.Context(), `SELECT name, type, coalesce(converted_type, ''), coalesce(logical_type, '') FROM parquet_schema(?)
+		WHERE name IN ('requests_by_status', 'rows_loaded', 'args', 'shortfalls', 'given_up')`, glob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var name, typ, converted, logical string
+		if err := rows.Scan(&name, &typ, &converted, &logical); err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		if typ != "BYTE_ARRAY" || converted != "UTF8" || strings.Contains(strings.ToUpper(logical), "JSON") {
+			t.Errorf("%s: %s, converted %q, logical %q; want a string: a BYTE_ARRAY of converted type UTF8, no JSON logical type", name, typ, converted, logical)
+		}
+	}
+	if err := rows.Err(); err != nil || seen != 5 {
+		t.Fatalf("%d JSON columns in the mirror's schema, want 5: %v", seen, err)
+	}
+	if got := publishedCount(t, dir, "SELECT count(*) FROM etl_runs WHERE typeof(args) = 'JSON' AND (args->>'ports') = '1'"); got != 1 {
+		t.Errorf("readers see %d runs with args as JSON, want 1", got)
 	}
 }

@@ -661,29 +661,38 @@ WHERE CAST(%[3]s AS VARCHAR) NOT IN (SELECT key FROM pending_keys WHERE table_na
 // exportSQL writes one partition of the table to a Parquet file, without
 // the partition column (the directory name carries it), sorted by key.
 func exportSQL(t *schema.Table, d day, path string) string {
-	var cols []string
-	for _, c := range t.Columns {
-		if c.Name != t.Partition {
-			cols = append(cols, c.Name)
-		}
-	}
 	return fmt.Sprintf("COPY (SELECT %s FROM %s WHERE %s = %s ORDER BY %s) TO %s (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE %d)",
-		list("", cols), ident(t.Name), ident(t.Partition), d.sqlLiteral(), list("", t.Key), literal(path), rowGroupSize)
+		strings.Join(exportColumns(t, false), ", "), ident(t.Name), ident(t.Partition), d.sqlLiteral(), list("", t.Key), literal(path), rowGroupSize)
 }
 
 // exportPartitionsSQL writes the partitions days of the table under dir,
 // a directory per partition (<partition>=YYYY-MM-DD/data_0.parquet), the
 // files as exportSQL's.
 func exportPartitionsSQL(t *schema.Table, days []day, dir string) string {
+	return fmt.Sprintf("COPY (SELECT %s FROM %s WHERE %s IN (%s)) TO %s (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE %d, PARTITION_BY (%s), FILENAME_PATTERN 'data_{i}')",
+		strings.Join(exportColumns(t, true), ", "), ident(t.Name), ident(t.Partition), partList(days), literal(dir), rowGroupSize, ident(t.Partition))
+}
+
+// exportColumns are the columns a mirror file holds, the partition column
+// last when withPartition. A JSON column is written as a string (Parquet
+// logical type STRING): DuckDB writes its JSON type as the JSON logical
+// type, which not every reader takes (nodejs-polars reads it as Binary
+// and refuses it); the readers' views cast it back (tableViewSQL).
+func exportColumns(t *schema.Table, withPartition bool) []string {
 	var cols []string
 	for _, c := range t.Columns {
-		if c.Name != t.Partition {
-			cols = append(cols, c.Name)
+		switch {
+		case c.Name == t.Partition:
+		case c.Type == schema.JSON:
+			cols = append(cols, fmt.Sprintf("CAST(%s AS VARCHAR) AS %s", ident(c.Name), ident(c.Name)))
+		default:
+			cols = append(cols, ident(c.Name))
 		}
 	}
-	cols = append(cols, t.Partition)
-	return fmt.Sprintf("COPY (SELECT %s FROM %s WHERE %s IN (%s)) TO %s (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE %d, PARTITION_BY (%s), FILENAME_PATTERN 'data_{i}')",
-		list("", cols), ident(t.Name), ident(t.Partition), partList(days), literal(dir), rowGroupSize, ident(t.Partition))
+	if withPartition {
+		cols = append(cols, ident(t.Partition))
+	}
+	return cols
 }
 
 // rowGroupSize is the Parquet row group of the mirror: DuckDB's own row

@@ -193,7 +193,9 @@ type Warehouse struct {
 // their tables — the next Publish writes and rebuilds.
 //
 // A warehouse of an earlier version, written in place in etalake.duckdb,
-// is taken over: that file becomes the working copy's start.
+// is taken over: that file becomes the working copy's start. Another
+// tool's etalake.duckdb, or a file that is no DuckDB database, is refused
+// with an error matching ErrNotWarehouse before anything is created.
 func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -201,6 +203,9 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 	}
 	dir, err = filepath.Abs(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkForeign(ctx, dir, opt); err != nil {
 		return nil, err
 	}
 	for _, d := range []string{filepath.Join(dir, workDir, journalDir)} {
