@@ -34,7 +34,12 @@ func newPullFleet(t *testing.T, keys ...string) *pullFleet {
 	for _, k := range keys {
 		specs = append(specs, sim.KeySpec{Key: k, Schedule: simtest.Credits(1_000_000), Tracking: simtest.Credits(1_000_000)})
 	}
-	env := simtest.Start(t, simtest.Options{Keys: specs, Rate: sim.Rate{N: 1000, Window: time.Second}, Clock: clock})
+	// The world before realistic ETA errors (sim.ETAErrors all off): its
+	// shipments near their port of discharge at the start, and their
+	// carrier's and predictive ETAs a day out, are what fleetWorld and
+	// the comparison views need in three nights.
+	env := simtest.Start(t, simtest.Options{Keys: specs, Rate: sim.Rate{N: 1000, Window: time.Second}, Clock: clock,
+		World: sim.WorldConfig{Errors: &sim.ETAErrors{}}})
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "lake"), 0o755); err != nil {
 		t.Fatal(err)

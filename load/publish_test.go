@@ -12,7 +12,8 @@ import (
 )
 
 // arrived is a shipment's estimate and then its actual arrival: one row
-// of eta_accuracy_known per source (carrier, predictive) once the
+// of eta_accuracy_known per source of the POD (carrier, predictive,
+// etalake's own estimate) once the
 // analytic tables are rebuilt, the shipment's latest state saying it
 // arrived (arrivedShipment).
 var arrived = []row{
@@ -55,8 +56,8 @@ func TestPublishRebuildsTheAnalyticTablesItPublishes(t *testing.T) {
 	if err != nil || !st.Published || !st.Refreshed || st.Mirror.Written != 3 {
 		t.Fatalf("Publish: %+v, %v; want the analytic tables rebuilt and 3 partitions of the mirror written first (2 of eta_observations, 1 of shipments)", st, err)
 	}
-	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known WHERE shipment_number = 'S1'"); n != 2 {
-		t.Errorf("readers see %d rows of eta_accuracy_known for the arrived shipment, want 2", n)
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known WHERE shipment_number = 'S1'"); n != 3 {
+		t.Errorf("readers see %d rows of eta_accuracy_known for the arrived shipment, want 3", n)
 	}
 	equal(t, "the mirror", parquetRows(t, w, schema.ETAObservations), query(t, w.DB(), "SELECT "+rendered(schema.ETAObservations)+" FROM eta_observations"))
 	if st, err := w.Publish(t.Context()); err != nil || st.Published || st.Refreshed {
@@ -155,7 +156,7 @@ func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
 	if st, err := w.Publish(t.Context()); err != nil || !st.Published {
 		t.Fatalf("Publish once the way is clear: %+v, %v", st, err)
 	}
-	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known"); n != 2 {
-		t.Errorf("readers see %d rows of eta_accuracy_known, want 2", n)
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known"); n != 3 {
+		t.Errorf("readers see %d rows of eta_accuracy_known, want 3", n)
 	}
 }
