@@ -24,7 +24,8 @@ var mayImport = map[string][]string{
 	"sim":       {"wire"}, // the simulator validates with its own code, never the client's
 	"extract":   {"wire", "response"},
 	"transform": {"schema", "wire", "response"},
-	"load":      {"schema", "sql", "response"},
+	"load":      {"schema", "sql", "response", "estimate"}, // estimate: the tables it computes at a refresh
+	"estimate":  {},
 	"coord":     {"extract", "wire"}, // the coordinator serves the client's limiter and budgets, and speaks no HTTP
 }
 

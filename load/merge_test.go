@@ -337,7 +337,8 @@ func TestMerge(t *testing.T) {
 
 // TestMirrorMatchesTables loads every kind, syncs, and compares the two
 // stores directly, column types included (the partition column comes back
-// from the directory name as a DATE).
+// from the directory name as a DATE; a JSON column is a string in the
+// files).
 func TestMirrorMatchesTables(t *testing.T) {
 	mem := checkedMem(t)
 	w := freshWarehouse(t)
@@ -354,7 +355,9 @@ func TestMirrorMatchesTables(t *testing.T) {
 		if len(db) != 1 {
 			t.Errorf("%s: %d rows, want 1", tbl.Name, len(db))
 		}
-		want := query(t, w.DB(), fmt.Sprintf("SELECT column_name || ' ' || column_type FROM (DESCRIBE %s)", tbl.Name))
+		// JSON columns are strings in the files, which every reader takes
+		// (nodejs-polars reads DuckDB's JSON logical type as Binary).
+		want := query(t, w.DB(), fmt.Sprintf("SELECT column_name || ' ' || replace(column_type, 'JSON', 'VARCHAR') FROM (DESCRIBE %s)", tbl.Name))
 		got := query(t, w.DB(), fmt.Sprintf("SELECT column_name || ' ' || column_type FROM (DESCRIBE SELECT * FROM read_parquet('%s', hive_partitioning=true))", glob(w, tbl)))
 		equal(t, tbl.Name+" columns", got, want)
 	}
