@@ -121,11 +121,18 @@ func (m *Model) carrierBias(bm *bucketModel, r *Row) (bias, variance float64) {
 // carrier's corrected one (of error variance varC), its own bias, and the
 // variance of the blend: the weight that minimises that variance given
 // both sources' variances and their covariance, learned from the arrivals
-// that had both, by carrier shrunk towards all carriers. ok is false with
-// fewer than minPairs such arrivals.
+// that had both, by carrier shrunk towards all carriers; with fewer than
+// minPairs such arrivals, half and half. ok is false when it cannot say.
 func predictiveBlend(bm *bucketModel, carrier string, varC float64) (w, bias, variance float64, ok bool) {
 	all := &bm.pairs
-	if all.c.n < minPairs || math.IsNaN(varC) {
+	if all.c.n < minPairs {
+		// Too few arrivals had both to weigh them by: the two halves
+		// (forecasts combined with equal weights, the robust default
+		// where weights cannot be estimated), its spread that of two
+		// alike errors averaged.
+		return 0.5, 0, varC / 2, true
+	}
+	if math.IsNaN(varC) {
 		return 0, 0, 0, false
 	}
 	bias = all.p.mean()
