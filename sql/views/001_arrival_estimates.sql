@@ -12,7 +12,7 @@
 -- one of 60. It learns the error (actual − ETA) of the carrier's ETAs by
 -- horizon (the ETA's distance from when it was observed), by carrier
 -- (shrunk towards none, the carrier's ETA as it is, by n/(n + 10) of its n
--- arrivals; every carrier's mean for a carrier not seen yet), by carrier ×
+-- arrivals; a carrier not seen yet at that horizon keeps its ETA), by carrier ×
 -- port and by carrier × lane (each shrunk likewise towards the level
 -- before), each carrier's errors clipped at 2 MADs about its own median,
 -- recent arrivals weighing more
@@ -63,6 +63,6 @@ COMMENT ON COLUMN arrival_estimates.lo_95 IS 'lower bound of the 95 % interval';
 COMMENT ON COLUMN arrival_estimates.hi_95 IS 'upper bound of the 95 % interval';
 COMMENT ON COLUMN arrival_estimates.spread_hours IS 'the standard deviation of its error the estimate expects, hours: the scale its past errors are read in';
 COMMENT ON COLUMN arrival_estimates.predictive_weight IS 'the weight the predictive ETA had in the estimate, 0 to 1 (0: not used)';
-COMMENT ON COLUMN arrival_estimates.basis_level IS 'the finest level it learned from: lane (carrier × lane), port (carrier × port), carrier, all (every carrier), or none (nothing known yet: the carrier''s ETA as it is)';
+COMMENT ON COLUMN arrival_estimates.basis_level IS 'the finest level it learned from: lane (carrier × lane), port (carrier × port), carrier, all (only other carriers'' arrivals known: the carrier''s ETA as it is, with their spread), or none (nothing known yet: the carrier''s ETA as it is, no interval)';
 COMMENT ON COLUMN arrival_estimates.basis_arrivals IS 'arrivals known at that level and horizon';
 COMMENT ON COLUMN arrival_estimates.basis IS 'the arrivals it learned from at each level, in words';
