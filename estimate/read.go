@@ -11,10 +11,11 @@ import (
 const targets = "('POD', 'POSTPOD')"
 
 // start is the UTC day an Update recomputes from: the earliest carrier
-// ETA of scope's shipments at a target without an estimate, or reported
-// actual where no arrival learned stood; the first observation when
-// scope is whole or arrival_estimates is empty (a new definition); zero
-// when there is nothing to do.
+// ETA at a target without an estimate, the earliest estimate whose ETA is
+// no longer there, or the earliest actual no arrival learned covers — of
+// scope's shipments, or of every shipment when scope names none; the
+// first observation when scope is whole or arrival_estimates is empty (a
+// new definition); zero when there is nothing to do.
 func start(ctx context.Context, conn *sql.Conn, scope Scope) (time.Time, error) {
 	var empty bool
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) = 0 FROM arrival_estimates").Scan(&empty); err != nil {
@@ -25,15 +26,27 @@ func start(ctx context.Context, conn *sql.Conn, scope Scope) (time.Time, error) 
 	if scope.Whole || empty {
 		err = conn.QueryRowContext(ctx, "SELECT min(observed_at) FROM eta_observations WHERE source = 'CARRIER' AND target IN "+targets).Scan(&at)
 	} else {
+		of := func(alias string) string {
+			if scope.Shipments == "" {
+				return "true"
+			}
+			return alias + ".shipment_number IN (" + scope.Shipments + ")"
+		}
 		err = conn.QueryRowContext(ctx, `
 SELECT least(
   (SELECT min(e.observed_at) FROM eta_observations AS e
-   WHERE e.shipment_number IN (`+scope.Shipments+`) AND e.source = 'CARRIER' AND NOT e.is_actual AND e.target IN `+targets+`
+   WHERE `+of("e")+` AND e.source = 'CARRIER' AND NOT e.is_actual AND e.target IN `+targets+`
      AND NOT EXISTS (SELECT 1 FROM arrival_estimates AS a
                      WHERE a.shipment_number = e.shipment_number AND a.shipment_type = e.shipment_type
                        AND a.target = e.target AND a.observed_at = e.observed_at)),
+  (SELECT min(a.observed_at) FROM arrival_estimates AS a
+   WHERE `+of("a")+`
+     AND NOT EXISTS (SELECT 1 FROM eta_observations AS e
+                     WHERE e.shipment_number = a.shipment_number AND e.shipment_type = a.shipment_type
+                       AND e.target = a.target AND e.observed_at = a.observed_at
+                       AND e.source = 'CARRIER' AND NOT e.is_actual)),
   (SELECT min(e.observed_at) FROM eta_observations AS e
-   WHERE e.shipment_number IN (`+scope.Shipments+`) AND e.source = 'CARRIER' AND e.is_actual AND e.target IN `+targets+`
+   WHERE `+of("e")+` AND e.source = 'CARRIER' AND e.is_actual AND e.target IN `+targets+`
      AND NOT EXISTS (SELECT 1 FROM arrival_learning AS l
                      WHERE l.shipment_number = e.shipment_number AND l.shipment_type = e.shipment_type
                        AND l.target = e.target AND l.known_at <= e.observed_at

@@ -9,8 +9,9 @@ import (
 )
 
 // Scope is what an Update recomputes: Whole, everything; else what the
-// shipments Shipments (a query of shipment_number values) landed that
-// the tables do not hold yet, and everything observed after it.
+// shipments Shipments (a query of shipment_number values; empty: every
+// shipment) landed, or lost, that the tables do not hold yet, and
+// everything observed after it.
 type Scope struct {
 	Whole     bool
 	Shipments string

@@ -11,18 +11,23 @@ import (
 )
 
 // estimate brings the tables etalake computes (package estimate:
-// arrival_estimates, arrival_learning) up to the warehouse, whole or from
-// the earliest observation of the shipments changed, and marks the
+// arrival_estimates, arrival_learning) up to the warehouse: whole, or
+// from the earliest observation they lack, of the shipments changed or,
+// when something changed whole (a pull), of every shipment; and marks the
 // shipments whose estimates it wrote as changed, so that the per-shipment
 // tables after it (eta_accuracy_known reads the estimates) recompute
 // their rows. The caller holds w.mu.
-func (w *Warehouse) estimate(ctx context.Context, whole bool) error {
+func (w *Warehouse) estimate(ctx context.Context, whole, everyShipment bool) error {
 	conn, err := w.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	res, err := estimate.Update(ctx, conn, estimate.Scope{Whole: whole, Shipments: pendingShipments})
+	scope := estimate.Scope{Whole: whole, Shipments: pendingShipments}
+	if everyShipment {
+		scope.Shipments = ""
+	}
+	res, err := estimate.Update(ctx, conn, scope)
 	if err != nil {
 		return fmt.Errorf("load: %w", err)
 	}

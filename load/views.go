@@ -93,6 +93,10 @@ func (w *Warehouse) refresh(ctx context.Context, whole bool) error {
 	if err != nil {
 		return err
 	}
+	// The estimate is recomputed whole only when asked (RefreshAnalytics):
+	// after a change of many shipments (a pull) it finds what it lacks
+	// itself, from the earliest day that changed.
+	estimateWhole := whole
 	whole = whole || changedWhole
 	estimated := false
 	for _, v := range vs {
@@ -104,7 +108,7 @@ func (w *Warehouse) refresh(ctx context.Context, whole bool) error {
 				continue
 			}
 			estimated = true
-			if err := w.estimate(ctx, whole); err != nil {
+			if err := w.estimate(ctx, estimateWhole, changedWhole); err != nil {
 				return err
 			}
 			continue
