@@ -103,13 +103,14 @@ func orNaN(f sql.NullFloat64) float64 {
 }
 
 // readStanding notes in standing, for each of keys, whether its latest
-// arrival learned before from stands (not taken back).
-func readStanding(ctx context.Context, conn *sql.Conn, from time.Time, keys []Key, standing map[Key]bool) error {
+// arrival learned before from stands (not taken back), and in known when
+// it was reported.
+func readStanding(ctx context.Context, conn *sql.Conn, from time.Time, keys []Key, standing map[Key]bool, known map[Key]time.Time) error {
 	if len(keys) == 0 {
 		return nil
 	}
 	rows, err := conn.QueryContext(ctx, `
-SELECT shipment_number, shipment_type, target, arg_max(withdrawn_at IS NULL, known_at)
+SELECT shipment_number, shipment_type, target, arg_max(withdrawn_at IS NULL, known_at), max(known_at)
 FROM arrival_learning
 WHERE known_at < ? AND list_contains(?::VARCHAR[], shipment_number)
 GROUP BY ALL`, from, shipments(keys))
@@ -120,10 +121,11 @@ GROUP BY ALL`, from, shipments(keys))
 	for rows.Next() {
 		var k Key
 		var stands bool
-		if err := rows.Scan(&k.Shipment, &k.Type, &k.Target, &stands); err != nil {
+		var at time.Time
+		if err := rows.Scan(&k.Shipment, &k.Type, &k.Target, &stands, &at); err != nil {
 			return err
 		}
-		standing[k] = stands
+		standing[k], known[k] = stands, at.UTC()
 	}
 	return rows.Err()
 }

@@ -112,8 +112,11 @@ type pass struct {
 	learned []Learned
 	fresh   []Learned
 	// standing: the target's latest reported arrival stands (not taken
-	// back); looked: standing was read for the target.
+	// back); looked: standing was read for the target; known: when its
+	// latest arrival was reported (an arrival reported again learns from
+	// the estimates made since).
 	standing, looked map[Key]bool
+	known            map[Key]time.Time
 	// withdrawn are the arrivals known before from taken back in this
 	// pass, by target: when.
 	withdrawn map[Key]time.Time
@@ -122,7 +125,7 @@ type pass struct {
 }
 
 func newPass(from time.Time, learned []Learned) *pass {
-	return &pass{from: from, learned: learned, standing: map[Key]bool{}, looked: map[Key]bool{},
+	return &pass{from: from, learned: learned, standing: map[Key]bool{}, looked: map[Key]bool{}, known: map[Key]time.Time{},
 		withdrawn: map[Key]time.Time{}, rows: map[Key][]Row{}, pastRead: map[Key]bool{}}
 }
 
@@ -136,7 +139,7 @@ func (p *pass) lookUp(ctx context.Context, conn *sql.Conn, obs []observed) error
 			keys = append(keys, o.Key)
 		}
 	}
-	return readStanding(ctx, conn, p.from, keys, p.standing)
+	return readStanding(ctx, conn, p.from, keys, p.standing, p.known)
 }
 
 // day estimates the observations of the day that starts at d (obs are
@@ -232,7 +235,12 @@ func (p *pass) learn(ctx context.Context, conn *sql.Conn, d time.Time, arrived [
 		return err
 	}
 	for _, a := range arrived {
-		ls := learn(a, p.rows[a.Key])
+		rows := p.rows[a.Key]
+		if prev, ok := p.known[a.Key]; ok {
+			rows = since(rows, prev)
+		}
+		p.known[a.Key] = a.KnownAt
+		ls := learn(a, rows)
 		p.learned = append(p.learned, ls...)
 		p.fresh = append(p.fresh, ls...)
 		delete(p.rows, a.Key)
@@ -296,4 +304,15 @@ func keyLess(a, b Key) bool {
 		return a.Type < b.Type
 	}
 	return a.Target < b.Target
+}
+
+// since are the rows observed after at.
+func since(rows []Row, at time.Time) []Row {
+	var out []Row
+	for _, r := range rows {
+		if r.ObservedAt.After(at) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
