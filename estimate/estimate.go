@@ -57,11 +57,11 @@ func (m *Model) Estimate(o Obs) Row {
 		return r
 	}
 	r.SpreadH = math.Max(spread, minSpreadH)
-	qs, ok := bm.q, bm.ok
-	if !ok {
-		qs, ok = m.qAll, m.okAll
+	qs := bm.q
+	if qs == nil {
+		qs = m.qAll
 	}
-	if ok {
+	if qs != nil {
 		r.Intervals = true
 		r.Lo95, r.Lo80 = toTime(est+3600*r.SpreadH*qs[0]), toTime(est+3600*r.SpreadH*qs[1])
 		r.Hi80, r.Hi95 = toTime(est+3600*r.SpreadH*qs[2]), toTime(est+3600*r.SpreadH*qs[3])

@@ -142,19 +142,16 @@ type bucketModel struct {
 	pairs   pairs
 	cpairs  map[string]*pairs // by carrier
 	own     []weighted
-	// q are the quantiles levels of own, read once (ok: enough of them).
-	q  []float64
-	ok bool
+	// q are the quantiles levels of own, read once (nil: too few of them).
+	q []float64
 }
 
 // Model is what one UTC day's estimates learn from: the arrivals known in
 // the Window before it.
 type Model struct {
-	day     time.Time
 	buckets []bucketModel
 	ownAll  []weighted
-	qAll    []float64
-	okAll   bool
+	qAll    []float64 // the quantiles levels of ownAll (nil: too few)
 }
 
 // levels are the quantiles of the estimate's past errors its intervals
@@ -180,7 +177,7 @@ func (l *Learned) teaches(day time.Time, without *Key) bool {
 // none): an observation estimated after its own target's reported
 // arrival was taken back learns not from that arrival.
 func newModel(day time.Time, learned []Learned, without *Key) *Model {
-	m := &Model{day: day, buckets: make([]bucketModel, buckets)}
+	m := &Model{buckets: make([]bucketModel, buckets)}
 	for b := range m.buckets {
 		m.buckets[b] = bucketModel{carrier: map[string]*moments{}, port: map[string]*moments{}, lane: map[string]*moments{}, cpairs: map[string]*pairs{}}
 	}
@@ -200,12 +197,7 @@ func newModel(day time.Time, learned []Learned, without *Key) *Model {
 		if !math.IsNaN(l.PredictiveH) {
 			p := clipP[l.Bucket].clip(l.PredictiveH)
 			bm.pairs.add(w, x, p)
-			cp := bm.cpairs[l.Carrier]
-			if cp == nil {
-				cp = &pairs{}
-				bm.cpairs[l.Carrier] = cp
-			}
-			cp.add(w, x, p)
+			at(bm.cpairs, l.Carrier).add(w, x, p)
 		}
 		if !math.IsNaN(l.Own) {
 			bm.own = append(bm.own, weighted{l.Own, w})
@@ -213,21 +205,26 @@ func newModel(day time.Time, learned []Learned, without *Key) *Model {
 		}
 	}
 	for b := range m.buckets {
-		bm := &m.buckets[b]
-		if bm.ok = len(bm.own) >= minResiduals; bm.ok {
-			bm.q = quantiles(bm.own, levels...)
-		}
+		m.buckets[b].q = intervalQuantiles(m.buckets[b].own)
 	}
-	if m.okAll = len(m.ownAll) >= minResiduals; m.okAll {
-		m.qAll = quantiles(m.ownAll, levels...)
-	}
+	m.qAll = intervalQuantiles(m.ownAll)
 	return m
 }
 
-func at(m map[string]*moments, k string) *moments {
+// intervalQuantiles are the quantiles levels of the past errors own, or
+// nil with fewer than minResiduals of them.
+func intervalQuantiles(own []weighted) []float64 {
+	if len(own) < minResiduals {
+		return nil
+	}
+	return quantiles(own, levels...)
+}
+
+// at is m's value of k, made on first use.
+func at[T any](m map[string]*T, k string) *T {
 	v := m[k]
 	if v == nil {
-		v = &moments{}
+		v = new(T)
 		m[k] = v
 	}
 	return v

@@ -280,30 +280,16 @@ func (p *pass) write(ctx context.Context, w *writer) error {
 			return err
 		}
 	}
-	keys := make([]Key, 0, len(p.withdrawn))
-	for k := range p.withdrawn {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
-	for _, k := range keys {
+	// One target's rows each: in any order, the same rows.
+	for k, at := range p.withdrawn {
 		if _, err := w.conn.ExecContext(ctx, `
 UPDATE arrival_learning SET withdrawn_at = ?
 WHERE shipment_number = ? AND shipment_type = ? AND target = ? AND withdrawn_at IS NULL AND known_at < ?`,
-			p.withdrawn[k], k.Shipment, k.Type, k.Target, p.withdrawn[k]); err != nil {
+			at, k.Shipment, k.Type, k.Target, at); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func keyLess(a, b Key) bool {
-	if a.Shipment != b.Shipment {
-		return a.Shipment < b.Shipment
-	}
-	if a.Type != b.Type {
-		return a.Type < b.Type
-	}
-	return a.Target < b.Target
 }
 
 // since are the rows observed after at.

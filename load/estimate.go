@@ -44,15 +44,14 @@ func (w *Warehouse) estimate(ctx context.Context, whole, everyShipment bool) err
 // were last refreshed.
 const pendingShipments = "SELECT shipment_number FROM analytics_pending WHERE shipment_number IS NOT NULL"
 
-// applyComputed creates the (empty) table of a file computed by etalake
-// with its comments, computes both such tables whole, and records it:
-// the tables that read them are rebuilt whole by the next refresh.
-func applyComputed(ctx context.Context, db *sql.DB, v views.View, at time.Time) error {
-	if _, err := db.ExecContext(ctx, v.SQL); err != nil {
-		return err
-	}
-	if err := createComputed(ctx, db); err != nil {
-		return err
+// applyComputed computes the tables etalake computes whole, once, after
+// the files of vs (already created, empty, by createComputed) changed,
+// and records vs: the tables that read them are rebuilt whole by the
+// next refresh. Recorded only once computed, so that a failure computes
+// them again at the next open.
+func applyComputed(ctx context.Context, db *sql.DB, vs []views.View, at time.Time) error {
+	if len(vs) == 0 {
+		return nil
 	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -60,7 +59,7 @@ func applyComputed(ctx context.Context, db *sql.DB, v views.View, at time.Time) 
 	}
 	defer conn.Close()
 	if _, err := estimate.Update(ctx, conn, estimate.Scope{Whole: true}); err != nil {
-		return err
+		return fmt.Errorf("load: computing %s: %w", vs[0].Table, err)
 	}
 	if _, err := conn.ExecContext(ctx, "INSERT INTO analytics_pending VALUES (NULL)"); err != nil {
 		return err
@@ -70,12 +69,21 @@ func applyComputed(ctx context.Context, db *sql.DB, v views.View, at time.Time) 
 		return err
 	}
 	defer tx.Rollback()
-	return record(ctx, tx, v, at)
+	for _, v := range vs {
+		if err := recordIn(ctx, tx, v, at); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
-// createComputed creates every table computed by etalake not there yet
-// (empty), so that computing one finds the others.
-func createComputed(ctx context.Context, db *sql.DB) error {
+// createComputed creates v's table (empty) with its comments, and every
+// other table computed by etalake not there yet, so that computing one
+// finds the others.
+func createComputed(ctx context.Context, db *sql.DB, v views.View) error {
+	if _, err := db.ExecContext(ctx, v.SQL); err != nil {
+		return err
+	}
 	vs, err := views.Views()
 	if err != nil {
 		return err
@@ -84,10 +92,10 @@ func createComputed(ctx context.Context, db *sql.DB) error {
 	if err := tableNames(ctx, db, have); err != nil {
 		return err
 	}
-	for _, v := range vs {
-		if v.Computed && !have[v.Table] {
-			if _, err := db.ExecContext(ctx, v.SQL); err != nil {
-				return fmt.Errorf("load: creating %s: %w", v.Table, err)
+	for _, o := range vs {
+		if o.Computed && !have[o.Table] {
+			if _, err := db.ExecContext(ctx, o.SQL); err != nil {
+				return fmt.Errorf("load: creating %s: %w", o.Table, err)
 			}
 		}
 	}

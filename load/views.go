@@ -38,15 +38,25 @@ func applyViews(ctx context.Context, db *sql.DB, now func() time.Time) error {
 	if err := tableNames(ctx, db, tables); err != nil {
 		return err
 	}
+	var computed []views.View
 	for _, v := range vs {
 		if recorded[v.Name] == v.Checksum() && (v.Table == "" || tables[v.Table]) {
+			continue
+		}
+		if v.Computed {
+			// Created here, where the views after it find it; computed
+			// and recorded once below, whichever of them changed.
+			if err := createComputed(ctx, db, v); err != nil {
+				return fmt.Errorf("load: view %s: %w", v.Name, err)
+			}
+			computed = append(computed, v)
 			continue
 		}
 		if err := applyView(ctx, db, v, now()); err != nil {
 			return fmt.Errorf("load: view %s: %w", v.Name, err)
 		}
 	}
-	return nil
+	return applyComputed(ctx, db, computed, now())
 }
 
 // tableNames adds the names of the database's tables to names.
@@ -175,9 +185,6 @@ func (w *Warehouse) refreshShipments(ctx context.Context, v views.View) error {
 }
 
 func applyView(ctx context.Context, db *sql.DB, v views.View, at time.Time) error {
-	if v.Computed {
-		return applyComputed(ctx, db, v, at)
-	}
 	if v.Table != "" { // see RefreshAnalytics: atomic by itself
 		// An earlier version may have defined the name as a view.
 		var isView bool
@@ -203,16 +210,17 @@ func applyView(ctx context.Context, db *sql.DB, v views.View, at time.Time) erro
 			return err
 		}
 	}
-	return record(ctx, tx, v, at)
-}
-
-// record notes in sql_views that v's SQL is applied, in tx, and commits.
-func record(ctx context.Context, tx *sql.Tx, v views.View, at time.Time) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM sql_views WHERE name = ?", v.Name); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO sql_views (name, checksum, applied_at) VALUES (?, ?, ?)", v.Name, v.Checksum(), at.UTC()); err != nil {
+	if err := recordIn(ctx, tx, v, at); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// recordIn notes in sql_views, in tx, that v's SQL is applied.
+func recordIn(ctx context.Context, tx *sql.Tx, v views.View, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM sql_views WHERE name = ?", v.Name); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "INSERT INTO sql_views (name, checksum, applied_at) VALUES (?, ?, ?)", v.Name, v.Checksum(), at.UTC())
+	return err
 }
