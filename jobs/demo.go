@@ -113,23 +113,12 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	world := sim.NewWorld(opt.world())
 	start := world.Config().Start
 	clock := sim.NewClock(start, 0, nil)
-	credits := int64(50_000)
 	api, _ := wire.ParseScheduleAPI(string(opt.ScheduleAPI)) // validated
-	scfg := demoService(api, opt.PageSize)
-	scfg.World, scfg.Clock = world, clock
-	scfg.Keys = []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}}
-	svc, err := sim.New(scfg)
+	svc, base, stop, err := demoSimulator(world, clock, api, opt.PageSize)
 	if err != nil {
 		return DemoResult{}, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return DemoResult{}, fmt.Errorf("demo: starting the simulator: %w", err)
-	}
-	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-	base := "http://" + ln.Addr().String()
+	defer stop()
 
 	wh, err := load.Open(ctx, opt.Dir, opt.Warehouse)
 	if err != nil {
@@ -169,15 +158,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		if err != nil {
 			return res, fmt.Errorf("demo: night of %s: %w", night.Format(time.DateOnly), err)
 		}
-		res.Requests += r.Run.Requests
-		res.Schedule += r.Run.SpentSchedule
-		res.Tracking += r.Run.CallsTracking
-		rows := int64(0)
-		for t, n := range r.Run.Rows {
-			res.Rows[t] += n
-			rows += n
-		}
-		res.Simulated = night
+		rows := res.add(night, r.Run)
 		if opt.Night != nil {
 			opt.Night(DemoNight{Date: night, Status: r.Run.Status, Requests: r.Run.Requests, Schedule: r.Run.SpentSchedule,
 				Tracking: r.Run.CallsTracking, Rows: rows, Took: opt.Now().Sub(t0)})
@@ -185,6 +166,39 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	}
 	res.Elapsed = opt.Now().Sub(began)
 	return res, nil
+}
+
+// demoSimulator serves the demo's simulated service of world on loopback,
+// with the demo's key and credits: its base URL, and stop to end it.
+func demoSimulator(world *sim.World, clock *sim.Clock, api wire.ScheduleAPI, pageSize int) (svc *sim.Service, base string, stop func(), err error) {
+	credits := int64(50_000)
+	scfg := demoService(api, pageSize)
+	scfg.World, scfg.Clock = world, clock
+	scfg.Keys = []sim.KeySpec{{Key: demoKey, Schedule: &credits, Tracking: &credits}}
+	if svc, err = sim.New(scfg); err != nil {
+		return nil, "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("demo: starting the simulator: %w", err)
+	}
+	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return svc, "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// add counts a night's run in res, and returns the rows it loaded.
+func (res *DemoResult) add(night time.Time, run load.Run) int64 {
+	res.Requests += run.Requests
+	res.Schedule += run.SpentSchedule
+	res.Tracking += run.CallsTracking
+	rows := int64(0)
+	for t, n := range run.Rows {
+		res.Rows[t] += n
+		rows += n
+	}
+	res.Simulated = night
+	return rows
 }
 
 // demoVesselsPerCarrier is how many vessels of each carrier the demo asks

@@ -454,8 +454,13 @@ func dimensionChangedSQL(t *schema.Table, dedup bool) string {
 		tc(t.Partition), ident(oldPartColumn), strings.Join(tKept, ", "),
 		strings.Join(join, ", "), sourceSQL(t, dedup), ident(hitColumn), ident(t.Name), keyJoin(t, "t", "s"),
 		strings.Join(when, " OR "))
-	// A touch's values are the table's: changedTable leaves them out
-	// (null), which is less to write.
+	return changedTableSQL(attrs, tKept, keptChanges, merged)
+}
+
+// changedTableSQL creates changedTable from the merged rows: a touch's
+// values are the table's, so it leaves them out (null), which is less to
+// write, and it says whether a Kept column changed instead of keeping t's.
+func changedTableSQL(attrs []attribute, tKept, keptChanges []string, merged string) string {
 	var blank []string
 	for _, a := range attrs {
 		blank = append(blank, fmt.Sprintf("CASE WHEN %s THEN NULL ELSE %s END AS %[2]s", ident(touchColumn), ident(a.name)))
