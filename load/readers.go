@@ -169,6 +169,11 @@ func (w *Warehouse) template(ctx context.Context, path, key, root string, v vers
 		}
 	}
 	tmp := filepath.Join(filepath.Dir(path), tempPrefix+filepath.Base(path))
+	// A process killed between the build's commit and the rename left tmp
+	// holding every view: the script would fail on its first.
+	if err := errors.Join(removeIfExists(tmp), removeIfExists(tmp+".wal")); err != nil {
+		return err
+	}
 	if data, ok := templates.Load(key); ok {
 		if err := writeSynced(tmp, data.([]byte)); err != nil {
 			return errors.Join(err, removeIfExists(tmp))
@@ -219,6 +224,11 @@ func (w *Warehouse) execDB(ctx context.Context, path string, script func(home st
 		return err
 	}
 	_, err = conn.ExecContext(ctx, "USE "+alias+";\n"+q)
+	if err != nil {
+		// A script failing inside its transaction leaves it open, and
+		// DuckDB detaches no database a transaction has work on.
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	}
 	// The connection goes back to the pool: home again, whatever the
 	// script did.
 	back := context.WithoutCancel(ctx)

@@ -253,6 +253,40 @@ func TestOpenSweepsWhatACrashLeft(t *testing.T) {
 	}
 }
 
+// A process killed while it built the readers' template — committed, not
+// yet renamed — leaves .work/.tmp-readers-<key>.duckdb holding every view;
+// the next process's publish builds the template afresh rather than
+// running the script again on it ("View with name raw_responses already
+// exists", found by TestKillsAtRandomMomentsRebuyOnlyWhatWasInFlight).
+func TestAPublishAfterACrashInTheTemplateBuildsItAgain(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	load1(t, w, checkedMem(t), schema.ETAObservations, crashRows[0])
+	landDerived(t, w, fetched(t0, `{"port":"NLRTM"}`))
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	tmpls, err := filepath.Glob(filepath.Join(dir, ".work", "readers-*.duckdb"))
+	if err != nil || len(tmpls) != 1 {
+		t.Fatalf("templates under .work: %v %v, want 1", tmpls, err)
+	}
+	half := filepath.Join(dir, ".work", ".tmp-"+filepath.Base(tmpls[0]))
+	if err := os.Rename(tmpls[0], half); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(half+".wal", []byte("half a log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load.ForgetReadersTemplates()
+	load1(t, w, checkedMem(t), schema.ETAObservations, crashRows[1])
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatalf("the publish after a crash in the template: %v", err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_observations"); n != 2 {
+		t.Errorf("readers see %d rows, want 2", n)
+	}
+}
+
 // A publish that fails (cancelled, or unable to read a file it links: a
 // body segment lost) leaves readers the version before, no temp tree, and
 // the partitions pending; the next publish, once the way is clear,
