@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// What `etalake demo` writes by default in a clone — its warehouse and
+// its report page — is ignored by git: a newcomer who runs the README's
+// demo commits none of it by mistake.
+func TestTheDemosOutputsAreIgnored(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	var dir string
+	for _, cmd := range newApp().Commands {
+		for _, f := range cmd.Flags {
+			if sf, ok := f.(*cli.StringFlag); ok && cmd.Name == "demo" && sf.Name == flagWarehouse {
+				dir = sf.Value
+			}
+		}
+	}
+	if dir == "" {
+		t.Fatal("the demo has no default --warehouse")
+	}
+	for _, p := range []string{filepath.Join(dir, "etalake.duckdb"), filepath.Join(dir, "parquet", "shipments", "data.parquet"), demoReportPath(dir)} {
+		if out, err := exec.Command("git", "check-ignore", "--no-index", "-q", p).CombinedOutput(); err != nil {
+			t.Errorf("git does not ignore %s, which etalake demo writes (.gitignore): %v %s", p, err, out)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMEQueriesRun: every DuckDB query the README shows — its ```sql
+// blocks, the queries of its `etalake sql` commands, the notebook's —
+// runs on a warehouse as etalake makes it, so none names a table or a
+// column that is not there. (The Trino DDL has its own test; queries of
+// the Parquet files need files, and are left out.)
+func TestREADMEQueriesRun(t *testing.T) {
+	queries := readmeQueries(readmeText(t))
+	if len(queries) < 4 {
+		t.Fatalf("found %d queries in README.md, want the ones it shows (at least 4): %q", len(queries), queries)
+	}
+	wh := filepath.Join(t.TempDir(), "warehouse")
+	if code, _, stderr := run(t, nil, "track", "add", "--warehouse", wh, "MSCU1234566"); code != exitOK {
+		t.Fatalf("track add: exit %d: %s", code, stderr)
+	}
+	for _, q := range queries {
+		if code, _, stderr := run(t, nil, "sql", "--warehouse", wh, q); code != exitOK {
+			t.Errorf("the README's query\n  %s\nfails on a warehouse: exit %d: %s", q, code, stderr)
+		}
+	}
+}
+
+var (
+	sqlArgRE   = regexp.MustCompile(`etalake sql (?:--\S+ \S+ )*"([^"]+)"`)
+	notebookRE = regexp.MustCompile(`(?s)con\.sql\("""(.*?)"""\)`)
+)
+
+// readmeQueries returns the DuckDB queries README.md shows.
+func readmeQueries(text string) []string {
+	var qs []string
+	for _, b := range mdBlocks(text) {
+		switch b.lang {
+		case "sql":
+			if strings.Contains(b.text, "Trino") {
+				continue
+			}
+			for _, q := range strings.Split(b.text, ";") {
+				if q = strings.TrimSpace(q); q != "" {
+					qs = append(qs, q)
+				}
+			}
+		case "sh":
+			for _, m := range sqlArgRE.FindAllStringSubmatch(b.text, -1) {
+				qs = append(qs, m[1])
+			}
+		case "python":
+			for _, m := range notebookRE.FindAllStringSubmatch(b.text, -1) {
+				qs = append(qs, strings.TrimSpace(m[1]))
+			}
+		}
+	}
+	return qs
+}
