@@ -73,8 +73,8 @@ type Obs struct {
 }
 
 // Learned is what one arrival teaches at one horizon bucket: the errors,
-// actual − estimate, of the latest carrier ETA of that bucket observed
-// before the arrival was known, of the predictive ETA of that same answer
+// actual − estimate, of the latest carrier ETA observed that far before
+// the arrival and before it was known (learn), of the predictive ETA of that same answer
 // and of the estimate made of it.
 type Learned struct {
 	Key

@@ -16,6 +16,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/etalake/etalake/jobs"
+	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/sim"
 )
 
@@ -40,6 +41,10 @@ type config struct {
 	days, shipments int
 	variants        []variant
 	keep            string
+	// again judges the warehouses kept under keep without building them:
+	// each opened, its estimate and analytics recomputed whole by the code
+	// as it is now (a change of the model tried on the same nights).
+	again bool
 }
 
 func main() {
@@ -71,8 +76,12 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.days, "days", 90, "nights of each world, one nightly job each (60 to 90 for the issue's acceptance)")
 	fs.IntVar(&c.shipments, "shipments", 800, "shipments in each world")
 	fs.StringVar(&c.keep, "keep", "", "build the warehouses under this `directory` and keep them (default: a temporary directory, removed)")
+	fs.BoolVar(&c.again, "again", false, "judge the warehouses an earlier run kept under -keep again, their estimates recomputed whole by the code as it is now, without running their nights (minutes instead of half an hour: a change of the model tried on the same worlds)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	if c.again && c.keep == "" {
+		return c, errors.New("-again judges the warehouses of an earlier -keep: give -keep DIR")
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q (see -h)", fs.Args())
@@ -132,12 +141,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) error {
 		v.errors(&errs)
 		for _, seed := range c.seeds {
 			dir := filepath.Join(work, fmt.Sprintf("%s-%d", v.name, seed))
-			fmt.Fprintf(progress, "%s seed %d: %d nights…\n", v.name, seed, c.days)
-			if err := os.RemoveAll(dir); err != nil {
-				return err
-			}
-			e := errs
-			if _, err := jobs.Demo(ctx, jobs.DemoOptions{Days: c.days, Dir: dir, Seed: seed, Shipments: c.shipments, ETAErrors: &e}); err != nil {
+			if err := build(ctx, c, dir, seed, errs, progress); err != nil {
 				return fmt.Errorf("%s seed %d: %w", v.name, seed, err)
 			}
 			rs, err := read(ctx, filepath.Join(dir, ".work", "etalake.duckdb"), seed)
@@ -149,6 +153,30 @@ func run(ctx context.Context, c config, out, progress io.Writer) error {
 		report(out, v.name, errs, rows)
 	}
 	return nil
+}
+
+// build runs the nights of the world of seed and errs into dir, or with
+// c.again recomputes the estimate and analytics of the warehouse an
+// earlier run left there, and publishes them (etalake sql reads them).
+func build(ctx context.Context, c config, dir string, seed int64, errs sim.ETAErrors, progress io.Writer) error {
+	if c.again {
+		fmt.Fprintf(progress, "%s: the estimate recomputed whole…\n", dir)
+		w, err := load.Open(ctx, dir, load.DefaultOptions())
+		if err != nil {
+			return err
+		}
+		err = w.RefreshAnalytics(ctx)
+		if err == nil {
+			_, err = w.Publish(ctx)
+		}
+		return errors.Join(err, w.Close())
+	}
+	fmt.Fprintf(progress, "%s: %d nights…\n", dir, c.days)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	_, err := jobs.Demo(ctx, jobs.DemoOptions{Days: c.days, Dir: dir, Seed: seed, Shipments: c.shipments, ETAErrors: &errs})
+	return err
 }
 
 // read reads a warehouse's rows of eta_accuracy where etalake's estimate
