@@ -56,6 +56,7 @@ func TestWebhookTryOutRuns(t *testing.T) {
 	if got["fetch"] == "" || got["push"] == "" || got["push"] == "0" {
 		t.Fatalf("the try-out's last query should count fetched and pushed answers; it printed:\n%s", out)
 	}
+	t.Logf("the try-out's warehouse holds %s answers fetched and %s pushed", got["fetch"], got["push"])
 }
 
 // webhookTryOut returns the ```sh block of the docs that starts the
