@@ -59,7 +59,7 @@ func lakeCommand() *cli.Command {
 		Usage: "the Iceberg lake the jobs commit to: its state and its upkeep",
 		Description: "With --lake-catalog and --lake-warehouse (ETALAKE_LAKE_CATALOG, ETALAKE_LAKE_WAREHOUSE) every job\n" +
 			"commits the partitions it changed to Iceberg tables in namespace etalake, one snapshot per table,\n" +
-			"carrying its run id; Spark, Trino and DuckDB read them (README: Reading the lake). 'etalake lake pull'\n" +
+			"carrying its run id; Spark, Trino and DuckDB read them (docs/lake.md: Reading the lake). 'etalake lake pull'\n" +
 			"builds one warehouse of the whole lake, its analytic views over every writer's rows.",
 		Subcommands:  []*cli.Command{lakeStatusCommand(), lakeMaintainCommand(), lakeMendCommand(), lakePullCommand()},
 		OnUsageError: usageError,

@@ -51,5 +51,5 @@ func sayDemoLake(w io.Writer, cfg lake.Config) {
 	}
 	fmt.Fprintf(w, "demo: Iceberg lake: catalog %s, files %s — try:\n", cfg.Catalog, cfg.Warehouse)
 	fmt.Fprintf(w, "  etalake lake status --lake-catalog %s --lake-warehouse %s\n", cfg.Catalog, cfg.Warehouse)
-	fmt.Fprintf(w, "  Spark, Trino or DuckDB's iceberg extension read it as catalog %q, namespace %q (README: Reading the lake)\n", lake.CatalogName, lake.Namespace)
+	fmt.Fprintf(w, "  Spark, Trino or DuckDB's iceberg extension read it as catalog %q, namespace %q (docs/lake.md: Reading the lake)\n", lake.CatalogName, lake.Namespace)
 }

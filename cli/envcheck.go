@@ -11,7 +11,7 @@ import (
 
 // otherVariables are the ETALAKE_* variables that no flag reads and that
 // are still read, by etalake (the key) or by its tests and benchmarks
-// and the processes they start (README: the test tiers). Every other
+// and the processes they start (docs/testing.md: the test tiers). Every other
 // ETALAKE_* variable in the environment changes nothing, and is said at
 // start (warnUnknownVariables): ETALAKE_DRY_RUN=1 misspelt or
 // wished for would otherwise let a job run for real unnoticed. A test
@@ -74,7 +74,7 @@ func warnUnknownVariables(c *cli.Context) {
 		flag := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, "ETALAKE_")), "_", "-")
 		attrs := []any{"variable", name, "did_you_mean", nearest[i]}
 		if commandFlag(c.App.Commands, flag) {
-			attrs = append(attrs, "note", "--"+flag+" reads no variable on purpose: give it on the command line (README: Settings from the environment)")
+			attrs = append(attrs, "note", "--"+flag+" reads no variable on purpose: give it on the command line (docs/settings.md: Settings from the environment)")
 		}
 		log.Warn("environment: a variable nothing reads is set, and changes nothing", attrs...)
 	}

@@ -21,7 +21,7 @@ import (
 var version = "dev"
 
 // Exit codes: defined here only, documented in --help (exitCodesHelp) and
-// the README, mapped from how a job ended (exitCodes) and recorded in
+// docs/operations.md, mapped from how a job ended (exitCodes) and recorded in
 // etl_runs.exit_code.
 const (
 	exitOK      = 0
@@ -114,7 +114,7 @@ func newApp() *cli.App {
 			"successful call), lands every response, and builds a DuckDB + Parquet warehouse.\n\n" +
 			"The API key is read from ETALAKE_API_KEY or --api-key-file, never from the command line.\n" +
 			"Every setting can also be set from the ETALAKE_* variable shown next to its flag (the flags\n" +
-			"without one say what one invocation does: README, \"Settings from the environment\").",
+			"without one say what one invocation does: docs/settings.md, \"Settings from the environment\").",
 		// Our own help command: cli's exits 3 ("partial") on an unknown
 		// topic, which a scheduler would count as a success.
 		HideHelpCommand:       true,

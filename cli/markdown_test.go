@@ -15,11 +15,13 @@ import (
 // the README shows is checked against the code and cannot drift from it.
 
 // mdBlock is a fenced code block: its info string's language, the line of
-// its opening fence (1-based) and its text.
+// its opening fence (1-based) and its text, and the file it is in when
+// read by docBlocks.
 type mdBlock struct {
 	lang string
 	line int
 	text string
+	file string
 }
 
 var fenceRE = regexp.MustCompile("^ {0,3}(```+|~~~+)\\s*([^`\\s]*)")
@@ -178,7 +180,7 @@ func mdSection(t *testing.T, text, heading string) string {
 		}
 		return strings.Join(lines[h.line:end], "\n")
 	}
-	t.Fatalf("README.md has no heading %q", heading)
+	t.Fatalf("README.md and docs/*.md have no heading %q", heading)
 	return ""
 }
 
@@ -208,14 +210,51 @@ func mdTableRows(text string) [][]string {
 	return rows[2:]
 }
 
-// readmeText returns README.md's text.
-func readmeText(t *testing.T) string {
+// docFiles are the pages a user reads: README.md, then docs/*.md in
+// name order. The README is an overview, and the snippets and recipes the
+// tests run live wherever their topic does, so every test of a snippet
+// looks for it in all of them. docs/spec/ is the provider's text, not ours.
+func docFiles(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return append([]string{"README.md"}, docs...)
+}
+
+// docsText returns the text of docFiles, joined, for the tests that look
+// for a line or a section wherever it lives.
+func docsText(t *testing.T) string {
+	t.Helper()
+	var all strings.Builder
+	for _, f := range docFiles(t) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+		all.WriteString("\n")
+	}
+	return all.String()
+}
+
+// docBlocks returns the fenced code blocks of docFiles, each naming its
+// file and its line there.
+func docBlocks(t *testing.T) []mdBlock {
+	t.Helper()
+	var blocks []mdBlock
+	for _, f := range docFiles(t) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range mdBlocks(string(b)) {
+			block.file = filepath.ToSlash(f)
+			blocks = append(blocks, block)
+		}
+	}
+	return blocks
 }
 
 // markdownFiles returns the Markdown files of the repository (the test

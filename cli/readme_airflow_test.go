@@ -138,13 +138,13 @@ func renderAirflow(t *testing.T, s string, ctx map[string]time.Time) string {
 // is read in UTC whatever Airflow's default_timezone.
 func TestREADMEAirflowDAGRunsItsNight(t *testing.T) {
 	var dag string
-	for _, b := range mdBlocks(readmeText(t)) {
+	for _, b := range docBlocks(t) {
 		if b.lang == "python" && strings.HasPrefix(b.text, "# dags/etalake.py\n") {
 			dag = b.text
 		}
 	}
 	if dag == "" {
-		t.Fatal("README.md has no ```python block starting # dags/etalake.py")
+		t.Fatal("README.md and docs/*.md have no ```python block starting # dags/etalake.py")
 	}
 	fires := time.Date(2026, 3, 10, 2, 15, 0, 0, time.UTC)
 	for _, airflow := range []string{"2", "3"} {

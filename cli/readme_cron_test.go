@@ -20,13 +20,13 @@ var cronEnvRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$`)
 // table."
 func TestREADMECronLineSaysItsTimeZone(t *testing.T) {
 	var crontab string
-	for _, b := range mdBlocks(readmeText(t)) {
+	for _, b := range docBlocks(t) {
 		if b.lang == "cron" {
 			crontab = b.text
 		}
 	}
 	if crontab == "" {
-		t.Fatal("README.md has no ```cron block")
+		t.Fatal("README.md and docs/*.md have no ```cron block")
 	}
 	env := map[string]string{}
 	var jobs []string

@@ -18,12 +18,12 @@ import (
 func TestREADMETrinoDDLMatchesTheParquetMirror(t *testing.T) {
 	create := regexp.MustCompile(`(?s)CREATE TABLE hive\.\w+\.(\w+) \((.*?)\)\s*WITH \(`)
 	found := 0
-	for _, b := range mdBlocks(readmeText(t)) {
+	for _, b := range docBlocks(t) {
 		for _, m := range create.FindAllStringSubmatch(b.text, -1) {
 			found++
 			table, ok := schema.ByName(m[1])
 			if !ok {
-				t.Errorf("README.md line %d: CREATE TABLE %s: no such table", b.line, m[1])
+				t.Errorf("%s line %d: CREATE TABLE %s: no such table", b.file, b.line, m[1])
 				continue
 			}
 			var got []string
@@ -32,16 +32,16 @@ func TestREADMETrinoDDLMatchesTheParquetMirror(t *testing.T) {
 			}
 			want := trinoColumns(t, table)
 			if strings.Join(got, ", ") != strings.Join(want, ", ") {
-				t.Errorf("README.md line %d: the Trino DDL of %s declares\n  %s\nbut its Parquet files have\n  %s",
-					b.line, table.Name, strings.Join(got, ", "), strings.Join(want, ", "))
+				t.Errorf("%s line %d: the Trino DDL of %s declares\n  %s\nbut its Parquet files have\n  %s",
+					b.file, b.line, table.Name, strings.Join(got, ", "), strings.Join(want, ", "))
 			}
 			if !strings.Contains(b.text, "partitioned_by = ARRAY['"+table.Partition+"']") {
-				t.Errorf("README.md line %d: the Trino DDL of %s is not partitioned by %s", b.line, table.Name, table.Partition)
+				t.Errorf("%s line %d: the Trino DDL of %s is not partitioned by %s", b.file, b.line, table.Name, table.Partition)
 			}
 		}
 	}
 	if found == 0 {
-		t.Fatal("README.md has no CREATE TABLE hive.… for the mirror")
+		t.Fatal("README.md and docs/*.md have no CREATE TABLE hive.… for the mirror")
 	}
 }
 

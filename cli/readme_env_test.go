@@ -65,7 +65,7 @@ func TestEveryVariableTheREADMENamesExists(t *testing.T) {
 		known[v] = true
 	}
 	switches := testSwitches(t)
-	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(readmeText(t), -1)
+	named := regexp.MustCompile(`ETALAKE_[A-Z0-9_]*[A-Z0-9]`).FindAllString(docsText(t), -1)
 	slices.Sort(named)
 	for _, v := range slices.Compact(named) {
 		if !known[v] && !switches[v] {
@@ -144,7 +144,7 @@ func testSwitches(t *testing.T) map[string]bool {
 // row that gives a reason.
 func envExemptions(t *testing.T) (exempt, reads map[string]bool) {
 	t.Helper()
-	rows := mdTableRows(mdSection(t, readmeText(t), "Settings from the environment"))
+	rows := mdTableRows(mdSection(t, docsText(t), "Settings from the environment"))
 	if len(rows) == 0 {
 		t.Fatal("README.md's \"Settings from the environment\" has no table of flags without a variable")
 	}

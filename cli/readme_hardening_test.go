@@ -53,11 +53,11 @@ var exposureRE = regexp.MustCompile(`Overall exposure level for \S+: ([0-9.]+)`)
 // directory when one is set. And `systemd-analyze security --offline`
 // rates each no worse than the figure the README states.
 func TestREADMESystemdServicesHardened(t *testing.T) {
-	text := readmeText(t)
+	text := docsText(t)
 	units, names := readmeUnits(t)
 	warehouse := regexp.MustCompile(`install -d -o etalake (\S+)`).FindStringSubmatch(text)
 	if warehouse == nil {
-		t.Fatal("README.md has no `install -d -o etalake DIR` creating the warehouse")
+		t.Fatal("README.md and docs/*.md have no `install -d -o etalake DIR` creating the warehouse")
 	}
 	var services []string
 	for _, name := range names {

@@ -21,7 +21,7 @@ import (
 //     — Use path-style access for all requests to S3".
 func TestREADMELakeReadersConnect(t *testing.T) {
 	var spark, trino map[string]string
-	for _, b := range mdBlocks(readmeText(t)) {
+	for _, b := range docBlocks(t) {
 		switch {
 		case b.lang == "sh" && strings.Contains(b.text, "spark-sql") && strings.Contains(b.text, "type=jdbc"):
 			spark = map[string]string{}

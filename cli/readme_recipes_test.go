@@ -30,7 +30,7 @@ import (
 // DAG's own.
 func TestREADMERecipesRun(t *testing.T) {
 	slowtest.Require(t, "runs the README's CronJob and Airflow commands as 4 processes against one simulator and lake, about 30 s")
-	text := readmeText(t)
+	text := docsText(t)
 	var tmpl, dag, loop string
 	for _, b := range mdBlocks(text) {
 		switch {

@@ -7,15 +7,16 @@ import (
 	"testing"
 )
 
-// TestREADMEQueriesRun: every DuckDB query the README shows — its ```sql
-// blocks, the queries of its `etalake sql` commands, the notebook's —
+// TestREADMEQueriesRun: every DuckDB query the README and docs/ show —
+// their ```sql blocks, the queries of their `etalake sql` commands, the
+// notebooks' —
 // runs on a warehouse as etalake makes it, so none names a table or a
 // column that is not there. (The Trino DDL has its own test; queries of
 // the Parquet files need files, and are left out.)
 func TestREADMEQueriesRun(t *testing.T) {
-	queries := readmeQueries(readmeText(t))
+	queries := readmeQueries(docsText(t))
 	if len(queries) < 4 {
-		t.Fatalf("found %d queries in README.md, want the ones it shows (at least 4): %q", len(queries), queries)
+		t.Fatalf("found %d queries in README.md and docs/*.md, want the ones they show (at least 4): %q", len(queries), queries)
 	}
 	wh := filepath.Join(t.TempDir(), "warehouse")
 	if code, _, stderr := run(t, nil, "track", "add", "--warehouse", wh, "MSCU1234566"); code != exitOK {
@@ -23,7 +24,7 @@ func TestREADMEQueriesRun(t *testing.T) {
 	}
 	for _, q := range queries {
 		if code, _, stderr := run(t, nil, "sql", "--warehouse", wh, q); code != exitOK {
-			t.Errorf("the README's query\n  %s\nfails on a warehouse: exit %d: %s", q, code, stderr)
+			t.Errorf("the docs' query\n  %s\nfails on a warehouse: exit %d: %s", q, code, stderr)
 		}
 	}
 }
@@ -33,7 +34,7 @@ var (
 	notebookRE = regexp.MustCompile(`(?s)con\.sql\("""(.*?)"""\)`)
 )
 
-// readmeQueries returns the DuckDB queries README.md shows.
+// readmeQueries returns the DuckDB queries a Markdown text shows.
 func readmeQueries(text string) []string {
 	var qs []string
 	for _, b := range mdBlocks(text) {
@@ -42,7 +43,7 @@ func readmeQueries(text string) []string {
 			if strings.Contains(b.text, "Trino") {
 				continue
 			}
-			for _, q := range strings.Split(b.text, ";") {
+			for _, q := range strings.Split(withoutSQLComments(b.text), ";") {
 				if q = strings.TrimSpace(q); q != "" {
 					qs = append(qs, q)
 				}
@@ -58,4 +59,17 @@ func readmeQueries(text string) []string {
 		}
 	}
 	return qs
+}
+
+// withoutSQLComments drops the comment lines of a block of queries (the
+// docs say above each query what it answers, and a comment may hold a
+// ';'), so that the block splits into its statements.
+func withoutSQLComments(block string) string {
+	var kept []string
+	for _, l := range strings.Split(block, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }

@@ -30,7 +30,7 @@ func TestREADMESystemdUnitsVerify(t *testing.T) {
 		timer = timer || strings.HasSuffix(name, ".timer")
 	}
 	if !service || !timer {
-		t.Fatalf("README.md has no ```ini block starting with # /etc/systemd/system/NAME.service and one with NAME.timer (found %v)", names)
+		t.Fatalf("README.md and docs/*.md have no ```ini block starting with # /etc/systemd/system/NAME.service and one with NAME.timer (found %v)", names)
 	}
 
 	analyze, err := exec.LookPath("systemd-analyze")
@@ -67,7 +67,7 @@ func readmeUnits(t *testing.T) (map[string]string, []string) {
 	t.Helper()
 	units := map[string]string{}
 	var names []string
-	for _, b := range mdBlocks(readmeText(t)) {
+	for _, b := range docBlocks(t) {
 		if m := unitPathRE.FindStringSubmatch(b.text); b.lang == "ini" && m != nil {
 			units[m[1]] = b.text
 			names = append(names, m[1])

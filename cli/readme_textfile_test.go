@@ -26,13 +26,13 @@ const imageUID = 65532
 // that group.
 func TestREADMEKubernetesTextfileWritable(t *testing.T) {
 	var tmpl string
-	for _, b := range mdBlocks(readmeText(t)) {
+	for _, b := range docBlocks(t) {
 		if b.lang == "yaml" && strings.HasPrefix(b.text, "# etalake-worker.yaml\n") {
 			tmpl = b.text
 		}
 	}
 	if tmpl == "" {
-		t.Fatal("README.md has no ```yaml block starting # etalake-worker.yaml")
+		t.Fatal("README.md and docs/*.md have no ```yaml block starting # etalake-worker.yaml")
 	}
 	job, _ := parseWorkerYAML(t, strings.NewReplacer("${KEY}", "a", "${I}", "1", "${N}", "2").Replace(tmpl))
 	pod := job.Spec.JobTemplate.Spec.Template.Spec

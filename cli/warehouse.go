@@ -138,7 +138,7 @@ const (
 const defaultLockTimeout = 10 * time.Minute
 
 // defaultMemoryLimit is --memory-limit's default: 1 GiB, or half the
-// memory this process may use when that is less (README, "Memory").
+// memory this process may use when that is less (docs/settings.md, "Memory").
 const defaultMemoryLimit = load.DefaultMemoryLimit
 
 func warehouseFlag() cli.Flag {

@@ -22,7 +22,7 @@ const Namespace = "etalake"
 
 // CatalogName is the catalog_name of the lake's rows in the SQL catalog's
 // tables: a Spark or Trino JDBC catalog reading them must bear this name
-// (README: Reading the lake).
+// (docs/lake.md: Reading the lake).
 const CatalogName = "etalake"
 
 // Config says where the lake is. Both settings are needed, or neither

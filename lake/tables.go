@@ -14,7 +14,7 @@ import (
 )
 
 // The lake's table properties: format version 2, which every reader
-// named in the README reads; snapshots kept for Maintain to expire.
+// named in docs/lake.md reads; snapshots kept for Maintain to expire.
 // Rows a night changes are deleted by position (merge-on-read, the delete
 // kind every Iceberg reader applies; deletes.go), and the metadata files
 // of older commits are removed by the commit that makes them older, past

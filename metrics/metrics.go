@@ -15,7 +15,7 @@ import (
 	"github.com/etalake/etalake/internal/setting"
 )
 
-// The metric names, each documented in README ("A fleet you can watch").
+// The metric names, each documented in docs/operations.md ("A fleet you can watch").
 // Every one is a gauge: the file holds one job's figures and the next job
 // replaces it, so a figure is the last job's, not a running total.
 const (

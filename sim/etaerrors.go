@@ -13,8 +13,8 @@ import (
 // time, heavy-tailed carrier errors, and a predictive ETA that is itself
 // biased and sometimes missing. A zero field turns its part off; the zero
 // ETAErrors is the model the simulator had before them. The defaults
-// (DefaultETAErrors) and the figures they come from are in README's
-// simulator section and docs/design.md.
+// (DefaultETAErrors) and the figures they come from are in docs/simulator.md
+// and docs/design.md.
 type ETAErrors struct {
 	// LaneBiasH is the spread (standard deviation, hours at full scale
 	// s(h) = 1) of a carrier's bias from one call to another around its own
