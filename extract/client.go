@@ -338,32 +338,29 @@ func (c *Client) date() time.Time {
 // for the one request probing it (and a paid call, while no paid call of
 // the product has been answered, for the one paid call probing that:
 // gates).
+//
+// Each attempt takes its credit and its rate slot (reserve), is sent,
+// and ends in one of three ways: an answer broken in transfer
+// (brokenAnswer), an answer or no answer (ended); a failure that may be
+// tried again waits first (again).
 func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawResponse, err error) {
-	proven := false
+	k := &call{r: r, give: give}
 	probed, err := c.probe(ctx, r)
-	defer func() { err = c.endProbes(ctx, r, probed, raw, proven, err) }()
+	defer func() { err = c.endProbes(ctx, r, probed, raw, k.proven, err) }()
 	if err != nil {
 		return nil, err
 	}
-	var budget *Budget
 	if r.endpoint.Paid() {
-		budget = c.Budget(r.product)
+		k.budget = c.Budget(r.product)
 	}
 	// The broken answers of this call: a walk's pages share their count.
-	broken := new(int)
+	k.broken = new(int)
 	if r.walk != nil {
-		broken = &r.walk.broken
+		k.broken = &r.walk.broken
 	}
-	start := c.clock.Now()
+	k.start = c.clock.Now()
 	for attempt := 1; ; attempt++ {
-		var res *Reservation
-		if budget != nil {
-			var err error
-			if res, err = budget.reserveLocal(ctx); err != nil {
-				return nil, err
-			}
-		}
-		slot, err := c.slotAndCredit(ctx, res)
+		res, slot, err := c.reserve(ctx, k)
 		if err != nil {
 			return nil, err
 		}
@@ -372,82 +369,140 @@ func (c *Client) attempts(ctx context.Context, r *request, give hand) (raw *rawR
 			if err := c.stopMisconfigured(r, resp, res, give); err != nil {
 				return resp, err
 			}
-			proven = proven || c.proves(r, resp)
+			k.proven = k.proven || c.proves(r, resp)
 		}
 		if resp != nil && resp.Broken != "" {
-			// Paid for, perhaps: the server answered 2xx, and the
-			// answer is useless. Asked again under the backoff, but
-			// fewer times than a 5xx (MaxBrokenAttempts, counted over
-			// the whole walk of a paged call): each ask is most likely
-			// charged. Only the last attempt is kept as the answer that
-			// stayed broken.
-			settle(res, outcomeUnknown)
-			err = &BrokenError{Endpoint: r.endpoint, Request: resp.Request, Reason: resp.Broken}
-			*broken++
-			wait := c.retry.Backoff(attempt)
-			resp.Retried = !resp.final && ctx.Err() == nil && c.retry.AllowsBroken(*broken) && c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start))
-			if !give(resp) {
-				return resp, errStopped
-			}
-			if !resp.Retried {
-				return resp, giveUp(err, attempt)
-			}
-			if err := c.clock.Sleep(ctx, wait); err != nil {
-				return resp, giveUp(err, attempt)
+			if again, err := c.brokenAnswer(ctx, k, attempt, resp, res); !again {
+				return resp, err
 			}
 			continue
 		}
-		if resp != nil {
-			if resp.OK() {
-				settle(res, outcomeCharged)
-				if !give(resp) {
-					return resp, errStopped
-				}
-				return resp, resp.nextErr
-			}
-			settle(res, outcomeNotCharged)
-			if !give(resp) {
-				return resp, errStopped
-			}
-			apiErr := newAPIError(&resp.Received)
-			apiErr.RetryIn = resp.retryIn
-			err = apiErr
-			if resp.Status == http.StatusForbidden && (budget != nil || quotaReached(apiErr, resp.Body)) {
-				// A free call's 403 (the balance read) stops the paid
-				// calls too when it says the quota is spent.
-				c.Budget(r.product).Exhaust(apiErr.Error())
-			}
-		} else if mis, o := c.refusedSetup(r, err); mis != nil {
-			settle(res, o)
-			c.probes.halt(r.product, mis)
-			return nil, mis
-		} else {
-			settle(res, transportOutcome(err))
+		final, err := c.ended(k, resp, res, err)
+		if final {
+			return resp, err
 		}
-		if ctx.Err() != nil || !Retryable(err) {
-			return resp, giveUp(err, attempt)
-		}
-		if resp != nil && (resp.Status == http.StatusTooManyRequests || resp.Status == http.StatusServiceUnavailable && resp.retryIn > 0) {
-			// The limiter holds every request of the key until the pause
-			// ends, this one included: no sleep here. RFC 9110 §10.2.3:
-			// "When sent with a 503 (Service Unavailable) response,
-			// Retry-After indicates how long the service is expected to
-			// be unavailable to the client": the whole key waits, as
-			// after a 429.
-			wait := c.pauseAfter429(resp, attempt)
-			if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
-				return resp, giveUp(err, attempt)
-			}
-			continue
-		}
-		wait := c.retry.Backoff(attempt)
-		if !c.retry.Allows(attempt+1, c.clock.Now().Add(wait).Sub(start)) {
-			return resp, giveUp(err, attempt)
-		}
-		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return resp, giveUp(err, attempt)
+		if err := c.again(ctx, k, attempt, resp, err); err != nil {
+			return resp, err
 		}
 	}
+}
+
+// call is one request on its way through its attempts.
+type call struct {
+	r      *request
+	give   hand
+	budget *Budget // the product's, for a paid endpoint; else nil
+	broken *int    // the answers broken in transfer so far
+	start  time.Time
+	proven bool // an answer showed the product's configuration right (proves)
+}
+
+// reserve takes the credit of the next attempt of k (a paid call's,
+// from its budget: nil for a free one), then its rate slot.
+func (c *Client) reserve(ctx context.Context, k *call) (*Reservation, *Slot, error) {
+	var res *Reservation
+	if k.budget != nil {
+		var err error
+		if res, err = k.budget.reserveLocal(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	slot, err := c.slotAndCredit(ctx, res)
+	return res, slot, err
+}
+
+// brokenAnswer settles attempt n of k, a 2xx answer broken in transfer,
+// hands it over and waits out the backoff when it is to be asked again
+// (again); else it returns the error the call ends with.
+//
+// Paid for, perhaps: the server answered 2xx, and the answer is useless.
+// It is asked again under the backoff, but fewer times than a 5xx
+// (MaxBrokenAttempts, counted over the whole walk of a paged call): each
+// ask is most likely charged. Only the last attempt is kept as the answer
+// that stayed broken.
+func (c *Client) brokenAnswer(ctx context.Context, k *call, n int, resp *rawResponse, res *Reservation) (again bool, err error) {
+	settle(res, outcomeUnknown)
+	err = &BrokenError{Endpoint: k.r.endpoint, Request: resp.Request, Reason: resp.Broken}
+	*k.broken++
+	wait := c.retry.Backoff(n)
+	resp.Retried = !resp.final && ctx.Err() == nil && c.retry.AllowsBroken(*k.broken) && c.retry.Allows(n+1, c.clock.Now().Add(wait).Sub(k.start))
+	if !k.give(resp) {
+		return false, errStopped
+	}
+	if !resp.Retried {
+		return false, giveUp(err, n)
+	}
+	if err := c.clock.Sleep(ctx, wait); err != nil {
+		return false, giveUp(err, n)
+	}
+	return true, nil
+}
+
+// ended settles the credit of an attempt of k that brought resp, whole
+// (a 2xx or an error status), or none (err says why), and hands resp
+// over. It returns the attempt's error, and whether the call ends with
+// it: a 2xx, a consumer that stopped, a request the client's setup
+// refused (refusedSetup) end it; an error status or a failed transport
+// may be tried again.
+func (c *Client) ended(k *call, resp *rawResponse, res *Reservation, err error) (final bool, _ error) {
+	if resp == nil {
+		if mis, o := c.refusedSetup(k.r, err); mis != nil {
+			settle(res, o)
+			c.probes.halt(k.r.product, mis)
+			return true, mis
+		}
+		settle(res, transportOutcome(err))
+		return false, err
+	}
+	if resp.OK() {
+		settle(res, outcomeCharged)
+		if !k.give(resp) {
+			return true, errStopped
+		}
+		return true, resp.nextErr
+	}
+	settle(res, outcomeNotCharged)
+	if !k.give(resp) {
+		return true, errStopped
+	}
+	apiErr := newAPIError(&resp.Received)
+	apiErr.RetryIn = resp.retryIn
+	if resp.Status == http.StatusForbidden && (k.budget != nil || quotaReached(apiErr, resp.Body)) {
+		// A free call's 403 (the balance read) stops the paid
+		// calls too when it says the quota is spent.
+		c.Budget(k.r.product).Exhaust(apiErr.Error())
+	}
+	return false, apiErr
+}
+
+// again waits before attempt n+1 of k, after attempt n failed with err
+// (resp: its answer, nil when none came), and returns nil when the
+// attempt is to be made; else the error the call ends with.
+func (c *Client) again(ctx context.Context, k *call, n int, resp *rawResponse, err error) error {
+	if ctx.Err() != nil || !Retryable(err) {
+		return giveUp(err, n)
+	}
+	if resp != nil && (resp.Status == http.StatusTooManyRequests || resp.Status == http.StatusServiceUnavailable && resp.retryIn > 0) {
+		// The limiter holds every request of the key until the pause
+		// ends, this one included: no sleep here. RFC 9110 §10.2.3:
+		// "When sent with a 503 (Service Unavailable) response,
+		// Retry-After indicates how long the service is expected to
+		// be unavailable to the client": the whole key waits, as
+		// after a 429.
+		wait := c.pauseAfter429(resp, n)
+		if !c.retry.Allows(n+1, c.clock.Now().Add(wait).Sub(k.start)) {
+			return giveUp(err, n)
+		}
+		return nil
+	}
+	wait := c.retry.Backoff(n)
+	if !c.retry.Allows(n+1, c.clock.Now().Add(wait).Sub(k.start)) {
+		return giveUp(err, n)
+	}
+	if err := c.clock.Sleep(ctx, wait); err != nil {
+		return giveUp(err, n)
+	}
+	return nil
 }
 
 // stopMisconfigured halts r's product when resp shows it misconfigured

@@ -268,61 +268,6 @@ func (c *Client) cursorForm() cursorForm {
 	return cursorForm(c.pref.Load())
 }
 
-// linkNext finds the target of rel="next" in Link header values (RFC 8288:
-// comma-separated <target>; param=value…, rel holding space-separated
-// relation types).
-func linkNext(values []string) string {
-	for _, v := range values {
-		for len(v) > 0 {
-			v = strings.TrimLeft(v, " \t,")
-			if !strings.HasPrefix(v, "<") {
-				break
-			}
-			end := strings.IndexByte(v, '>')
-			if end < 0 {
-				break
-			}
-			target := v[1:end]
-			v = v[end+1:]
-			params := v
-			if i := nextLinkValue(v); i >= 0 {
-				params, v = v[:i], v[i:]
-			} else {
-				v = ""
-			}
-			for _, p := range strings.Split(params, ";") {
-				name, val, ok := strings.Cut(strings.TrimSpace(p), "=")
-				if !ok || !strings.EqualFold(strings.TrimSpace(name), "rel") {
-					continue
-				}
-				for _, rel := range strings.Fields(strings.Trim(strings.TrimSpace(val), `"`)) {
-					if strings.EqualFold(rel, "next") {
-						return target
-					}
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// nextLinkValue is the index of the comma that starts the next link value
-// of a Link header (outside quotes), or -1.
-func nextLinkValue(s string) int {
-	quoted := false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			quoted = !quoted
-		case ',':
-			if !quoted {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // walkPages makes a paged call: r, or the page ResumeAt named, and every
 // page after it, each a request of its own under the limiter and, for a
 // paid endpoint, a credit of its own, each page's responses handed over
