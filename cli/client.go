@@ -49,19 +49,19 @@ const (
 // to explain why it is refused.
 func sourceFlags() []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: flagScheduleURL, EnvVars: []string{envScheduleURL}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0); unset in a tracking-only setup, where a job that asks a schedule stops before any request (exit 2)"},
-		&cli.StringFlag{Name: flagScheduleAPI, EnvVars: []string{envScheduleAPI}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (docs/spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
-		&cli.IntFlag{Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items, 1 to 10000 (the limit parameter; 0: the provider's default); every page is a request and a credit"},
-		&cli.IntFlag{Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer, 1 to 10000: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
-		&cli.IntFlag{Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, 1 to 366 days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
-		&cli.StringFlag{Name: flagTrackingURL, EnvVars: []string{envTrackingURL}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2; unset in a schedule-only setup, where a job with shipments due stops before any request (exit 2)"},
-		&cli.BoolFlag{Name: flagInsecure, EnvVars: []string{envInsecure}, Usage: "take a plain http:// URL to a host other than this machine (the key then crosses the network in clear); http:// to localhost, 127.0.0.0/8 or ::1 is taken without it"},
-		&cli.StringFlag{Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from " + envAPIKey + ")"},
+		&cli.StringFlag{Category: catService, Name: flagScheduleURL, EnvVars: []string{envScheduleURL}, Usage: "base URL of the schedule product: ending in /schedule/api/v1 (schedule API service), or the API root the standard's /v1/… paths hang under (dcsa-cs-1.0); unset in a tracking-only setup, where a job that asks a schedule stops before any request (exit 2)"},
+		&cli.StringFlag{Category: catService, Name: flagScheduleAPI, EnvVars: []string{envScheduleAPI}, Value: string(wire.ScheduleAPIService), Usage: "the schedule product's contract: service (docs/spec/schedules.md) or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0: JSON arrays, Next-Page-Cursor pages, no balance endpoint: the cap is --max-credits)"},
+		&cli.IntFlag{Category: catService, Name: flagPageSize, EnvVars: []string{"ETALAKE_PAGE_SIZE"}, Usage: "ask schedule answers in pages of at most N items, 1 to 10000 (the limit parameter; 0: the provider's default); every page is a request and a credit"},
+		&cli.IntFlag{Category: catService, Name: flagMaxPages, EnvVars: []string{"ETALAKE_MAX_PAGES"}, Value: extract.DefaultMaxPages, Usage: "follow at most N pages of one answer, 1 to 10000: past them, or at a cursor seen twice, or at an empty page that names a next one, the resource stops (the pages landed are kept, the job ends partial, the next job resumes)"},
+		&cli.IntFlag{Category: catService, Name: flagDays, EnvVars: []string{"ETALAKE_SCHEDULE_DAYS"}, Value: extract.DefaultScheduleDays, Usage: "the schedule window from the logical date, 1 to 366 days, for requests that take a range ({until} in path templates; dcsa-cs-1.0 vessel schedules and routings)"},
+		&cli.StringFlag{Category: catService, Name: flagTrackingURL, EnvVars: []string{envTrackingURL}, Usage: "base URL of the tracking product, ending in /container-tracking/api/v2; unset in a schedule-only setup, where a job with shipments due stops before any request (exit 2)"},
+		&cli.BoolFlag{Category: catService, Name: flagInsecure, EnvVars: []string{envInsecure}, Usage: "take a plain http:// URL to a host other than this machine (the key then crosses the network in clear); http:// to localhost, 127.0.0.0/8 or ::1 is taken without it"},
+		&cli.StringFlag{Category: catService, Name: flagKeyFile, EnvVars: []string{"ETALAKE_API_KEY_FILE"}, Usage: "read the API key from this file (else from " + envAPIKey + ")"},
 		authFlag(),
-		&cli.StringFlag{Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION (N 1 to 10000, DURATION at most 24h); every etalake process on this machine using the key shares it (on every machine, with --" + coord.URLFlag + ")"},
-		&cli.DurationFlag{Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt, 1s to 1h"},
-		&cli.StringFlag{Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
-		&cli.StringSliceFlag{Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, {date} is the logical date and {until} the end of the schedule window: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
+		&cli.StringFlag{Category: catCredits, Name: flagRate, EnvVars: []string{"ETALAKE_RATE"}, Value: "10/10s", Usage: "the service's rate limit per key, N/DURATION (N 1 to 10000, DURATION at most 24h); every etalake process on this machine using the key shares it (on every machine, with --" + coord.URLFlag + ")"},
+		&cli.DurationFlag{Category: catService, Name: flagTimeout, EnvVars: []string{"ETALAKE_TIMEOUT"}, Value: extract.DefaultTimeout, Usage: "time limit of one HTTP attempt, 1s to 1h"},
+		&cli.StringFlag{Category: catCredits, Name: flagStateDir, EnvVars: []string{"ETALAKE_STATE_DIR"}, Usage: "where the rate-limit state shared between processes lives (default: the user's state or cache directory)"},
+		&cli.StringSliceFlag{Category: catService, Name: flagPaths, EnvVars: []string{"ETALAKE_PATHS"}, Usage: "override a path template, NAME=TEMPLATE (port, p2p, vessel, current-period, periods, shipment), relative to the product's URL and joined to it once; it may carry a query, {date} is the logical date and {until} the end of the schedule window: port=/v1/port-schedules?UNLocationCode={port}&date={date}; repeatable"},
 		&cli.StringFlag{Name: flagKeyRefused, Hidden: true},
 	}, coordinationFlags()...)
 }
@@ -93,7 +93,7 @@ func urlError(c *cli.Context, err error) error {
 
 // authFlag chooses how the key is sent, for the client and the simulator.
 func authFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagAuth, EnvVars: []string{envAuth}, Value: extract.AuthNameAPIKey,
+	return &cli.StringFlag{Category: catService, Name: flagAuth, EnvVars: []string{envAuth}, Value: extract.AuthNameAPIKey,
 		Usage: "how the provider wants the key: api-key (the API_KEY header), bearer (Authorization: Bearer KEY) or header:NAME (the key as the value of header NAME, e.g. header:X-API-Key); it goes in that header and no other"}
 }
 

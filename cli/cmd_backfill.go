@@ -23,7 +23,7 @@ func backfillCommand() *cli.Command {
 On a terminal it shows the cost and asks before spending, unless --yes or --max-credits is
 given.`,
 		Flags: append(runFlags(),
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask before spending"},
+			&cli.BoolFlag{Category: catSelection, Name: "yes", Aliases: []string{"y"}, Usage: "do not ask before spending"},
 			billingFlag(),
 		),
 		OnUsageError: usageError,

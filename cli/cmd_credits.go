@@ -24,7 +24,7 @@ func creditsCommand() *cli.Command {
 			"A product whose provider reports no balance is shown as not reported; one whose URL is not set\n" +
 			"(ETALAKE_SCHEDULE_URL, ETALAKE_TRACKING_URL) as not configured, and is not asked.",
 		Flags: append(append(sourceFlags(), logFlags()...),
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (with --log-format json and no --format: a \"credits\" event per product)"},
+			&cli.StringFlag{Category: catOutput, Name: "format", Value: "table", Usage: "table or json (with --log-format json and no --format: a \"credits\" event per product)"},
 		),
 		OnUsageError: usageError,
 		Action:       credits,

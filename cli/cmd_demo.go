@@ -24,20 +24,21 @@ func demoCommand() *cli.Command {
 		Description: "Starts the service simulator in-process on loopback, tracks the shipments it books, and runs\n" +
 			"the nightly job for each virtual day, with the schedules of a few busy ports, lanes and vessels.\n" +
 			"The warehouse it builds is a real one: query it with `etalake sql --warehouse DIR`.\n" +
-			"A previous demo's warehouse in DIR is rebuilt; any other warehouse is refused.\n" +
+			"A previous demo's warehouse in DIR is rebuilt: its readers see it until the new demo publishes.\n" +
+			"Any other warehouse is refused.\n" +
 			"It ends with the report of the warehouse (see `etalake report --help`), also written as a web\n" +
 			"page next to it: DIR-report.html.",
 		Flags: append([]cli.Flag{
-			&cli.IntFlag{Name: "days", Value: 30, Usage: "virtual days to run"},
-			&cli.StringFlag{Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
+			&cli.IntFlag{Category: catWorld, Name: "days", Value: 30, Usage: "virtual days to run"},
+			&cli.StringFlag{Category: catWarehouse, Name: flagWarehouse, Value: "./etalake-demo", Usage: "the warehouse directory to build"},
 			memoryLimitFlag(),
 			lockTimeoutFlag(),
 			threadsFlag(),
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the simulated world"},
-			&cli.IntFlag{Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
-			&cli.StringFlag{Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
-			&cli.IntFlag{Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
-			&cli.StringFlag{Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
+			&cli.Int64Flag{Category: catWorld, Name: "seed", Value: 1, Usage: "seed of the simulated world"},
+			&cli.IntFlag{Category: catWorld, Name: "shipments", Value: 400, Usage: "shipments in the simulated world"},
+			&cli.StringFlag{Category: catService, Name: flagScheduleAPI, Value: string(wire.ScheduleAPIService), Usage: "the contract the simulated schedule product speaks: service, or dcsa-cs-1.0 (DCSA Commercial Schedules 1.0, in pages)"},
+			&cli.IntFlag{Category: catService, Name: flagPageSize, Value: 0, Usage: "with dcsa-cs-1.0: the simulator's most items per page (0: the standard's default limit, 100)"},
+			&cli.StringFlag{Category: catRefresh, Name: flagRefresh, Value: string(jobs.RefreshAdaptive), Usage: "the nightly run's refresh policy: adaptive (the default: see etalake run --help) or nightly (every tracked shipment every night, as etalake did before); the demo says each night's tracking calls"},
 			demoLakeFlag(),
 		}, append(etaErrorFlags(), append(adaptiveFlags(false), logFlags()...)...)...),
 		OnUsageError: usageError,

@@ -32,9 +32,9 @@ func importCommand() *cli.Command {
 			"number whose check digit fails) is derived like any other.\n\n" +
 			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (bodies or records dead-lettered), 75 busy, 130 and 143 stopped by SIGINT or SIGTERM (what landed is kept).",
 		Flags: append(writerFlags(),
-			&cli.StringFlag{Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
-			&cli.StringFlag{Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
-			&cli.StringFlag{Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
+			&cli.StringFlag{Category: catSelection, Name: "observed-at", Usage: "when the responses were true (RFC 3339 or date); default: each file's modification time"},
+			&cli.StringFlag{Category: catSelection, Name: "endpoint", Usage: "what every body answers: schedule_port, schedule_p2p, schedule_vessel, shipment, consumption_current_period, consumption_periods"},
+			&cli.StringFlag{Category: catSelection, Name: "request", Usage: "with --endpoint: the request path and query, e.g. " + wire.ScheduleBasePath + "/schedule/NLRTM"},
 			maxBodyFlag(),
 		),
 		OnUsageError: usageError,

@@ -11,9 +11,9 @@ import (
 // neither.
 func lakeFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: lake.CatalogFlag, EnvVars: []string{lake.CatalogEnv},
+		&cli.StringFlag{Category: catWarehouse, Name: lake.CatalogFlag, EnvVars: []string{lake.CatalogEnv},
 			Usage: "the Iceberg lake's SQL catalog, committed to at the end of every job: sqlite:////abs/path/catalog.db (one machine; four slashes, or three for a path from the working directory, as SQLAlchemy and pyiceberg read it) or postgres://user@host:port/db (shared; the password in PGPASSWORD or ~/.pgpass); with --" + lake.WarehouseFlag},
-		&cli.StringFlag{Name: lake.WarehouseFlag, EnvVars: []string{lake.WarehouseEnv},
+		&cli.StringFlag{Category: catWarehouse, Name: lake.WarehouseFlag, EnvVars: []string{lake.WarehouseEnv},
 			Usage: "where the lake's files go: file:///abs/dir or s3://bucket/prefix (AWS_ENDPOINT_URL, AWS_REGION and the AWS credential chain apply); with --" + lake.CatalogFlag},
 	}
 }

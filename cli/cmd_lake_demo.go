@@ -14,7 +14,7 @@ import (
 
 // demoLakeFlag is demo's --lake.
 func demoLakeFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "lake", Usage: "also write an Iceberg lake beside the warehouse, DIR-lake (a SQLite catalog and local files), rebuilt with it, and say how to read it"}
+	return &cli.BoolFlag{Category: catWarehouse, Name: "lake", Usage: "also write an Iceberg lake beside the warehouse, DIR-lake (a SQLite catalog and local files), rebuilt with it, and say how to read it"}
 }
 
 // demoLake opens, when --lake is set, a new lake beside the demo's

@@ -30,8 +30,8 @@ func lakeMaintainCommand() *cli.Command {
 			"     lease whose job died expires after 2 minutes. So --keep-days 0 --orphan-grace 0s is safe beside\n" +
 			"     running jobs. Should a table break all the same (lake status says so), 'etalake lake mend'.",
 		Flags: append(append(lakeFlags(), logFlags()...),
-			&cli.IntFlag{Name: "keep-days", EnvVars: []string{"ETALAKE_LAKE_KEEP_DAYS"}, Value: lake.DefaultKeepDays, Usage: "expire snapshots older than this many days (the current one is always kept)"},
-			&cli.DurationFlag{Name: "orphan-grace", EnvVars: []string{"ETALAKE_LAKE_ORPHAN_GRACE"}, Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this, and than every commit in flight (its lease); 0s is safe beside running jobs"},
+			&cli.IntFlag{Category: catWarehouse, Name: "keep-days", EnvVars: []string{"ETALAKE_LAKE_KEEP_DAYS"}, Value: lake.DefaultKeepDays, Usage: "expire snapshots older than this many days (the current one is always kept)"},
+			&cli.DurationFlag{Category: catWarehouse, Name: "orphan-grace", EnvVars: []string{"ETALAKE_LAKE_ORPHAN_GRACE"}, Value: lake.DefaultOrphanGrace, Usage: "remove unreferenced files only once older than this, and than every commit in flight (its lease); 0s is safe beside running jobs"},
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {

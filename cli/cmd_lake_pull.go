@@ -44,7 +44,7 @@ func lakePullCommand() *cli.Command {
 			"lake, is read whole. --full reads every table whole. Run it after the fleet's night, when the\n" +
 			"workers have committed (a CronJob after theirs).",
 		Flags: append(append(append(warehouseFlags(), lockTimeoutFlag(), threadsFlag()), lakeFlags()...),
-			&cli.BoolFlag{Name: "full", Usage: "read every lake table whole, not what changed since the last pull (the first pull to DIR always does)"}),
+			&cli.BoolFlag{Category: catWarehouse, Name: "full", Usage: "read every lake table whole, not what changed since the last pull (the first pull to DIR always does)"}),
 		OnUsageError: usageError,
 		Action:       runLakePull,
 	}

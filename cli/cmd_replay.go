@@ -25,8 +25,8 @@ func replayCommand() *cli.Command {
 			"or replaying again) derives what it had not and publishes.\n\n" +
 			"Exit codes: 0 ok, 1 failure, 2 usage, 3 partial (responses were dead-lettered), 75 busy, 130 and 143 stopped by SIGINT or SIGTERM (what landed is kept).",
 		Flags: append(writerFlags(),
-			&cli.StringFlag{Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
-			&cli.StringFlag{Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
+			&cli.StringFlag{Category: catSelection, Name: "from", Usage: "first observed date to replay (YYYY-MM-DD or RFC 3339)"},
+			&cli.StringFlag{Category: catSelection, Name: "to", Usage: "end of the range, exclusive (YYYY-MM-DD or RFC 3339)"},
 			maxBodyFlag(),
 		),
 		OnUsageError: usageError,

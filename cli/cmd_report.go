@@ -40,7 +40,7 @@ func reportCommand() *cli.Command {
 			"A section whose data does not exist yet (no arrival, no port call) says what is missing; with\n" +
 			"neither, the report fails (exit 1) saying so.",
 		Flags: append(warehouseFlags(),
-			&cli.StringFlag{Name: "html", Usage: "also write the report as an HTML page to `FILE` (replaced atomically)"},
+			&cli.StringFlag{Category: catOutput, Name: "html", Usage: "also write the report as an HTML page to `FILE` (replaced atomically)"},
 		),
 		OnUsageError: usageError,
 		Action:       reportOnWarehouse,

@@ -27,12 +27,12 @@ func simCommand() *cli.Command {
 func worldFlags() []cli.Flag {
 	def := sim.DefaultWorldConfig()
 	return append([]cli.Flag{
-		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the world and of the faults: the same seed gives the same answers"},
+		&cli.Int64Flag{Category: catWorld, Name: "seed", Value: 1, Usage: "seed of the world and of the faults: the same seed gives the same answers"},
 		// The default start is fixed, so that a seed names one world
 		// whatever the day it is run.
-		&cli.StringFlag{Name: "start", Value: def.Start.Format(time.RFC3339), Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
-		&cli.IntFlag{Name: "shipments", Value: def.Shipments, Usage: "number of shipments in the world"},
-		&cli.IntFlag{Name: "days", Value: def.Days, Usage: "days after --start the world keeps answering consistently"},
+		&cli.StringFlag{Category: catWorld, Name: "start", Value: def.Start.Format(time.RFC3339), Usage: "virtual time at which the clock starts (RFC 3339 or date)"},
+		&cli.IntFlag{Category: catWorld, Name: "shipments", Value: def.Shipments, Usage: "number of shipments in the world"},
+		&cli.IntFlag{Category: catWorld, Name: "days", Value: def.Days, Usage: "days after --start the world keeps answering consistently"},
 		jumpsFlag(),
 	}, etaErrorFlags()...)
 }
@@ -43,11 +43,11 @@ func worldFlags() []cli.Flag {
 func etaErrorFlags() []cli.Flag {
 	def := sim.DefaultETAErrors()
 	return []cli.Flag{
-		&cli.Float64Flag{Name: "eta-lane-bias", Value: def.LaneBiasH, Usage: "spread (hours, standard deviation) of each carrier's ETA bias by service and by port around its own; 0 turns it off"},
-		&cli.Float64Flag{Name: "eta-drift", Value: def.DriftH, Usage: "how far (hours, standard deviation) each carrier's ETA bias wanders in 30 days; 0 turns it off"},
-		&cli.Float64Flag{Name: "eta-tails", Value: def.TailsDF, Usage: "degrees of freedom (more than 2) of the Student t of carriers' ETA errors, heavy-tailed; 0 turns it off (normal errors)"},
-		&cli.Float64Flag{Name: "predictive-bias", Value: def.PredictiveBiasH, Usage: "bias (hours, actual − predictive) of the service's predictive ETA; 0 turns it off"},
-		&cli.Float64Flag{Name: "predictive-gaps", Value: def.PredictiveGaps, Usage: "share of port calls (0 to 0.95) for which the service shows no predictive ETA; 0 turns it off"},
+		&cli.Float64Flag{Category: catWorld, Name: "eta-lane-bias", Value: def.LaneBiasH, Usage: "spread (hours, standard deviation) of each carrier's ETA bias by service and by port around its own; 0 turns it off"},
+		&cli.Float64Flag{Category: catWorld, Name: "eta-drift", Value: def.DriftH, Usage: "how far (hours, standard deviation) each carrier's ETA bias wanders in 30 days; 0 turns it off"},
+		&cli.Float64Flag{Category: catWorld, Name: "eta-tails", Value: def.TailsDF, Usage: "degrees of freedom (more than 2) of the Student t of carriers' ETA errors, heavy-tailed; 0 turns it off (normal errors)"},
+		&cli.Float64Flag{Category: catWorld, Name: "predictive-bias", Value: def.PredictiveBiasH, Usage: "bias (hours, actual − predictive) of the service's predictive ETA; 0 turns it off"},
+		&cli.Float64Flag{Category: catWorld, Name: "predictive-gaps", Value: def.PredictiveGaps, Usage: "share of port calls (0 to 0.95) for which the service shows no predictive ETA; 0 turns it off"},
 	}
 }
 
@@ -61,7 +61,7 @@ func etaErrors(c *cli.Context) *sim.ETAErrors {
 
 // jumpsFlag is --jumps.
 func jumpsFlag() cli.Flag {
-	return &cli.StringFlag{Name: "jumps", Value: "on", Usage: "on: carriers' ETAs also jump — boxes rolled to a later sailing, port calls omitted, voyages sailed by a substitute ship, at each carrier's rates (--list truth lists them); off: ETAs only drift, the world as it was before jumps"}
+	return &cli.StringFlag{Category: catWorld, Name: "jumps", Value: "on", Usage: "on: carriers' ETAs also jump — boxes rolled to a later sailing, port calls omitted, voyages sailed by a substitute ship, at each carrier's rates (--list truth lists them); off: ETAs only drift, the world as it was before jumps"}
 }
 
 // worldConfig reads the world's flags and validates them

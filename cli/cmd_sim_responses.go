@@ -21,8 +21,8 @@ func simResponsesCommand() *cli.Command {
 			"which is what `etalake import` takes as observed_at:\n" +
 			"   etalake sim responses --days 30 --out responses/ && etalake import responses/",
 		Flags: append(append(worldFlags(),
-			&cli.StringFlag{Name: "out", Required: true, Usage: "directory to write the files to (created)"},
-			&cli.IntFlag{Name: "hour", Value: 2, Usage: "hour of the day (UTC) of each snapshot"},
+			&cli.StringFlag{Category: catOutput, Name: "out", Required: true, Usage: "directory to write the files to (created)"},
+			&cli.IntFlag{Category: catWorld, Name: "hour", Value: 2, Usage: "hour of the day (UTC) of each snapshot"},
 		), logFlags()...),
 		OnUsageError: usageError,
 		Action:       writeSimResponses,

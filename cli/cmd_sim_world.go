@@ -23,7 +23,7 @@ func simWorldCommand() *cli.Command {
 			"   etalake sim world --seed 7 --list vessels                  (imo,name,carrier,service)\n" +
 			"   etalake sim world --seed 7 --list truth                    (JSON: the parameters analytics must recover)",
 		Flags: append(append(worldFlags(),
-			&cli.StringFlag{Name: "list", Value: "shipments", Usage: "shipments, ports, lanes, vessels or truth"},
+			&cli.StringFlag{Category: catOutput, Name: "list", Value: "shipments", Usage: "shipments, ports, lanes, vessels or truth"},
 		), logFlags()...),
 		OnUsageError: usageError,
 		Action:       printWorld,

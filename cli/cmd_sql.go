@@ -20,11 +20,8 @@ func sqlCommand() *cli.Command {
 		Usage:     "run a read-only SQL query on the warehouse",
 		ArgsUsage: `"QUERY"`,
 		Description: "Runs one query on <warehouse>/etalake.duckdb opened read-only and prints the result.\n" +
-			"Examples:\n" +
-			"   etalake sql \"SELECT * FROM shipments LIMIT 5\"\n" +
-			"   etalake sql --format csv \"SELECT * FROM eta_observations\" > eta.csv\n" +
-			"   etalake sql \"SELECT table_name, comment FROM duckdb_tables()\"   (the contract, documented)\n" +
-			"   etalake sql \"SELECT count(*) FROM read_parquet('warehouse/parquet/shipments/**/*.parquet')\"\n" +
+			"duckdb_tables() and duckdb_columns() show the contract, documented; the Parquet mirror reads as\n" +
+			"read_parquet('warehouse/parquet/shipments/**/*.parquet').\n" +
 			"It reads what the last job published: while a job runs, the state before it (never half a job).\n\n" +
 			"The query reads the database and the Parquet mirror under the warehouse directory, and writes no\n" +
 			"file: one statement per call, a SELECT (DESCRIBE, SHOW, SUMMARIZE), PRAGMA, CALL or EXPLAIN SELECT; COPY … TO,\n" +
@@ -33,8 +30,8 @@ func sqlCommand() *cli.Command {
 			"A notebook holding the warehouse open read-write (duckdb.connect(path) without read_only=True)\n" +
 			"keeps every other process out of the file: etalake then reads a private copy of it, and says so.",
 		Flags: append(warehouseFlags(),
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv or json"},
-			&cli.BoolFlag{Name: flagAllowFiles, Usage: "let the query read and write any file you may (COPY … TO, EXPORT DATABASE, read_csv of any path, ATTACH); without it, it reads the warehouse and its Parquet mirror and writes nothing. Deliberately no ETALAKE_* variable: it is asked for one command at a time"},
+			&cli.StringFlag{Category: catOutput, Name: "format", Value: "table", Usage: "table, csv or json"},
+			&cli.BoolFlag{Category: catOutput, Name: flagAllowFiles, Usage: "let the query read and write any file you may (COPY … TO, EXPORT DATABASE, read_csv of any path, ATTACH); without it, it reads the warehouse and its Parquet mirror and writes nothing. Deliberately no ETALAKE_* variable: it is asked for one command at a time"},
 		),
 		OnUsageError: usageError,
 		Action:       runSQL,

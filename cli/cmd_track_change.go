@@ -22,7 +22,7 @@ func trackChange(name, usage, argsUsage string, remove bool, summary string) *cl
 		Name:         name,
 		Usage:        usage,
 		ArgsUsage:    argsUsage,
-		Flags:        append(writerFlags(), &cli.StringFlag{Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}, strictFlag()),
+		Flags:        append(writerFlags(), &cli.StringFlag{Category: catSelection, Name: "shipments", Usage: "a CSV FILE with shipment_number,shipment_type,sealine"}, strictFlag()),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			return changeTracked(c, name, remove, summary)

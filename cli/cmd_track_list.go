@@ -18,7 +18,7 @@ func trackListCommand() *cli.Command {
 		Name:  "list",
 		Usage: "list the tracked set with each shipment's state (active, finished, removed)",
 		Flags: append(warehouseFlags(),
-			&cli.BoolFlag{Name: "all", Usage: "include removed shipments"},
+			&cli.BoolFlag{Category: catSelection, Name: "all", Usage: "include removed shipments"},
 			graceFlag("as for run: how long after arrival a shipment is still active"),
 		),
 		OnUsageError: usageError,

@@ -17,9 +17,9 @@ import (
 // key's rate window and credit cap between machines.
 func coordinationFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: coord.URLFlag, EnvVars: []string{coord.URLEnv}, Usage: "postgres://user@host:port/db shared by every process of the key, on any machine: the rate window and the credit cap (--max-credits, --max-tracking-calls, for the service's period) become the key's, granted by the database's clock (replaces --state-dir); the key reaches the database only as its id"},
-		&cli.DurationFlag{Name: coord.LeaseFlag, EnvVars: []string{coord.LeaseEnv}, Value: coord.DefaultLease, Usage: "with --" + coord.URLFlag + ", how long a credit reserved by a process that no longer settles it, yet still holds its session, stays taken (one that died or lost the database is counted uncertain at once), 1m to 24h"},
-		&cli.DurationFlag{Name: coord.WaitFlag, EnvVars: []string{coord.WaitEnv}, Value: coord.DefaultWait, Usage: "with --" + coord.URLFlag + ", how long a job waits for credits other live workers of the key have in flight when only they keep it from the cap, saying so in the log, before it stops the product (exit 3), 0s to 24h"},
+		&cli.StringFlag{Category: catCredits, Name: coord.URLFlag, EnvVars: []string{coord.URLEnv}, Usage: "postgres://user@host:port/db shared by every process of the key, on any machine: the rate window and the credit cap (--max-credits, --max-tracking-calls, for the service's period) become the key's, granted by the database's clock (replaces --state-dir); the key reaches the database only as its id"},
+		&cli.DurationFlag{Category: catCredits, Name: coord.LeaseFlag, EnvVars: []string{coord.LeaseEnv}, Value: coord.DefaultLease, Usage: "with --" + coord.URLFlag + ", how long a credit reserved by a process that no longer settles it, yet still holds its session, stays taken (one that died or lost the database is counted uncertain at once), 1m to 24h"},
+		&cli.DurationFlag{Category: catCredits, Name: coord.WaitFlag, EnvVars: []string{coord.WaitEnv}, Value: coord.DefaultWait, Usage: "with --" + coord.URLFlag + ", how long a job waits for credits other live workers of the key have in flight when only they keep it from the cap, saying so in the log, before it stops the product (exit 3), 0s to 24h"},
 	}
 }
 

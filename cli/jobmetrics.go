@@ -15,7 +15,7 @@ import (
 const flagMetricsFile = "metrics-file"
 
 func metricsFileFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMetricsFile, EnvVars: []string{"ETALAKE_METRICS_FILE"},
+	return &cli.StringFlag{Category: catOutput, Name: flagMetricsFile, EnvVars: []string{"ETALAKE_METRICS_FILE"},
 		Usage: "at the job's end, however it ended, write its figures to this file in the Prometheus text format (for node_exporter's textfile collector; replaced whole, by a rename in the same directory): requests by status, credits, rows, dead letters, duration, status, key id and shard (docs/operations.md, \"A fleet you can watch\"); a dry run writes none"}
 }
 

@@ -30,9 +30,9 @@ const (
 // logFlags are the flags of the log, on every command.
 func logFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagLogFormat, EnvVars: []string{envLogFormat}, Value: logText,
+		&cli.StringFlag{Category: catOutput, Name: flagLogFormat, EnvVars: []string{envLogFormat}, Value: logText,
 			Usage: "text or json; with json every line etalake writes on stderr and stdout is one JSON object: the log, what a command did (a run's summary is its last \"summary\" event) and how it failed (a last \"exit\" event with the exit code); the output of sql, report and sim world is as their own options ask"},
-		&cli.StringFlag{Name: flagLogLevel, EnvVars: []string{"ETALAKE_LOG_LEVEL"}, Value: "info",
+		&cli.StringFlag{Category: catOutput, Name: flagLogLevel, EnvVars: []string{"ETALAKE_LOG_LEVEL"}, Value: "info",
 			Usage: "the least severe log line written on stderr: debug, info, warn or error (what a command did is written whatever the level)"},
 	}
 }
@@ -40,7 +40,7 @@ func logFlags() []cli.Flag {
 // progressIntervalFlag is how often a fetching job without a terminal
 // says how far it is.
 func progressIntervalFlag() cli.Flag {
-	return &cli.DurationFlag{Name: flagProgressInterval, EnvVars: []string{"ETALAKE_PROGRESS_INTERVAL"}, Value: jobs.DefaultProgressEvery,
+	return &cli.DurationFlag{Category: catOutput, Name: flagProgressInterval, EnvVars: []string{"ETALAKE_PROGRESS_INTERVAL"}, Value: jobs.DefaultProgressEvery,
 		Usage: "off a terminal (or with --log-format json), log a \"run: progress\" event this often while the job fetches: requests done of those the caps and balances let it send, credits spent, pace and time left; 0: none"}
 }
 

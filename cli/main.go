@@ -118,7 +118,7 @@ func newApp() *cli.App {
 		// Our own help command: cli's exits 3 ("partial") on an unknown
 		// topic, which a scheduler would count as a success.
 		HideHelpCommand:       true,
-		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		CustomAppHelpTemplate: appHelpTemplate,
 		OnUsageError:          usageError,
 		Action:                unknownCommand,
 		// cli adds --help only when it adds its own help command.
@@ -141,10 +141,14 @@ func newApp() *cli.App {
 			helpCommand(),
 		},
 	}
+	examples := commandExamples()
+	app.CustomAppHelpTemplate += examplesSection(examples[""])
 	for _, cmd := range app.Commands {
 		withUnknownSubcommands(cmd)
 		withVariableCheck(cmd)
+		withExamples(cmd, examples)
 	}
+	useHelpPrinter.Do(func() { cli.HelpPrinter = printHelp })
 	return app
 }
 

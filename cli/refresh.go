@@ -27,16 +27,16 @@ const (
 func refreshFlags() []cli.Flag {
 	def := jobs.DefaultRefresh()
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: flagRefresh, EnvVars: []string{"ETALAKE_REFRESH"}, Value: string(def.Mode),
+		&cli.StringFlag{Category: catRefresh, Name: flagRefresh, EnvVars: []string{"ETALAKE_REFRESH"}, Value: string(def.Mode),
 			Usage: "which tracked shipments each night asks: adaptive (by the days until the ETA held, the report's horizons, the arrival: see --refresh-tiers, --refresh-every) " +
 				"or nightly (every shipment not finished, every night, with a grace of 72h: what etalake did before)"},
 	}
 	flags = append(flags, adaptiveFlags(true)...)
 	return append(flags,
-		&cli.BoolFlag{Name: flagPace, EnvVars: []string{"ETALAKE_PACE"}, DefaultText: "on with --refresh adaptive when the balance is reported",
+		&cli.BoolFlag{Category: catCredits, Name: flagPace, EnvVars: []string{"ETALAKE_PACE"}, DefaultText: "on with --refresh adaptive when the balance is reported",
 			Usage: "spread the tracking credits over the period: tonight's allowance is the period's remaining credits, less --pace-reserve, divided by the nights left in it; " +
 				"past it the most valuable due shipments are asked (new, overdue, crossing a horizon, then the largest expected ETA change), the rest deferred to a later night, never past twice their interval; --pace=false: never"},
-		&cli.StringFlag{Name: flagPaceReserve, EnvVars: []string{"ETALAKE_PACE_RESERVE"}, Value: fmt.Sprintf("%g%%", def.Pace.ReservePercent),
+		&cli.StringFlag{Category: catCredits, Name: flagPaceReserve, EnvVars: []string{"ETALAKE_PACE_RESERVE"}, Value: fmt.Sprintf("%g%%", def.Pace.ReservePercent),
 			Usage: "the credits of the period the pace keeps out of the allowance: a share of the period's credits (5%, 0 to 90%) or a count (500)"},
 		billingFlag(),
 	)
@@ -62,13 +62,13 @@ func adaptiveFlags(env bool) []cli.Flag {
 		return []string{name}
 	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagRefreshTiers, EnvVars: vars("ETALAKE_REFRESH_TIERS"), Value: strings.Join(tiers, ","),
+		&cli.StringFlag{Category: catRefresh, Name: flagRefreshTiers, EnvVars: vars("ETALAKE_REFRESH_TIERS"), Value: strings.Join(tiers, ","),
 			Usage: "adaptive: the days until the ETA each tier reaches, NAME=DAYS,…; beyond takes every shipment further out; a tier not named keeps its default"},
-		&cli.StringFlag{Name: flagRefreshEvery, EnvVars: vars("ETALAKE_REFRESH_EVERY"), Value: strings.Join(every, ","),
+		&cli.StringFlag{Category: catRefresh, Name: flagRefreshEvery, EnvVars: vars("ETALAKE_REFRESH_EVERY"), Value: strings.Join(every, ","),
 			Usage: "adaptive: the nights between asks of each tier (an ETA passed counts as near), and of a shipment discharged at its port of discharge whose final destination is to come (at-pod), NAME=NIGHTS,… (1 to 60, never more often further out)"},
-		&cli.StringFlag{Name: flagRefreshHorizons, EnvVars: vars("ETALAKE_REFRESH_HORIZONS"), Value: joinInts(def.Horizons),
+		&cli.StringFlag{Category: catRefresh, Name: flagRefreshHorizons, EnvVars: vars("ETALAKE_REFRESH_HORIZONS"), Value: joinInts(def.Horizons),
 			Usage: "adaptive: ask a shipment once on the last night before its ETA comes within each of these days (the report's horizons, 1 to 60), or none"},
-		&cli.StringFlag{Name: flagRefreshGuard, EnvVars: vars("ETALAKE_REFRESH_GUARD"), Value: def.Guard.String(),
+		&cli.StringFlag{Category: catRefresh, Name: flagRefreshGuard, EnvVars: vars("ETALAKE_REFRESH_GUARD"), Value: def.Guard.String(),
 			Usage: "adaptive, below=DAYS,above=DAYS,every=NIGHTS: while the ETA held is more than below days nearer and at most above days further than a horizon, ask at least every so many nights, whatever the tier, " +
 				"so that the ETA the report takes at the horizon is fresh; below=4,above=3,every=1 buys nightly's own ETAs at every horizon " +
 				"(on the benchmark 58 % of nightly's credits, against the default's 43 %: BENCHMARKS.md); below=0,above=0: none, the crossing night alone"},
@@ -77,7 +77,7 @@ func adaptiveFlags(env bool) []cli.Flag {
 
 // billingFlag is --billing: how the tracking product is paid for.
 func billingFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagBilling, EnvVars: []string{"ETALAKE_BILLING"}, Value: string(jobs.BillPerCall),
+	return &cli.StringFlag{Category: catCredits, Name: flagBilling, EnvVars: []string{"ETALAKE_BILLING"}, Value: string(jobs.BillPerCall),
 		Usage: "how tracking is billed: per-call (a credit a call, the service's spec) or per-shipment-month (a credit per shipment asked in a UTC month: " +
 			"a shipment already asked this month is asked nightly at no extra cost, one arrived is not asked in a new month); the plan prices both ways"}
 }
@@ -288,6 +288,6 @@ func joinInts(ns []int) string {
 
 // graceFlag is --grace, with what it does for the command.
 func graceFlag(usage string) cli.Flag {
-	return &cli.DurationFlag{Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace,
+	return &cli.DurationFlag{Category: catRefresh, Name: flagGrace, EnvVars: []string{"ETALAKE_GRACE"}, Value: jobs.DefaultGrace,
 		DefaultText: "none; 72h with --refresh nightly", Usage: usage + ", 0 to 366 days"}
 }

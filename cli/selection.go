@@ -17,21 +17,21 @@ import (
 // selectionFlags choose what a run asks for.
 func selectionFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "ports", EnvVars: []string{"ETALAKE_PORTS"}, Usage: "by-port schedules: LOCODEs, comma-separated, or @FILE (one per line or a CSV with the code first)"},
-		&cli.StringFlag{Name: "lanes", EnvVars: []string{"ETALAKE_LANES"}, Usage: "port-to-port schedules: POL-POD pairs (CNSHA-NLRTM), comma-separated, or @FILE"},
-		&cli.StringFlag{Name: "vessels", EnvVars: []string{"ETALAKE_VESSELS"}, Usage: "by-vessel schedules: IMO numbers, comma-separated, or @FILE"},
-		&cli.StringFlag{Name: "shipments", EnvVars: []string{"ETALAKE_SHIPMENTS"}, Usage: "shipments to track: a CSV FILE with shipment_number,shipment_type,sealine"},
-		&cli.StringFlag{Name: "date", EnvVars: []string{"ETALAKE_DATE"}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
-		&cli.Int64Flag{Name: flagMaxCredits, EnvVars: []string{"ETALAKE_MAX_CREDITS"}, DefaultText: "no cap but the balance", Usage: "spend at most N schedule credits, N 0 or more"},
-		&cli.Int64Flag{Name: flagMaxTrackingCalls, EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, DefaultText: "no cap but the balance", Usage: "make at most N paid tracking calls, N 0 or more"},
-		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call, and without writing anything: a missing warehouse is not created, an existing one is read as last published"},
+		&cli.StringFlag{Category: catSelection, Name: "ports", EnvVars: []string{"ETALAKE_PORTS"}, Usage: "by-port schedules: LOCODEs, comma-separated, or @FILE (one per line or a CSV with the code first)"},
+		&cli.StringFlag{Category: catSelection, Name: "lanes", EnvVars: []string{"ETALAKE_LANES"}, Usage: "port-to-port schedules: POL-POD pairs (CNSHA-NLRTM), comma-separated, or @FILE"},
+		&cli.StringFlag{Category: catSelection, Name: "vessels", EnvVars: []string{"ETALAKE_VESSELS"}, Usage: "by-vessel schedules: IMO numbers, comma-separated, or @FILE"},
+		&cli.StringFlag{Category: catSelection, Name: "shipments", EnvVars: []string{"ETALAKE_SHIPMENTS"}, Usage: "shipments to track: a CSV FILE with shipment_number,shipment_type,sealine"},
+		&cli.StringFlag{Category: catSelection, Name: "date", EnvVars: []string{"ETALAKE_DATE"}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
+		&cli.Int64Flag{Category: catCredits, Name: flagMaxCredits, EnvVars: []string{"ETALAKE_MAX_CREDITS"}, DefaultText: "no cap but the balance", Usage: "spend at most N schedule credits, N 0 or more"},
+		&cli.Int64Flag{Category: catCredits, Name: flagMaxTrackingCalls, EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, DefaultText: "no cap but the balance", Usage: "make at most N paid tracking calls, N 0 or more"},
+		&cli.BoolFlag{Category: catOutput, Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call, and without writing anything: a missing warehouse is not created, an existing one is read as last published"},
 		maxBodyFlag(),
 		strictFlag(),
-		&cli.IntFlag{Name: flagMaxReasks, EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
+		&cli.IntFlag{Category: catRefresh, Name: flagMaxReasks, EnvVars: []string{"ETALAKE_MAX_REASKS"}, Value: jobs.DefaultMaxReasks,
 			Usage: "a 2xx answer that does not arrive whole (cut short, broken, not JSON) is asked at most twice more in the job, then kept and dead-lettered, and asked again by the next job of the date; " +
 				"after N jobs (1 to 100) without it, or without its last page, the resource is given up for the date: the next jobs of the date ask it once more only when the service has answered its product well since " +
 				"(a later job's answers of that product all whole, or this job's, asking it at the end); the summary, etl_runs.given_up and data_freshness name it with the command that asks it now (--reask)"},
-		&cli.StringFlag{Name: flagReask, Usage: "ask these resources for the date once more, even if given up: as the summary, etl_runs.given_up and data_freshness name them — " +
+		&cli.StringFlag{Category: catSelection, Name: flagReask, Usage: "ask these resources for the date once more, even if given up: as the summary, etl_runs.given_up and data_freshness name them — " +
 			"port:NLRTM, p2p:CNSHA-NLRTM, vessel:9321483, shipment:CT:MSCU1234566[:SEALINE] — comma-separated; they join the selection, not the tracked set. " +
 			"No ETALAKE_* variable: it is for one job, and set for good it would ask them in every job"},
 	}
@@ -87,7 +87,7 @@ func shellQuote(s string) string {
 
 // strictFlag makes any bad input row an error before anything is asked.
 func strictFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "strict", EnvVars: []string{"ETALAKE_STRICT"},
+	return &cli.BoolFlag{Category: catWarehouse, Name: "strict", EnvVars: []string{"ETALAKE_STRICT"},
 		Usage: "refuse the whole input, before any request (exit 2), when any row of --ports, --lanes, --vessels, --shipments or the arguments is bad; without it, every bad row is reported (file:line: reason), skipped, and the job ends partial (exit 3)"}
 }
 

@@ -14,7 +14,7 @@ import (
 const flagShard = "shard"
 
 func shardFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagShard, EnvVars: []string{"ETALAKE_SHARD"}, DefaultText: "everything",
+	return &cli.StringFlag{Category: catCredits, Name: flagShard, EnvVars: []string{"ETALAKE_SHARD"}, DefaultText: "everything",
 		Usage: "ask only this worker's part I of N workers, I/N (1 ≤ I ≤ N ≤ 1024): the ports, lanes, vessels and shipments whose FNV-1a hash of their name (port:NLRTM, shipment:CT:MSCU1234566) modulo N is I-1, so that N workers given the same selection ask each once; the nightly run adds only its part of --shipments to the tracked set, asks only its part of the tracked set, and paces 1/N of the key's allowance; --reask is asked whatever the shard"}
 }
 

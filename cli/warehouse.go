@@ -142,7 +142,7 @@ const defaultLockTimeout = 10 * time.Minute
 const defaultMemoryLimit = load.DefaultMemoryLimit
 
 func warehouseFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagWarehouse, EnvVars: []string{"ETALAKE_WAREHOUSE"}, Value: "./warehouse",
+	return &cli.StringFlag{Category: catWarehouse, Name: flagWarehouse, EnvVars: []string{"ETALAKE_WAREHOUSE"}, Value: "./warehouse",
 		Usage: "the warehouse directory: etalake.duckdb and the Parquet mirror under parquet/"}
 }
 
@@ -158,22 +158,22 @@ func writerFlags() []cli.Flag {
 }
 
 func threadsFlag() cli.Flag {
-	return &cli.IntFlag{Name: flagThreads, EnvVars: []string{"ETALAKE_THREADS"}, Value: load.DefaultThreads,
+	return &cli.IntFlag{Category: catWarehouse, Name: flagThreads, EnvVars: []string{"ETALAKE_THREADS"}, Value: load.DefaultThreads,
 		Usage: "DuckDB's threads for the job, 1 to 256: one does a job's many small statements with less CPU in no more time (measured up to an import of 51 000 answers: BENCHMARKS.md, Writer threads); more may help a job of larger statements on an idle machine; readers (sql, report) take every core"}
 }
 
 func lockTimeoutFlag() cli.Flag {
-	return &cli.DurationFlag{Name: flagLockTimeout, EnvVars: []string{"ETALAKE_LOCK_TIMEOUT"}, Value: defaultLockTimeout,
+	return &cli.DurationFlag{Category: catWarehouse, Name: flagLockTimeout, EnvVars: []string{"ETALAKE_LOCK_TIMEOUT"}, Value: defaultLockTimeout,
 		Usage: "how long to wait for another job writing the warehouse before giving up with exit code 75 (busy), 0 to 24h; 0 does not wait"}
 }
 
 func memoryLimitFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMemoryLimit, EnvVars: []string{"ETALAKE_MEMORY_LIMIT"}, DefaultText: "1GiB, or half the memory when that is less",
+	return &cli.StringFlag{Category: catWarehouse, Name: flagMemoryLimit, EnvVars: []string{"ETALAKE_MEMORY_LIMIT"}, DefaultText: "1GiB, or half the memory when that is less",
 		Usage: "DuckDB's memory: a size (512MiB, 2GB) or a share of this machine's memory (40%, of the container's limit when it has one); past it, DuckDB spills to disk"}
 }
 
 func maxBodyFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMaxBody, EnvVars: []string{"ETALAKE_MAX_BODY"}, Value: bytesize.Format(jobs.DefaultMaxBody),
+	return &cli.StringFlag{Category: catWarehouse, Name: flagMaxBody, EnvVars: []string{"ETALAKE_MAX_BODY"}, Value: bytesize.Format(jobs.DefaultMaxBody),
 		Usage: "the largest response body decoded; a larger one is streamed to disk as it arrives, never held whole in memory, kept under <warehouse>/bodies and dead-lettered, not decoded (replay with a larger --max-body derives it)"}
 }
 

@@ -95,7 +95,8 @@ var ErrNotADemo = errors.New("not a demo warehouse")
 // day tracks the shipments booked so far and runs the nightly job against
 // it (with opt.Refresh's policy), as a scheduler would, with the schedules of a few busy ports, lanes
 // and vessels. Nothing to configure. The warehouse is rebuilt from scratch
-// if it is a previous demo's; any other warehouse is refused.
+// if it is a previous demo's, whose readers see its last version until the
+// new demo publishes (load.Options.Fresh); any other warehouse is refused.
 func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -107,7 +108,7 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 		return DemoResult{}, fmt.Errorf("demo: %w", err)
 	}
 	began := opt.Now()
-	if err := freshDemoDir(ctx, opt.Dir, opt.Warehouse); err != nil {
+	if err := checkDemoDir(ctx, opt.Dir, opt.Warehouse); err != nil {
 		return DemoResult{}, err
 	}
 	world := sim.NewWorld(opt.world())
@@ -120,7 +121,11 @@ func Demo(ctx context.Context, opt DemoOptions) (DemoResult, error) {
 	}
 	defer stop()
 
-	wh, err := load.Open(ctx, opt.Dir, opt.Warehouse)
+	// A previous demo's warehouse is built again from nothing, its
+	// readers keeping its last version until the new one is published.
+	wopt := opt.Warehouse
+	wopt.Fresh = true
+	wh, err := load.Open(ctx, opt.Dir, wopt)
 	if err != nil {
 		return DemoResult{}, err
 	}
@@ -267,9 +272,9 @@ func newlyBooked(w *sim.World, at time.Time, tracked map[wire.ShipmentRef]bool) 
 	return out
 }
 
-// freshDemoDir empties dir if it holds a previous demo's warehouse (every
-// run in it a demo run), and refuses any other warehouse.
-func freshDemoDir(ctx context.Context, dir string, wopt load.Options) error {
+// checkDemoDir refuses a dir that holds a warehouse other than a
+// previous demo's (one whose every run is a demo run).
+func checkDemoDir(ctx context.Context, dir string, wopt load.Options) error {
 	db, err := load.OpenReadOnly(ctx, dir, wopt)
 	if errors.Is(err, load.ErrNoWarehouse) {
 		return nil
@@ -297,5 +302,5 @@ func freshDemoDir(ctx context.Context, dir string, wopt load.Options) error {
 	if others > 0 {
 		return fmt.Errorf("demo: %s holds a warehouse with %d runs that are not the demo's: %w; give --warehouse another directory", dir, others, ErrNotADemo)
 	}
-	return load.Remove(ctx, dir, wopt)
+	return nil
 }

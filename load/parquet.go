@@ -135,7 +135,7 @@ func (w *Warehouse) pendingDays(ctx context.Context, only []*schema.Table) (map[
 
 // writeMirror writes the mirror of a new version into stage/parquet:
 // every mirrored table's files linked from src (the mirror of the version
-// before), but for its partitions in days, written from the table (a
+// before; nothing when src is empty), but for its partitions in days, written from the table (a
 // partition left without rows has no file).
 func (w *Warehouse) writeMirror(ctx context.Context, src, stage string, days map[*schema.Table][]day, st *SyncStats) error {
 	for _, t := range schema.Tables {
@@ -147,13 +147,15 @@ func (w *Warehouse) writeMirror(ctx context.Context, src, stage string, days map
 			rewritten[t.Partition+"="+d.String()] = true
 		}
 		dst := filepath.Join(stage, parquetDir, t.Name)
-		n, err := linkTree(filepath.Join(src, t.Name), dst, func(rel string) bool {
-			part, _, _ := strings.Cut(rel, string(filepath.Separator))
-			return rewritten[part]
-		})
-		st.Linked += n
-		if err != nil {
-			return fmt.Errorf("linking %s: %w", t.Name, err)
+		if src != "" {
+			n, err := linkTree(filepath.Join(src, t.Name), dst, func(rel string) bool {
+				part, _, _ := strings.Cut(rel, string(filepath.Separator))
+				return rewritten[part]
+			})
+			st.Linked += n
+			if err != nil {
+				return fmt.Errorf("linking %s: %w", t.Name, err)
+			}
 		}
 		if len(days[t]) > 1 {
 			if err := w.writePartitions(ctx, t, days[t], stage, dst, st); err != nil {

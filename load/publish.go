@@ -173,6 +173,11 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 // makes it current: steps 3 to 5 of Publish.
 func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only []*schema.Table, st *PublishStats) (version, error) {
 	t := w.opt.Now()
+	if w.fresh {
+		// A fresh working copy's version is every table of it: nothing
+		// of the version before may be linked in its place.
+		only = nil
+	}
 	if err := w.notePending(ctx); err != nil {
 		return version{}, err
 	}
@@ -189,6 +194,10 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if ok {
 		next, src = cur.n+1, filepath.Join(cur.dir, parquetDir)
 	}
+	linked := w.linkable(ok)
+	if w.fresh {
+		src = "" // nothing to link
+	}
 	stage := w.stageDir(next)
 	// Every version has its mirror's directory, empty or not: readers
 	// glob under parquet/.
@@ -204,10 +213,10 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if err := w.writeMirror(ctx, src, stage, days, &st.Mirror); err != nil {
 		return version{}, fmt.Errorf("writing the Parquet mirror: %w", err)
 	}
-	if err := w.stageSegments(ctx, cur, ok, only, stage, &st.Mirror); err != nil {
+	if err := w.stageSegments(ctx, cur, linked, only, stage, &st.Mirror); err != nil {
 		return version{}, err
 	}
-	if err := w.stageAnalytics(ctx, cur, ok, stage, st); err != nil {
+	if err := w.stageAnalytics(ctx, cur, linked, stage, st); err != nil {
 		return version{}, err
 	}
 	st.MirrorTook = w.opt.Now().Sub(t)
@@ -216,6 +225,9 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 		return version{}, err
 	}
 	committed = true
+	if err := w.publishedFresh(); err != nil {
+		return v, fmt.Errorf("published %s, but noting it failed (the next publish writes every partition again): %w", versionName(v.n), err)
+	}
 	if err := w.forgetPending(ctx, days); err != nil {
 		return v, fmt.Errorf("published %s, but forgetting its partitions failed (the next publish writes them again): %w", versionName(v.n), err)
 	}
@@ -309,6 +321,9 @@ func (w *Warehouse) underived(ctx context.Context) (int64, error) {
 // not at all for a new warehouse. The copy is written under another name
 // and renamed, so that a crash leaves no half copy to be taken for one.
 func (w *Warehouse) adopt() error {
+	if w.fresh {
+		return nil // the working copy starts empty, whatever readers see
+	}
 	if _, err := os.Stat(w.workPath()); !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

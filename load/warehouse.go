@@ -76,6 +76,11 @@ type Options struct {
 	// before it moves them to a body segment (segments.go); 0 means
 	// DefaultSegmentFlush.
 	SegmentFlush int64
+	// Fresh opens the warehouse anew (fresh.go): Open drops what the
+	// directory's writer held — its working copy, journal and body
+	// store — while readers keep the version published, until the first
+	// Publish makes the new working copy alone the next version.
+	Fresh bool
 }
 
 // DefaultOptions are the options the zero Options stand for.
@@ -178,6 +183,10 @@ type Warehouse struct {
 	// scratch, when set, is a temporary directory Close removes (a dry
 	// run's migrated copy, see OpenPlanning).
 	scratch string
+	// fresh: the working copy was started anew (Options.Fresh) and not
+	// published since, so a version links nothing from the one before
+	// (fresh.go). Guarded by mu.
+	fresh bool
 }
 
 // Open opens the warehouse in dir, creating it if needed. It takes the
@@ -227,6 +236,9 @@ func Open(ctx context.Context, dir string, opt Options) (*Warehouse, error) {
 
 // open does the part of Open after the lock.
 func (w *Warehouse) open(ctx context.Context) error {
+	if err := w.renew(); err != nil {
+		return fmt.Errorf("load: opening %s anew: %w", w.dir, err)
+	}
 	if err := w.adopt(); err != nil {
 		return fmt.Errorf("load: taking over %s: %w", filepath.Join(w.dir, dbName), err)
 	}
@@ -306,31 +318,6 @@ func connector(path string, opt Options, readOnly bool) (*duckdb.Connector, erro
 		_, err := ex.ExecContext(context.Background(), "SET TimeZone = 'UTC'", nil)
 		return err
 	})
-}
-
-// Remove deletes the warehouse in dir — the published database, the
-// writer's working copy and journal, the Parquet mirror and the body
-// store — and leaves anything else in dir alone. It takes the writer
-// lock for the time it takes (waiting as long as opt allows), so that it
-// never removes a warehouse another process is writing.
-func Remove(ctx context.Context, dir string, opt Options) error {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	lk, err := lockWriter(ctx, dir, time.Now(), opt.LockTimeout, opt.Waiting)
-	if err != nil {
-		return err
-	}
-	for _, name := range []string{dbName, dbName + ".wal", currentLink, versionsDir, workDir, parquetDir, bodiesDir} {
-		if rerr := os.RemoveAll(filepath.Join(dir, name)); rerr != nil {
-			return errors.Join(rerr, lk.release())
-		}
-	}
-	return lk.release()
 }
 
 // Close publishes what changed since the last publish, as Publish does
