@@ -59,6 +59,7 @@ const (
 	horizonWidth                                       = 1000.0
 	horizonLeft, horizonRight, horizonTop, horizonFoot = 78.0, 220.0, 24.0, 60.0
 	horizonLegendRow                                   = 26.0
+	horizonLegendX                                     = horizonWidth - horizonRight + 24
 )
 
 // horizonPlot is the horizon chart being drawn: its scales and the rule
@@ -128,7 +129,7 @@ func (r *Report) newHorizonPlot(series []horizonSeries) *horizonPlot {
 	}
 	c.Texts = append(c.Texts,
 		text{X: (lx.R0 + lx.R1) / 2, Y: height - 12, Anchor: "middle", Class: "label", Text: "days before arrival the ETA was given (log scale)"},
-		text{X: p.legendX(), Y: horizonTop + 6, Anchor: "start", Class: "legend-head", Text: "carrier"},
+		text{X: horizonLegendX, Y: horizonTop + 6, Anchor: "start", Class: "legend-head", Text: "carrier"},
 		text{X: horizonWidth - 8, Y: horizonTop + 6, Anchor: "end", Class: "legend-head", Text: fmt.Sprintf("MAE %s", days(RankHorizon))})
 	return p
 }
@@ -155,10 +156,8 @@ func (r *Report) horizonAxisTop(series []horizonSeries) float64 {
 	return every
 }
 
-func (p *horizonPlot) legendX() float64 { return horizonWidth - horizonRight + 24 }
-func (p *horizonPlot) legendY(row int) float64 {
-	return horizonTop + 30 + float64(row)*horizonLegendRow
-}
+// legendY is the middle of the legend's row, from 0 at the top.
+func legendY(row int) float64 { return horizonTop + 30 + float64(row)*horizonLegendRow }
 
 // yTop is the MAE at the top of the y axis.
 func (p *horizonPlot) yTop() float64 { return p.y.D1 }
@@ -235,7 +234,7 @@ func (p *horizonPlot) point(s horizonSeries, h int, a Accuracy, x, y float64) {
 // legendRow is a series' row of the legend, in the ranking's order, with
 // its MAE at RankHorizon.
 func (p *horizonPlot) legendRow(i int, s horizonSeries) {
-	gx, ly := p.legendX(), p.legendY(i)
+	gx, ly := horizonLegendX, legendY(i)
 	p.c.Paths = append(p.c.Paths,
 		path{D: fmt.Sprintf("M%.1f %.1fh30", gx, ly), Stroke: s.Color, Fill: "none", Width: s.Width, Dash: s.Dash},
 		path{D: marker(s.Shape, gx+15, ly, 4.5), Fill: s.Color, Stroke: "#ffffff", Width: 1})
@@ -248,14 +247,14 @@ func (p *horizonPlot) legendRow(i int, s horizonSeries) {
 // legendMarks explains the whisker and, when one was drawn, the hollow
 // mark, under the series' rows.
 func (p *horizonPlot) legendMarks(rows int) {
-	gx, ly := p.legendX(), p.legendY(rows)
+	gx, ly := horizonLegendX, legendY(rows)
 	p.c.Paths = append(p.c.Paths, path{D: fmt.Sprintf("M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8", gx+15, ly+8, ly-8, gx+11, ly+8, gx+11, ly-8),
 		Stroke: inkAll, Fill: "none", Width: 1.6})
 	p.c.Texts = append(p.c.Texts, text{X: gx + 40, Y: ly + 5, Anchor: "start", Class: "tick", Text: "95 % interval"})
 	if !p.few {
 		return
 	}
-	ly = p.legendY(rows + 1)
+	ly = legendY(rows + 1)
 	p.c.Paths = append(p.c.Paths, path{D: marker(0, gx+15, ly, 4.5), Fill: "#ffffff", Stroke: inkAll, Width: 2,
 		Title: fmt.Sprintf("hollow: fewer than %d vessel calls, not setting the scale", p.minN)})
 	p.c.Texts = append(p.c.Texts, text{X: gx + 40, Y: ly + 5, Anchor: "start", Class: "tick", Text: fmt.Sprintf("fewer than %d calls", p.minN)})
