@@ -71,7 +71,7 @@ func demo(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "demo: %d nights to %s in %s: %d requests, %d schedule credits, %d tracking calls\n",
 		res.Days, res.Simulated.Format(time.DateOnly), res.Elapsed.Round(time.Millisecond), res.Requests, res.Schedule, res.Tracking)
 	fmt.Fprintf(c.App.Writer, "demo: rows loaded: %s\n\n", rowsSummary(res.Rows))
-	err = writeReport(c.Context, res.Dir, opt.Warehouse, ro, c.App.Writer, demoReportPath(res.Dir))
+	err = writeReport(c.Context, res.Dir, opt.Warehouse, ro, c.App.Writer, demoReportPath(res.Dir), time.Now())
 	if errors.Is(err, report.ErrNothingToReport) {
 		fmt.Fprintf(c.App.Writer, "demo: no report: %v; run more --days\n", err)
 	} else if err != nil {
@@ -181,7 +181,7 @@ func demoReportPath(dir string) string {
 // "summary" event (--log-format json): the report's text is for people.
 func demoSummary(c *cli.Context, res jobs.DemoResult, opt load.Options, ro load.ReadOptions) error {
 	page := demoReportPath(res.Dir)
-	err := writeReport(c.Context, res.Dir, opt, ro, io.Discard, page)
+	err := writeReport(c.Context, res.Dir, opt, ro, io.Discard, page, time.Now())
 	if errors.Is(err, report.ErrNothingToReport) {
 		page = ""
 	} else if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -67,14 +68,15 @@ func reportOnWarehouse(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeReport(c.Context, c.String(flagWarehouse), opt, readOptions(log, false), c.App.Writer, html)
+	return writeReport(c.Context, c.String(flagWarehouse), opt, readOptions(log, false), c.App.Writer, html, time.Now())
 }
 
 // writeReport prints the report of the warehouse in dir, read with ro, to
-// out and, when html is not "", writes its page there and says so. A
+// out and, when html is not "", writes its page there, saying it was made
+// at made by this etalake, and says so. A
 // warehouse that is missing, busy or without views is a usage error (exit
 // 2).
-func writeReport(ctx context.Context, dir string, opt load.Options, ro load.ReadOptions, out io.Writer, html string) error {
+func writeReport(ctx context.Context, dir string, opt load.Options, ro load.ReadOptions, out io.Writer, html string, made time.Time) error {
 	db, err := openReaderWith(ctx, dir, opt, ro)
 	if err != nil {
 		return err
@@ -89,7 +91,7 @@ func writeReport(ctx context.Context, dir string, opt load.Options, ro load.Read
 	if err != nil {
 		return err
 	}
-	r.Warehouse = dir
+	r.Warehouse, r.Made, r.Version = dir, made, releaseVersion()
 	if err := r.WriteText(out); err != nil {
 		return err
 	}

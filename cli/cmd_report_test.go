@@ -1,8 +1,10 @@
 package cli
 
 import (
+	stdhtml "html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +70,12 @@ func TestCLIReport(t *testing.T) {
 		b, err := os.ReadFile(html)
 		if err != nil || !strings.HasPrefix(string(b), "<!DOCTYPE html>") {
 			t.Fatalf("the page: %v, %.40q", err, b)
+		}
+		// The page says when it was made and by which etalake, the
+		// version --version prints.
+		made := regexp.MustCompile(`<p class="made">made \d{4}-\d\d-\d\d \d\d:\d\d UTC by etalake (.*?)</p>`).FindSubmatch(b)
+		if made == nil || stdhtml.UnescapeString(string(made[1])) != releaseVersion() {
+			t.Errorf("the page's made line %q, want one naming etalake %s", made, releaseVersion())
 		}
 		if fi, _ := os.Stat(html); fi.Mode().Perm() != 0o644 {
 			t.Errorf("page mode %v, want 0644", fi.Mode().Perm())

@@ -17,7 +17,19 @@ func printVersion(c *cli.Context) {
 	fmt.Fprintf(c.App.Writer, "duckdb  %s\n", duckdbVersion())
 }
 
+// buildVersion is releaseVersion and the Go that built etalake.
 func buildVersion() string {
+	v := releaseVersion()
+	if info, ok := debug.ReadBuildInfo(); ok {
+		v += ", " + info.GoVersion
+	}
+	return v
+}
+
+// releaseVersion is etalake's version: the build's -X main.version, else
+// the module version, with the VCS revision when the binary records one
+// (", modified" when its tree was): what the report page says made it.
+func releaseVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return version
@@ -43,7 +55,7 @@ func buildVersion() string {
 	if rev != "" {
 		v += " (" + rev + modified + ")"
 	}
-	return v + ", " + info.GoVersion
+	return v
 }
 
 // duckdbVersion asks an in-memory DuckDB its version and source id.

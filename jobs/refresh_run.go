@@ -183,42 +183,8 @@ func (r *runner) pace(ctx context.Context, work []workItem) ([]workItem, error) 
 		return work, nil
 	}
 	rp := &r.res.Plan.Refresh
-	var cands []candidate
-	var other int64 // tracking asks no policy chose: --reask
-	for _, it := range work {
-		if it.resource.Kind != KindShipment {
-			continue
-		}
-		name := it.resource.String()
-		c, ok := r.dues[name]
-		if !ok {
-			other += r.cost(name)
-			continue
-		}
-		c.cost = r.cost(name)
-		cands = append(cands, c)
-	}
-	switch {
-	case r.policy.Pace.Mode == PaceOff:
-		rp.NotPaced = "--pace is off"
-	case r.policy.Pace.Mode == PaceAuto && r.policy.Mode == RefreshNightly:
-		rp.NotPaced = "the nightly policy asks everything unless --pace is on"
-	default:
-		a, ok := r.policy.Pace.Allowance(r.periods[wire.ProductTracking], r.logical)
-		if !ok {
-			rp.NotPaced = "the tracking product's balance is not reported"
-			if r.policy.Pace.Mode == PaceOn && len(cands) > 0 {
-				r.log.Warn("run: not paced: --pace is on but the tracking product's balance is not reported; every due shipment is asked",
-					"due", len(cands))
-			}
-			break
-		}
-		if !r.opt.Shard.Whole() {
-			// The key's balance is every worker's: each takes its share.
-			a.Credits /= int64(r.opt.Shard.Count)
-		}
-		rp.Paced, rp.Allowance = true, a
-	}
+	cands, other := r.candidates(work)
+	r.allow(len(cands))
 	if !rp.Paced {
 		for _, c := range cands {
 			rp.Asked++
@@ -232,13 +198,8 @@ func (r *runner) pace(ctx context.Context, work []workItem) ([]workItem, error) 
 		want += c.cost
 	}
 	if want > allowance { // values are needed only to choose
-		changes, err := r.wh.ETAChanges(ctx, r.logical.Add(-modelHistory))
-		if err != nil {
+		if err := r.appraise(ctx, cands); err != nil {
 			return nil, err
-		}
-		model := newETAModel(r.policy, changes)
-		for i := range cands {
-			cands[i].value = model.value(cands[i])
 		}
 	}
 	split := choose(cands, allowance)
@@ -246,9 +207,83 @@ func (r *runner) pace(ctx context.Context, work []workItem) ([]workItem, error) 
 	if len(split.deferred) == 0 {
 		return work, nil
 	}
+	kept := r.deferOut(work, split.deferred)
+	r.log.Info("run: paced: the night's allowance is spent on the most valuable shipments due, the rest deferred to a later night",
+		"allowance", rp.Allowance.Credits, "remaining", rp.Allowance.Remaining, "reserve", rp.Allowance.Reserve,
+		"nights_left", rp.Allowance.NightsLeft, "due", len(cands), "asked", rp.Asked, "beyond_allowance", rp.Beyond,
+		"deferred", len(rp.Deferred), "first_deferred", firstOf(rp.Deferred, 3))
+	return kept, nil
+}
+
+// candidates are the shipments of work the policy found due, each with
+// its cost; other is the cost of the tracking asks no policy chose
+// (--reask), which the allowance pays first.
+func (r *runner) candidates(work []workItem) (cands []candidate, other int64) {
+	for _, it := range work {
+		if it.resource.Kind != KindShipment {
+			continue
+		}
+		name := it.resource.String()
+		c, ok := r.dues[name]
+		if !ok {
+			other += r.cost(name)
+			continue
+		}
+		c.cost = r.cost(name)
+		cands = append(cands, c)
+	}
+	return cands, other
+}
+
+// allow decides whether the night is paced, and its allowance when it is
+// (a shard's share of the key's), or says why not; due counts the
+// shipments due, for the warning of a pace asked for and impossible.
+func (r *runner) allow(due int) {
+	rp := &r.res.Plan.Refresh
+	switch {
+	case r.policy.Pace.Mode == PaceOff:
+		rp.NotPaced = "--pace is off"
+	case r.policy.Pace.Mode == PaceAuto && r.policy.Mode == RefreshNightly:
+		rp.NotPaced = "the nightly policy asks everything unless --pace is on"
+	default:
+		a, ok := r.policy.Pace.Allowance(r.periods[wire.ProductTracking], r.logical)
+		if !ok {
+			rp.NotPaced = "the tracking product's balance is not reported"
+			if r.policy.Pace.Mode == PaceOn && due > 0 {
+				r.log.Warn("run: not paced: --pace is on but the tracking product's balance is not reported; every due shipment is asked",
+					"due", due)
+			}
+			return
+		}
+		if !r.opt.Shard.Whole() {
+			// The key's balance is every worker's: each takes its share.
+			a.Credits /= int64(r.opt.Shard.Count)
+		}
+		rp.Paced, rp.Allowance = true, a
+	}
+}
+
+// appraise sets each candidate's value, by the model of the warehouse's
+// recent ETA changes.
+func (r *runner) appraise(ctx context.Context, cands []candidate) error {
+	changes, err := r.wh.ETAChanges(ctx, r.logical.Add(-modelHistory))
+	if err != nil {
+		return err
+	}
+	model := newETAModel(r.policy, changes)
+	for i := range cands {
+		cands[i].value = model.value(cands[i])
+	}
+	return nil
+}
+
+// deferOut records the deferred shipments, by name and reason, and
+// returns work without them.
+func (r *runner) deferOut(work []workItem, deferred []candidate) []workItem {
+	rp := &r.res.Plan.Refresh
 	rp.DeferredBy = map[string]int{}
 	r.deferred = map[string]bool{}
-	for _, c := range split.deferred {
+	for _, c := range deferred {
 		name := shipmentResource(c.t.Ref).String()
 		rp.Deferred = append(rp.Deferred, name)
 		rp.DeferredBy[c.due.Reason]++
@@ -260,11 +295,7 @@ func (r *runner) pace(ctx context.Context, work []workItem) ([]workItem, error) 
 			kept = append(kept, it)
 		}
 	}
-	r.log.Info("run: paced: the night's allowance is spent on the most valuable shipments due, the rest deferred to a later night",
-		"allowance", rp.Allowance.Credits, "remaining", rp.Allowance.Remaining, "reserve", rp.Allowance.Reserve,
-		"nights_left", rp.Allowance.NightsLeft, "due", len(cands), "asked", rp.Asked, "beyond_allowance", rp.Beyond,
-		"deferred", len(rp.Deferred), "first_deferred", firstOf(rp.Deferred, 3))
-	return kept, nil
+	return kept
 }
 
 // saveDue records, for each tracked shipment whose word changed, the

@@ -359,31 +359,9 @@ func (r *runner) start(ctx context.Context) error {
 // worklist is the requests of the run after the checkpoint: the selection,
 // plus for the nightly run every tracked shipment not finished.
 func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
-	sel, sp := r.opt.Shard.split(r.opt.Selection)
-	r.res.Plan.Shard = sp
-	if r.opt.Track {
-		if !r.opt.DryRun && len(sel.Shipments) > 0 {
-			n, err := TrackAdd(ctx, r.wh, sel.Shipments, r.run.ID, r.opt.Now())
-			if err != nil {
-				return nil, err
-			}
-			r.log.Info("run: tracking new shipments", "added", n)
-		}
-		var adding []wire.ShipmentRef
-		if r.opt.DryRun { // not added yet: count them as they would be
-			adding = sel.Shipments
-		}
-		ships, err := r.dueTonight(ctx, adding)
-		if err != nil {
-			return nil, err
-		}
-		sel.Shipments = ships
-	} else if len(sel.Shipments) > 0 || len(r.opt.Reask.Shipments) > 0 {
-		// To price them both ways (Plan.ShipmentMonths).
-		var err error
-		if r.answered, err = r.wh.LastAnswered(ctx); err != nil {
-			return nil, err
-		}
+	sel, err := r.selection(ctx)
+	if err != nil {
+		return nil, err
 	}
 	// What --reask names joins the rest, asked even if given up.
 	all := items(sel, r.logical)
@@ -392,6 +370,63 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 		forced[it.resource.String()] = true
 		all = append(all, it)
 	}
+	out, err := r.sift(ctx, all, forced)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(r.res.Plan.GivenUp)
+	if len(r.held) > 0 { // priced for askHeld's budget check, not in the plan
+		var aside Plan
+		pages, err := r.wh.PagesPerAnswer(ctx)
+		if err != nil {
+			return nil, err
+		}
+		aside.price(r.held, pages, r.client.MaxPages())
+	}
+	return out, nil
+}
+
+// selection is this worker's share of the selection; when the run
+// tracks, its shipments are added to the tracked ones (counted only, on a
+// dry run) and replaced by every tracked shipment due tonight. A run that
+// does not track reads when its shipments were last answered, to price
+// them both ways (Plan.ShipmentMonths).
+func (r *runner) selection(ctx context.Context) (Selection, error) {
+	sel, sp := r.opt.Shard.split(r.opt.Selection)
+	r.res.Plan.Shard = sp
+	if !r.opt.Track {
+		if len(sel.Shipments) > 0 || len(r.opt.Reask.Shipments) > 0 {
+			var err error
+			if r.answered, err = r.wh.LastAnswered(ctx); err != nil {
+				return Selection{}, err
+			}
+		}
+		return sel, nil
+	}
+	if !r.opt.DryRun && len(sel.Shipments) > 0 {
+		n, err := TrackAdd(ctx, r.wh, sel.Shipments, r.run.ID, r.opt.Now())
+		if err != nil {
+			return Selection{}, err
+		}
+		r.log.Info("run: tracking new shipments", "added", n)
+	}
+	var adding []wire.ShipmentRef
+	if r.opt.DryRun { // not added yet: count them as they would be
+		adding = sel.Shipments
+	}
+	ships, err := r.dueTonight(ctx, adding)
+	if err != nil {
+		return Selection{}, err
+	}
+	sel.Shipments = ships
+	return sel, nil
+}
+
+// sift keeps of all the requests to ask, each once: not those already
+// landed for the night, nor those given up after --max-reasks jobs
+// (held aside) unless forced by --reask or recovered since; a request
+// whose earlier answer stopped between pages resumes at the next.
+func (r *runner) sift(ctx context.Context, all []workItem, forced map[string]bool) ([]workItem, error) {
 	answered, err := r.wh.Answered(ctx, r.logical)
 	if err != nil {
 		return nil, err
@@ -432,15 +467,6 @@ func (r *runner) worklist(ctx context.Context) ([]workItem, error) {
 			r.res.Plan.Resumed++
 		}
 		out = append(out, it)
-	}
-	sort.Strings(r.res.Plan.GivenUp)
-	if len(r.held) > 0 { // priced for askHeld's budget check, not in the plan
-		var aside Plan
-		pages, err := r.wh.PagesPerAnswer(ctx)
-		if err != nil {
-			return nil, err
-		}
-		aside.price(r.held, pages, r.client.MaxPages())
 	}
 	return out, nil
 }

@@ -72,6 +72,9 @@ func (l *Lake) Mend(ctx context.Context) ([]Mended, error) {
 	return out, nil
 }
 
+// mend points table t back at an older metadata file whose snapshot is
+// whole (the newest a commit named, else the newest), when its current
+// one misses a file; nil when the table does not exist or is whole.
 func (l *Lake) mend(ctx context.Context, t *schema.Table) (*Mended, error) {
 	m := &Mended{Name: t.Name}
 	lost := map[string]WriterRun{}
@@ -102,31 +105,9 @@ func (l *Lake) mend(ctx context.Context, t *schema.Table) (*Mended, error) {
 	if prev != nil {
 		committed[*prev] = true
 	}
-	cands, err := l.metadataFiles(ctx, m.From)
+	whole, err := l.wholeMetadata(ctx, t, m.From, lost, committed)
 	if err != nil {
 		return nil, err
-	}
-	type loaded struct {
-		loc string
-		tbl *table.Table
-	}
-	var whole []loaded
-	for _, loc := range cands {
-		c, err := table.NewFromLocation(ctx, ident(t), loc, iceio.LoadFSFunc(l.props(), loc), l.cat)
-		if err != nil {
-			continue // unreadable: a write cut short
-		}
-		gone, err := missing(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		noteRuns(c.Metadata(), lost, committed)
-		if gone == "" {
-			whole = append(whole, loaded{loc, c})
-		}
-	}
-	if len(whole) == 0 {
-		return nil, fmt.Errorf("no metadata file in %s older than %s has its snapshot whole", path.Dir(m.From), path.Base(m.From))
 	}
 	pick := whole[0]
 	for _, c := range whole {
@@ -139,19 +120,63 @@ func (l *Lake) mend(ctx context.Context, t *schema.Table) (*Mended, error) {
 	if s := pick.tbl.CurrentSnapshot(); s != nil {
 		m.Snapshot, m.At = s.SnapshotID, time.UnixMilli(s.TimestampMs).UTC()
 	}
+	m.Lost = lostRuns(pick.tbl, lost)
+	return m, l.swing(ctx, t, m.From, m.To)
+}
+
+// loadedMetadata is a metadata file of a table, and the table it reads as.
+type loadedMetadata struct {
+	loc string
+	tbl *table.Table
+}
+
+// wholeMetadata are the metadata files of t older than from whose
+// snapshot has every file, newest first, noting the runs of every one
+// readable in lost and the files their logs name in committed. None is
+// an error.
+func (l *Lake) wholeMetadata(ctx context.Context, t *schema.Table, from string, lost map[string]WriterRun, committed map[string]bool) ([]loadedMetadata, error) {
+	cands, err := l.metadataFiles(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	var whole []loadedMetadata
+	for _, loc := range cands {
+		c, err := table.NewFromLocation(ctx, ident(t), loc, iceio.LoadFSFunc(l.props(), loc), l.cat)
+		if err != nil {
+			continue // unreadable: a write cut short
+		}
+		gone, err := missing(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		noteRuns(c.Metadata(), lost, committed)
+		if gone == "" {
+			whole = append(whole, loadedMetadata{loc, c})
+		}
+	}
+	if len(whole) == 0 {
+		return nil, fmt.Errorf("no metadata file in %s older than %s has its snapshot whole", path.Dir(from), path.Base(from))
+	}
+	return whole, nil
+}
+
+// lostRuns are the runs of lost that no snapshot of tbl keeps, oldest
+// first.
+func lostRuns(tbl *table.Table, lost map[string]WriterRun) []WriterRun {
 	kept := map[string]bool{}
-	for _, s := range pick.tbl.Metadata().Snapshots() {
+	for _, s := range tbl.Metadata().Snapshots() {
 		if s.Summary != nil {
 			kept[s.Summary.Properties[WriterProperty]+"/"+s.Summary.Properties[RunIDProperty]] = true
 		}
 	}
+	var out []WriterRun
 	for k, r := range lost {
 		if !kept[k] {
-			m.Lost = append(m.Lost, r)
+			out = append(out, r)
 		}
 	}
-	sort.Slice(m.Lost, func(i, j int) bool { return m.Lost[i].At.Before(m.Lost[j].At) })
-	return m, l.swing(ctx, t, m.From, m.To)
+	sort.Slice(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
 }
 
 // noteRuns adds the writers' runs of meta's snapshots to runs, and the

@@ -110,42 +110,64 @@ func planPull(ctx context.Context, tbl *table.Table, cur *table.Snapshot, prev i
 	}
 	plan := &pullPlan{skip: map[string]map[int64]bool{}}
 	read := map[string]bool{}
-	var before map[string]iceberg.DataFile
 	var beforeDeletes map[string]iceberg.DataFile
 	if prev != 0 && isAncestor(tbl, cur, prev) {
+		var before map[string]iceberg.DataFile
 		if before, beforeDeletes, err = snapshotFiles(tbl, tbl.Metadata().SnapshotByID(prev)); err != nil {
 			return nil, err
 		}
-		for p := range before {
-			if _, ok := data[p]; !ok {
-				plan.change.Drop = append(plan.change.Drop, p)
-			}
-		}
-		for p := range data {
-			if _, ok := before[p]; !ok {
-				read[p] = true
-			}
-		}
-		// A delete file gone, its data file kept: the rows it deleted
-		// are back.
-		for p, d := range beforeDeletes {
-			if _, ok := deletes[p]; ok {
-				continue
-			}
-			for dp, df := range data {
-				if ref := referenced(d); (ref == "" && samePartition(df, d)) || ref == dp {
-					read[dp] = true
-				}
-			}
-		}
+		read = plan.since(before, beforeDeletes, data, deletes)
 	} else {
 		plan.change.Full = true
 		for p := range data {
 			read[p] = true
 		}
 	}
-	// The positions deleted: of a file read, to skip; of a file the pull
-	// holds, to drop.
+	if err := plan.positionDeletes(ctx, fsys, data, deletes, beforeDeletes, read); err != nil {
+		return nil, err
+	}
+	for p := range read {
+		plan.files = append(plan.files, data[p])
+	}
+	slices.SortFunc(plan.files, func(a, b iceberg.DataFile) int { return strings.Compare(a.FilePath(), b.FilePath()) })
+	return plan, nil
+}
+
+// since plans the pull after an ancestor snapshot of the files before
+// and beforeDeletes: the data files gone are dropped; it returns the data
+// files to read, those new and those a delete file gone no longer
+// deletes rows of.
+func (plan *pullPlan) since(before, beforeDeletes, data, deletes map[string]iceberg.DataFile) map[string]bool {
+	read := map[string]bool{}
+	for p := range before {
+		if _, ok := data[p]; !ok {
+			plan.change.Drop = append(plan.change.Drop, p)
+		}
+	}
+	for p := range data {
+		if _, ok := before[p]; !ok {
+			read[p] = true
+		}
+	}
+	// A delete file gone, its data file kept: the rows it deleted
+	// are back.
+	for p, d := range beforeDeletes {
+		if _, ok := deletes[p]; ok {
+			continue
+		}
+		for dp, df := range data {
+			if ref := referenced(d); (ref == "" && samePartition(df, d)) || ref == dp {
+				read[dp] = true
+			}
+		}
+	}
+	return read
+}
+
+// positionDeletes reads the position delete files that matter to this
+// pull (those new, and those of a data file read again): the positions
+// of a file read are skipped, those of a file the pull holds dropped.
+func (plan *pullPlan) positionDeletes(ctx context.Context, fsys iceio.IO, data, deletes, beforeDeletes map[string]iceberg.DataFile, read map[string]bool) error {
 	plan.change.Deleted = map[string][]int64{}
 	for p, d := range deletes {
 		_, old := beforeDeletes[p]
@@ -154,7 +176,7 @@ func planPull(ctx context.Context, tbl *table.Table, cur *table.Snapshot, prev i
 		}
 		pos := map[string]map[int64]bool{}
 		if err := readPositionDeletes(ctx, fsys, p, pos); err != nil {
-			return nil, fmt.Errorf("reading the position deletes %s: %w", p, err)
+			return fmt.Errorf("reading the position deletes %s: %w", p, err)
 		}
 		for file, ps := range pos {
 			if _, ok := data[file]; !ok {
@@ -174,11 +196,7 @@ func planPull(ctx context.Context, tbl *table.Table, cur *table.Snapshot, prev i
 			}
 		}
 	}
-	for p := range read {
-		plan.files = append(plan.files, data[p])
-	}
-	slices.SortFunc(plan.files, func(a, b iceberg.DataFile) int { return strings.Compare(a.FilePath(), b.FilePath()) })
-	return plan, nil
+	return nil
 }
 
 // deletesRead reports whether position delete file d may delete rows of

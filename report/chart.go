@@ -63,6 +63,7 @@ const (
 	colorTrack    = "#eceff3"
 	colorOnTime   = "#59a14f"
 	colorAllTotal = "#555555"
+	colorFew      = "#aab1b9" // a share of too few to compare, hatched
 )
 
 // scale maps a domain [D0, D1] linearly onto a range [R0, R1].

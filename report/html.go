@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -26,6 +27,9 @@ type htmlPage struct {
 	Sections  []htmlSection
 	Credits   []string
 	HeatScale []htmlCell
+	// Made says when and by which etalake the page was made; "" when
+	// the caller gave no time.
+	Made string
 }
 
 // figure is one headline number.
@@ -50,7 +54,7 @@ type htmlSection struct {
 // escaped.
 func (r *Report) WriteHTML(w io.Writer) error {
 	p := htmlPage{Title: "ETA accuracy report", Warehouse: r.Warehouse, Span: r.spanLine(), Figures: r.figures(), Credits: r.creditLines(),
-		HeatScale: heatScale}
+		HeatScale: heatScale, Made: r.madeLine()}
 	for _, s := range r.sections() {
 		hs := htmlSection{section: s, HTMLTable: newHTMLTable(s.Table)}
 		switch s.ID {
@@ -62,7 +66,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		case secHorizon:
 			hs.Chart = r.horizonChart()
 			shown, left := r.chartCarriers()
-			hs.Caption = "One line per carrier, in the order of the ranking; dashed: all carriers together. Hover a point for its value."
+			hs.Caption = fmt.Sprintf("One line per carrier, in the order of the ranking; dashed: all carriers together; the whisker: "+
+				"the 95 %% interval of each MAE, clustered by vessel call. A hollow point rests on fewer than %d vessel calls and does "+
+				"not set the scale; an arrow marks one above it. Hover a point for its value.", r.Rules.MinN)
 			if left > 0 && len(shown) > 0 {
 				hs.Caption += fmt.Sprintf(" %s with fewer than %d vessel calls %s out are in the table only.",
 					plural(left, "carrier", "carriers"), r.Rules.MinN, days(RankHorizon))
@@ -70,8 +76,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		case secSchedule:
 			hs.Chart = r.onTimeChart()
 			hs.Caption = "Green: the share of the carrier's calls on time, within ±24 h of the first planned arrival seen; " +
-				"grey: every carrier's calls together; the whisker: its 95 % interval, clustered by vessel. Where two " +
-				"whiskers overlap, the calls do not tell which carrier was the more punctual."
+				"dark grey: every carrier's calls together; hatched light grey: a carrier of too few vessels to compare; the " +
+				"whisker: its 95 % interval, clustered by vessel. Where two whiskers overlap, the calls do not tell which " +
+				"carrier was the more punctual."
 		}
 		p.Sections = append(p.Sections, hs)
 	}
@@ -81,6 +88,16 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// madeLine says when, in UTC to the minute, and by which etalake the page
+// was made: a page kept or mailed on says how old it is. "" without a
+// time.
+func (r *Report) madeLine() string {
+	if r.Made.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("made %s UTC by etalake %s", r.Made.UTC().Format("2006-01-02 15:04"), cmp.Or(r.Version, "of an unknown version"))
 }
 
 // htmlTable is a table's cells with their classes.

@@ -28,8 +28,13 @@ type Report struct {
 	// Warehouse names the warehouse in the headings when not "": Build
 	// leaves it empty, the caller sets it.
 	Warehouse string
-	Span      Span
-	Rules     Rules
+	// Made and Version say when and by which etalake the page was made,
+	// in its footer: Build leaves them zero (the renderer reads no clock),
+	// the caller sets them; a page of zero Made says neither.
+	Made    time.Time
+	Version string
+	Span    Span
+	Rules   Rules
 	// Horizons are the days before arrival the views measure ETAs at,
 	// ascending (1, 3, 7, 14).
 	Horizons []int

@@ -99,8 +99,21 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 	if q.universalService != "" || q.universalVoyage != "" {
 		return nil, ErrNoData // the world's services and voyages have no universal references
 	}
+	candidates, err := w.csCandidates(q, a)
+	if err != nil {
+		return nil, err
+	}
+	m := w.csMatchCalls(q, candidates, a, lo, hi)
+	if len(m.calls) == 0 {
+		return nil, ErrNoData
+	}
+	return w.csServiceSchedules(w.csVesselsByService(q, m, a)), nil
+}
 
-	var candidates []int32
+// csCandidates are the calls a vessel-schedule query may match: the
+// vessel's when it names one, else the port's when it names one, else
+// every call.
+func (w *World) csCandidates(q *csVesselQuery, a int64) ([]int32, error) {
 	switch {
 	case q.imo != "":
 		n, _ := strconv.Atoi(q.imo)
@@ -108,27 +121,39 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 		if !ok {
 			return nil, ErrNoData
 		}
-		candidates = w.sailedBy(vi, w.vesselCalls[vi], a)
+		return w.sailedBy(vi, w.vesselCalls[vi], a), nil
 	case q.locode != "":
 		pi, ok := w.seaport(q.locode)
 		if !ok {
 			return nil, ErrNoData
 		}
-		candidates = w.portCalls[pi]
-	default:
-		candidates = make([]int32, len(w.calls))
-		for i := range candidates {
-			candidates[i] = int32(i)
-		}
+		return w.portCalls[pi], nil
 	}
+	all := make([]int32, len(w.calls))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	return all, nil
+}
 
-	type voyageKey struct {
-		vessel int32
-		voyage string
-	}
-	voyages := map[voyageKey]bool{}
-	matched := map[int]bool{}
-	vessels := map[int32]bool{}
+// csVoyageKey is a voyage of a vessel.
+type csVoyageKey struct {
+	vessel int32
+	voyage string
+}
+
+// csMatched is what a vessel-schedule query matched: the calls, their
+// vessels and the voyages (import and export) of those calls.
+type csMatched struct {
+	calls   map[int]bool
+	vessels map[int32]bool
+	voyages map[csVoyageKey]bool
+}
+
+// csMatchCalls keeps the candidates that are not omitted at a, pass the
+// filters, and whose arrival timestamps reach into [lo, hi).
+func (w *World) csMatchCalls(q *csVesselQuery, candidates []int32, a, lo, hi int64) csMatched {
+	m := csMatched{calls: map[int]bool{}, vessels: map[int32]bool{}, voyages: map[csVoyageKey]bool{}}
 	for _, ci32 := range candidates {
 		ci := int(ci32)
 		c := &w.calls[ci]
@@ -140,20 +165,23 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 		if late < lo || early >= hi {
 			continue
 		}
-		matched[ci] = true
+		m.calls[ci] = true
 		vi := int32(w.vesselAt(ci, a))
-		vessels[vi] = true
+		m.vessels[vi] = true
 		imp, exp := w.voyages(ci)
-		voyages[voyageKey{vi, imp}] = true
-		voyages[voyageKey{vi, exp}] = true
+		m.voyages[csVoyageKey{vi, imp}] = true
+		m.voyages[csVoyageKey{vi, exp}] = true
 	}
-	if len(matched) == 0 {
-		return nil, ErrNoData
-	}
+	return m
+}
 
+// csVesselsByService is the schedule of each matched vessel, by IMO
+// number, under the service of its last call answered: its matched calls
+// with responseScope=MATCHED_CALLS, else every call of the voyages matched.
+func (w *World) csVesselsByService(q *csVesselQuery, m csMatched, a int64) map[int32][]csVesselSchedule {
 	byService := map[int32][]csVesselSchedule{}
-	vlist := make([]int32, 0, len(vessels))
-	for vi := range vessels {
+	vlist := make([]int32, 0, len(m.vessels))
+	for vi := range m.vessels {
 		vlist = append(vlist, vi)
 	}
 	sort.Slice(vlist, func(i, j int) bool { return w.vessels[vlist[i]].IMO < w.vessels[vlist[j]].IMO })
@@ -163,9 +191,9 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 		for _, ci32 := range w.sailedBy(int(vi), w.vesselCalls[vi], a) {
 			ci := int(ci32)
 			imp, exp := w.voyages(ci)
-			in := matched[ci]
+			in := m.calls[ci]
 			if !q.matchedCalls {
-				in = voyages[voyageKey{vi, imp}] || voyages[voyageKey{vi, exp}]
+				in = m.voyages[csVoyageKey{vi, imp}] || m.voyages[csVoyageKey{vi, exp}]
 			}
 			if !in {
 				continue
@@ -175,6 +203,12 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 		}
 		byService[svc] = append(byService[svc], vs)
 	}
+	return byService
+}
+
+// csServiceSchedules are the root items of the answer: one per carrier
+// service, ordered by service code and carrier.
+func (w *World) csServiceSchedules(byService map[int32][]csVesselSchedule) []any {
 	svcs := make([]int32, 0, len(byService))
 	for si := range byService {
 		svcs = append(svcs, si)
@@ -191,7 +225,7 @@ func (w *World) csVesselSchedules(q *csVesselQuery, at time.Time) ([]any, error)
 		s := &w.services[si]
 		out = append(out, csServiceSchedule{CarrierServiceName: s.name, CarrierServiceCode: s.code, VesselSchedules: byService[si]})
 	}
-	return out, nil
+	return out
 }
 
 // csVesselMatch reports whether call ci passes the vessel-schedule

@@ -329,46 +329,93 @@ func (s *Service) written(seq int64, at time.Time) {
 // route, product access, input validation, faults, quota, data — and charges
 // a credit for a successful paid answer. The caller holds s.mu.
 func (s *Service) decide(h http.Header, rt *route, routeErr *apiFault, arrived, virt time.Time, entry *LedgerEntry) reply {
-	fail := func(status int, msg string, details ...any) reply {
-		return reply{status: status, fault: &apiFault{status: status, message: msg, details: details}}
+	a, key, refused := s.authenticate(h, virt)
+	if a == nil {
+		return refused
 	}
+	entry.KeyID = a.keyID
+	if rep, limited := s.limit(key, arrived, entry); limited {
+		return rep
+	}
+	if routeErr != nil {
+		return reply{status: routeErr.status, fault: routeErr}
+	}
+	if rep, refused := s.admit(rt, a, virt, entry); refused {
+		return rep
+	}
+	rep := s.answer(rt, a, virt)
+	if rep.status != http.StatusOK {
+		return rep
+	}
+	if rt.endpoint == wire.EndpointShipment {
+		s.subs.add(rt.ref, virt) // the vendor tracks what it was asked, and pushes for it
+	}
+	if rt.endpoint.Paid() {
+		a.charge(rt.product, virt)
+		entry.Charged = true
+		if s.dice.chance(s.dice.f.TruncateRate) {
+			full, _ := json.Marshal(rep.body)
+			rep.raw = full[:len(full)/2]
+			entry.Fault = "truncated"
+		}
+	}
+	return rep
+}
+
+// failure is the reply of an error status with the documented body.
+func failure(status int, msg string, details ...any) reply {
+	return reply{status: status, fault: &apiFault{status: status, message: msg, details: details}}
+}
+
+// authenticate finds the account of the request's key; without one, or
+// with one expired at virt, it returns nil and the 401 to answer, with
+// the challenge of the scheme the request tried.
+func (s *Service) authenticate(h http.Header, virt time.Time) (a *account, key string, refused reply) {
 	key, challenge := s.credential(h)
 	unauthorized := func(msg string) reply {
-		rep := fail(http.StatusUnauthorized, msg)
+		rep := failure(http.StatusUnauthorized, msg)
 		rep.challenge = challenge
 		return rep
 	}
-	a := s.accounts[key]
+	a = s.accounts[key]
 	switch {
 	case a == nil:
-		return unauthorized(s.refusal(h, key))
+		return nil, key, unauthorized(s.refusal(h, key))
 	case a.expired(virt):
-		return unauthorized("API key expired")
+		return nil, key, unauthorized("API key expired")
 	}
-	entry.KeyID = a.keyID
+	return a, key, reply{}
+}
 
+// limit answers 429 when the key is in a burst of faults, starts one, or
+// is over its rate window at arrived.
+func (s *Service) limit(key string, arrived time.Time, entry *LedgerEntry) (reply, bool) {
+	burst := reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: "rate limit exceeded"}, retryIn: time.Second}
 	if left := s.bursts[key]; left > 0 {
 		s.bursts[key] = left - 1
 		entry.Fault = "429 burst"
-		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: "rate limit exceeded"}, retryIn: time.Second}
+		return burst, true
 	}
 	if s.dice.chance(s.dice.f.BurstRate) {
 		s.bursts[key] = s.dice.f.BurstLength - 1
 		entry.Fault = "429 burst"
-		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: "rate limit exceeded"}, retryIn: time.Second}
+		return burst, true
 	}
 	if ok, retryIn := s.windows[key].admit(arrived); !ok {
-		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: fmt.Sprintf("rate limit exceeded: %d requests per %s", s.rate.N, s.rate.Window)}, retryIn: retryIn}
+		return reply{status: http.StatusTooManyRequests, fault: &apiFault{status: http.StatusTooManyRequests, message: fmt.Sprintf("rate limit exceeded: %d requests per %s", s.rate.N, s.rate.Window)}, retryIn: retryIn}, true
 	}
+	return reply{}, false
+}
 
-	if routeErr != nil {
-		return reply{status: routeErr.status, fault: routeErr}
-	}
+// admit refuses a request the account may not make: a product it has no
+// access to, input that fails validation, a random server fault, or a
+// paid call without credits left.
+func (s *Service) admit(rt *route, a *account, virt time.Time, entry *LedgerEntry) (reply, bool) {
 	if a.allocation(rt.product) == nil {
-		return fail(http.StatusForbidden, fmt.Sprintf("API key has no access to the %s product", rt.product))
+		return failure(http.StatusForbidden, fmt.Sprintf("API key has no access to the %s product", rt.product)), true
 	}
 	if bad := rt.validate(); bad != nil {
-		return fail(bad.status, bad.message, bad.details...)
+		return failure(bad.status, bad.message, bad.details...), true
 	}
 	if s.dice.chance(s.dice.f.ErrorRate) {
 		entry.Fault = "5xx"
@@ -376,13 +423,18 @@ func (s *Service) decide(h http.Header, rt *route, routeErr *apiFault, arrived, 
 		if s.dice.chance(0.5) {
 			status = http.StatusServiceUnavailable
 		}
-		return fail(status, "internal server error")
+		return failure(status, "internal server error"), true
 	}
-	paid := rt.endpoint.Paid()
-	if paid && a.remaining(rt.product, virt) <= 0 {
-		return fail(http.StatusForbidden, fmt.Sprintf("usage limit reached: no %s credits left in the current period", rt.product))
+	if rt.endpoint.Paid() && a.remaining(rt.product, virt) <= 0 {
+		return failure(http.StatusForbidden, fmt.Sprintf("usage limit reached: no %s credits left in the current period", rt.product)), true
 	}
+	return reply{}, false
+}
 
+// answer is the data the route asks for at virt, or the error status of
+// its absence: 404 for no data, except under DCSA, whose no data is an
+// empty array.
+func (s *Service) answer(rt *route, a *account, virt time.Time) reply {
 	var body any
 	var err error
 	var next string
@@ -404,29 +456,16 @@ func (s *Service) decide(h http.Header, rt *route, routeErr *apiFault, arrived, 
 		body, err = []any{}, nil
 	}
 	if errors.Is(err, ErrNoData) {
-		return fail(http.StatusNotFound, "no data found for the requested resource")
+		return failure(http.StatusNotFound, "no data found for the requested resource")
 	}
 	if errors.Is(err, errCursorPastEnd) {
 		bad := badRequest("cursor", rt.query.Get("cursor"), "points past the end of the answer")
-		return fail(bad.status, bad.message, bad.details...)
+		return failure(bad.status, bad.message, bad.details...)
 	}
 	if err != nil {
-		return fail(http.StatusInternalServerError, "internal server error")
+		return failure(http.StatusInternalServerError, "internal server error")
 	}
-	rep := reply{status: http.StatusOK, body: body, next: next, asOf: asOf}
-	if rt.endpoint == wire.EndpointShipment {
-		s.subs.add(rt.ref, virt) // the vendor tracks what it was asked, and pushes for it
-	}
-	if paid {
-		a.charge(rt.product, virt)
-		entry.Charged = true
-		if s.dice.chance(s.dice.f.TruncateRate) {
-			full, _ := json.Marshal(body)
-			rep.raw = full[:len(full)/2]
-			entry.Fault = "truncated"
-		}
-	}
-	return rep
+	return reply{status: http.StatusOK, body: body, next: next, asOf: asOf}
 }
 
 // errorBody is the documented error body: errorCode, message, details, time.

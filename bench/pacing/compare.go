@@ -143,33 +143,65 @@ func compare(o, ref *outcome, boot int) comparison {
 	return c
 }
 
+// errorPair is a shipment's error under the policy (a) and under the
+// reference (b), hours, each when usable.
+type errorPair struct {
+	a, b     float64
+	okA, okB bool
+}
+
+// statKey is a carrier at a horizon.
+type statKey struct {
+	carrier string
+	h       int
+}
+
 // carrierStats is each carrier's MAE at each horizon against ref's, with
 // a paired bootstrap over shipments: a draw takes as many shipments as
 // either policy has a usable ETA for, with replacement, and computes both
 // MAEs over the same draw, each over the drawn shipments it has a usable
 // ETA for.
 func carrierStats(rows, ref []etaRow, boot int) []carrierStat {
-	// A shipment's error under the policy (a) and under ref (b), hours.
-	type pair struct {
-		a, b     float64
-		okA, okB bool
+	var out []carrierStat
+	for k, ps := range pairErrors(rows, ref) {
+		cs := carrierStat{Carrier: k.carrier, Horizon: k.h}
+		cs.MAE, cs.MAERef, cs.N, cs.NRef = pairMAE(ps, func(i int) int { return i }, len(ps))
+		cs.Diff = cs.MAE - cs.MAERef
+		for _, p := range ps {
+			if p.okA && p.okB && p.a != p.b {
+				cs.Differ++
+			}
+		}
+		if boot > 0 && len(ps) > 0 {
+			cs.Lo, cs.Hi, cs.SD = bootstrapDiff(k, ps, boot)
+		}
+		out = append(out, cs)
 	}
-	type key struct {
-		carrier string
-		h       int
-	}
-	groups := map[key]map[string]*pair{}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Carrier != out[j].Carrier {
+			return out[i].Carrier < out[j].Carrier
+		}
+		return out[i].Horizon < out[j].Horizon
+	})
+	return out
+}
+
+// pairErrors pairs the usable errors of rows (a) and ref (b) by carrier,
+// horizon and shipment; each group's pairs ordered by shipment, so that a
+// seeded bootstrap draws the same shipments every run.
+func pairErrors(rows, ref []etaRow) map[statKey][]errorPair {
+	groups := map[statKey]map[string]*errorPair{}
 	add := func(r etaRow, mine bool) {
 		if !r.Usable {
 			return
 		}
-		k := key{r.Carrier, r.Horizon}
+		k := statKey{r.Carrier, r.Horizon}
 		if groups[k] == nil {
-			groups[k] = map[string]*pair{}
+			groups[k] = map[string]*errorPair{}
 		}
 		p := groups[k][r.Shipment]
 		if p == nil {
-			p = &pair{}
+			p = &errorPair{}
 			groups[k][r.Shipment] = p
 		}
 		if mine {
@@ -184,66 +216,56 @@ func carrierStats(rows, ref []etaRow, boot int) []carrierStat {
 	for _, r := range ref {
 		add(r, false)
 	}
-	var out []carrierStat
+	out := make(map[statKey][]errorPair, len(groups))
 	for k, g := range groups {
 		ships := make([]string, 0, len(g))
 		for s := range g {
 			ships = append(ships, s)
 		}
 		sort.Strings(ships)
-		ps := make([]pair, len(ships))
+		ps := make([]errorPair, len(ships))
 		for i, s := range ships {
 			ps[i] = *g[s]
 		}
-		cs := carrierStat{Carrier: k.carrier, Horizon: k.h}
-		mae := func(idx func(int) int, n int) (float64, float64, int, int) {
-			var sa, sb float64
-			var na, nb int
-			for i := range n {
-				p := ps[idx(i)]
-				if p.okA {
-					sa += math.Abs(p.a)
-					na++
-				}
-				if p.okB {
-					sb += math.Abs(p.b)
-					nb++
-				}
-			}
-			return sa / float64(max(na, 1)), sb / float64(max(nb, 1)), na, nb
-		}
-		cs.MAE, cs.MAERef, cs.N, cs.NRef = mae(func(i int) int { return i }, len(ps))
-		cs.Diff = cs.MAE - cs.MAERef
-		for _, p := range ps {
-			if p.okA && p.okB && p.a != p.b {
-				cs.Differ++
-			}
-		}
-		if boot > 0 && len(ps) > 0 {
-			// Seeded by the group, so that a report is the same every run.
-			rng := rand.New(rand.NewPCG(uint64(k.h), hashString(k.carrier)))
-			diffs := make([]float64, boot)
-			draw := make([]int, len(ps))
-			for b := range boot {
-				for i := range draw {
-					draw[i] = rng.IntN(len(ps))
-				}
-				a, r, _, _ := mae(func(i int) int { return draw[i] }, len(draw))
-				diffs[b] = a - r
-			}
-			sort.Float64s(diffs)
-			cs.Lo, cs.Hi = quantile(diffs, 0.025), quantile(diffs, 0.975)
-			cs.SD = stddev(diffs)
-		}
-		out = append(out, cs)
+		out[k] = ps
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Carrier != out[j].Carrier {
-			return out[i].Carrier < out[j].Carrier
-		}
-		return out[i].Horizon < out[j].Horizon
-	})
 	return out
+}
+
+// pairMAE is the MAE of each side over the n pairs idx(0) … idx(n-1), and
+// how many of them each side has.
+func pairMAE(ps []errorPair, idx func(int) int, n int) (maeA, maeB float64, na, nb int) {
+	var sa, sb float64
+	for i := range n {
+		p := ps[idx(i)]
+		if p.okA {
+			sa += math.Abs(p.a)
+			na++
+		}
+		if p.okB {
+			sb += math.Abs(p.b)
+			nb++
+		}
+	}
+	return sa / float64(max(na, 1)), sb / float64(max(nb, 1)), na, nb
+}
+
+// bootstrapDiff is the 95 % interval and the standard deviation of the
+// difference of MAEs over boot paired draws of the group's shipments.
+func bootstrapDiff(k statKey, ps []errorPair, boot int) (lo, hi, sd float64) {
+	// Seeded by the group, so that a report is the same every run.
+	rng := rand.New(rand.NewPCG(uint64(k.h), hashString(k.carrier)))
+	diffs := make([]float64, boot)
+	draw := make([]int, len(ps))
+	for b := range boot {
+		for i := range draw {
+			draw[i] = rng.IntN(len(ps))
+		}
+		a, r, _, _ := pairMAE(ps, func(i int) int { return draw[i] }, len(draw))
+		diffs[b] = a - r
+	}
+	sort.Float64s(diffs)
+	return quantile(diffs, 0.025), quantile(diffs, 0.975), stddev(diffs)
 }
 
 // pooled is rows with every carrier named allCarriers.

@@ -75,23 +75,11 @@ type outcome struct {
 func simulate(ctx context.Context, t trial) (*outcome, error) {
 	began := time.Now()
 	start := t.World.Config().Start
-	clock := sim.NewClock(start, 0, nil)
-	schedule, tracking := int64(plentyCredits), t.Credits
-	svc, err := sim.New(sim.Config{World: t.World, Clock: clock, Rate: sim.Rate{N: fast.N, Window: fast.Window},
-		Keys: []sim.KeySpec{{Key: benchKey, Schedule: &schedule, Tracking: &tracking}}})
+	api, err := startService(t)
 	if err != nil {
 		return nil, err
 	}
-	srv := httptest.NewServer(svc)
-	defer srv.Close()
-	key, err := extract.NewKey(benchKey)
-	if err != nil {
-		return nil, err
-	}
-	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: fast})
-	if err != nil {
-		return nil, err
-	}
+	defer api.srv.Close()
 	open := func() (*load.Warehouse, error) { return load.Open(ctx, t.Dir, load.Options{}) }
 	wh, err := open()
 	if err != nil {
@@ -101,17 +89,15 @@ func simulate(ctx context.Context, t trial) (*outcome, error) {
 
 	var push *pushes
 	if t.Policy.Pushes {
-		if push, err = startPushes(svc, t.Dir); err != nil {
+		if push, err = startPushes(api.svc, t.Dir); err != nil {
 			return nil, err
 		}
 		defer push.close()
 	}
 	out := &outcome{Trial: t, TrackedAt: map[wire.ShipmentRef]time.Time{}}
-	refresh := t.Policy.Refresh
 	for d := 0; d < t.Nights; d++ {
 		night := start.AddDate(0, 0, d).Add(2 * time.Hour)
-		clock.Set(night)
-		last := d == t.Nights-1
+		api.clock.Set(night)
 		if push != nil {
 			n, err := push.flush(ctx)
 			if err != nil {
@@ -126,38 +112,81 @@ func simulate(ctx context.Context, t trial) (*outcome, error) {
 				return nil, err
 			}
 		}
-		booked := newlyBooked(t.World, night, out.TrackedAt)
-		client, err := extract.NewClient(extract.Config{TrackingURL: srv.URL + sim.TrackingPrefix,
-			ScheduleURL: srv.URL + svc.ScheduleBasePath(), Key: key, Limiter: lim, UserAgent: "etalake-bench-pacing"})
-		if err != nil {
-			return nil, err
-		}
-		r, err := jobs.RunJob(ctx, client, wh, jobs.RunOptions{
-			Job: "run", LogicalDate: night, Selection: jobs.Selection{Shipments: booked}, Track: true,
-			CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited, Refresh: &refresh,
-			// A night's publish waits for the last night, as the demo's,
-			// unless the warehouse is closed between nights anyway.
-			Night: push == nil && !last, Log: t.Log,
-		})
-		if err != nil {
+		// A night's publish waits for the last night, as the demo's,
+		// unless the warehouse is closed between nights anyway.
+		if err := api.night(ctx, t, wh, night, push == nil && d < t.Nights-1, out); err != nil {
 			return nil, fmt.Errorf("night of %s: %w", night.Format(time.DateOnly), err)
 		}
-		out.Nights = append(out.Nights, night)
-		out.Calls += r.Run.CallsTracking
-		out.Deferred += len(r.Plan.Refresh.Deferred)
-		out.Beyond += r.Plan.Refresh.Beyond
-		if r.Run.Status != load.StatusOK {
-			out.Partial++
-			t.Log.Warn("pacing: a night's run was not ok", "night", night.Format(time.DateOnly), "status", r.Run.Status,
-				"policy", t.Policy.Name, "seed", t.Seed)
-		}
 	}
-	out.Charged = svc.Stats().Charged[string(wire.ProductTracking)]
+	out.Charged = api.svc.Stats().Charged[string(wire.ProductTracking)]
 	if out.M, err = measure(ctx, wh, out); err != nil {
 		return nil, fmt.Errorf("measuring %s: %w", t.Dir, err)
 	}
 	out.Took = time.Since(began)
 	return out, nil
+}
+
+// service is the simulator a trial runs against, over httptest, with the
+// key and the limiter of its client.
+type service struct {
+	clock *sim.Clock
+	svc   *sim.Service
+	srv   *httptest.Server
+	key   extract.Key
+	lim   *extract.Limiter
+}
+
+// startService starts the simulator of the trial's world, its clock at
+// the world's start and frozen, schedule credits plenty and tracking ones
+// the trial's. The caller closes srv.
+func startService(t trial) (*service, error) {
+	clock := sim.NewClock(t.World.Config().Start, 0, nil)
+	schedule, tracking := int64(plentyCredits), t.Credits
+	svc, err := sim.New(sim.Config{World: t.World, Clock: clock, Rate: sim.Rate{N: fast.N, Window: fast.Window},
+		Keys: []sim.KeySpec{{Key: benchKey, Schedule: &schedule, Tracking: &tracking}}})
+	if err != nil {
+		return nil, err
+	}
+	key, err := extract.NewKey(benchKey)
+	if err != nil {
+		return nil, err
+	}
+	lim, err := extract.NewLimiter(extract.LimiterConfig{Rate: fast})
+	if err != nil {
+		return nil, err
+	}
+	return &service{clock: clock, svc: svc, srv: httptest.NewServer(svc), key: key, lim: lim}, nil
+}
+
+// night runs the nightly job of one night with the policy's refresh,
+// tracking the shipments booked since the last, and adds what it did to
+// out; with deferPublish the publish waits for a later night.
+func (s *service) night(ctx context.Context, t trial, wh *load.Warehouse, night time.Time, deferPublish bool, out *outcome) error {
+	booked := newlyBooked(t.World, night, out.TrackedAt)
+	client, err := extract.NewClient(extract.Config{TrackingURL: s.srv.URL + sim.TrackingPrefix,
+		ScheduleURL: s.srv.URL + s.svc.ScheduleBasePath(), Key: s.key, Limiter: s.lim, UserAgent: "etalake-bench-pacing"})
+	if err != nil {
+		return err
+	}
+	refresh := t.Policy.Refresh
+	r, err := jobs.RunJob(ctx, client, wh, jobs.RunOptions{
+		Job: "run", LogicalDate: night, Selection: jobs.Selection{Shipments: booked}, Track: true,
+		CapSchedule: extract.Unlimited, CapTracking: extract.Unlimited, Refresh: &refresh,
+		Night: deferPublish, Log: t.Log,
+	})
+	if err != nil {
+		return err
+	}
+	out.Nights = append(out.Nights, night)
+	out.Calls += r.Run.CallsTracking
+	out.Deferred += len(r.Plan.Refresh.Deferred)
+	out.Beyond += r.Plan.Refresh.Beyond
+	if r.Run.Status != load.StatusOK {
+		out.Partial++
+		t.Log.Warn("pacing: a night's run was not ok", "night", night.Format(time.DateOnly), "status", r.Run.Status,
+			"policy", t.Policy.Name, "seed", t.Seed)
+	}
+	return nil
 }
 
 // pushes is the vendor's side of the webhooks and our receiver: the
