@@ -115,7 +115,7 @@ func TestEveryHelpHasExamplesThatParse(t *testing.T) {
 	for _, p := range commandPaths(newApp()) {
 		paths[strings.Join(p, " ")] = true
 	}
-	for key := range commandExamples() {
+	for key := range commandExamples {
 		if !paths[key] {
 			t.Errorf("examples of %q: no such command", key)
 		}

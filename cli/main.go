@@ -141,7 +141,7 @@ func newApp() *cli.App {
 			helpCommand(),
 		},
 	}
-	examples := commandExamples()
+	examples := commandExamples
 	app.CustomAppHelpTemplate += examplesSection(examples[""])
 	for _, cmd := range app.Commands {
 		withUnknownSubcommands(cmd)
