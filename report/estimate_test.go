@@ -176,7 +176,7 @@ func TestOutlookListsWhatIsDueFromTheNewestObservation(t *testing.T) {
 	seen := at(15)
 	for k := 1; k <= 25; k++ {
 		f.Shipments = append(f.Shipments, shipment{Number: fmt.Sprintf("WAY%04d", k), Carrier: "AAAA", POD: "NLRTM",
-			Due: asOf.Add(time.Duration(k*6) * time.Hour), Seen: seen})
+			Due: asOf.Add(time.Duration(k*5) * time.Hour), Seen: seen})
 	}
 	f.Shipments = append(f.Shipments,
 		shipment{Number: "LATER001", Carrier: "AAAA", POD: "NLRTM", Due: asOf.AddDate(0, 0, 9), Seen: seen},

@@ -51,17 +51,13 @@ func writeTable(b *strings.Builder, t *table, indent string) {
 			width[i] = max(width[i], utf8.RuneCountInString(c))
 		}
 	}
-	header := make([]string, len(t.Cols))
-	for i, c := range t.Cols {
-		header[i] = c.Name
-	}
-	measure(header)
 	for _, row := range t.Rows {
 		measure(row)
 	}
 	if t.Total != nil {
 		measure(t.Total)
 	}
+	header := headerLine(t, width, indent)
 	line := func(cells []string) string {
 		var l strings.Builder
 		l.WriteString(indent)
@@ -76,7 +72,7 @@ func writeTable(b *strings.Builder, t *table, indent string) {
 		}
 		return strings.TrimRight(l.String(), " ") + "\n"
 	}
-	b.WriteString(line(header))
+	b.WriteString(header)
 	rule := 0
 	for i, c := range t.Cols {
 		rule += width[i] + gap(i, c)
@@ -89,6 +85,35 @@ func writeTable(b *strings.Builder, t *table, indent string) {
 		b.WriteString(indent + strings.Repeat("─", rule) + "\n")
 		b.WriteString(line(t.Total))
 	}
+}
+
+// headerLine is t's header, widening width where a name is wider than
+// its column. A column followed by a Sub one has its name over both (as
+// the page's header spans them), written from where the pair starts:
+// "difference" over "-49% (-58 to -40%)" costs no column of its own.
+func headerLine(t *table, width []int, indent string) string {
+	var l strings.Builder
+	l.WriteString(indent)
+	for i := 0; i < len(t.Cols); i++ {
+		c := t.Cols[i]
+		name := utf8.RuneCountInString(c.Name)
+		l.WriteString(strings.Repeat(" ", gap(i, c)))
+		if i+1 < len(t.Cols) && t.Cols[i+1].Sub {
+			span := width[i] + gap(i+1, t.Cols[i+1]) + width[i+1]
+			width[i+1] += max(name-span, 0)
+			l.WriteString(c.Name + strings.Repeat(" ", max(span, name)-name))
+			i++
+			continue
+		}
+		width[i] = max(width[i], name)
+		pad := strings.Repeat(" ", width[i]-name)
+		if c.Right {
+			l.WriteString(pad + c.Name)
+		} else {
+			l.WriteString(c.Name + pad)
+		}
+	}
+	return strings.TrimRight(l.String(), " ") + "\n"
 }
 
 // gap is the space before column i: none before the first, one before a
