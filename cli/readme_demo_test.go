@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,18 +45,18 @@ func TestREADMEDemoRuns(t *testing.T) {
 	}
 }
 
-// readmeBlock returns the README's ```sh block that holds marker.
-func readmeBlock(t *testing.T, marker string) string {
+// readmeBlock returns the README's ```sh block that holds every marker.
+func readmeBlock(t *testing.T, markers ...string) string {
 	t.Helper()
 	text, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, b := range mdBlocks(string(text)) {
-		if b.lang == "sh" && strings.Contains(b.text, marker) {
+		if b.lang == "sh" && !slices.ContainsFunc(markers, func(m string) bool { return !strings.Contains(b.text, m) }) {
 			return b.text
 		}
 	}
-	t.Fatalf("README.md has no ```sh block with %q", marker)
+	t.Fatalf("README.md has no ```sh block with %q", markers)
 	return ""
 }

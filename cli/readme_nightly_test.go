@@ -73,15 +73,5 @@ func TestREADMENightlySetupRuns(t *testing.T) {
 // nightlySetup returns the README's ```sh block that sets a night up.
 func nightlySetup(t *testing.T) string {
 	t.Helper()
-	text, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range mdBlocks(string(text)) {
-		if b.lang == "sh" && strings.Contains(b.text, "etalake credits") && strings.Contains(b.text, "crontab -") {
-			return b.text
-		}
-	}
-	t.Fatal("README.md has no ```sh block setting a night up (etalake credits … | crontab -)")
-	return ""
+	return readmeBlock(t, "etalake credits", "crontab -")
 }
