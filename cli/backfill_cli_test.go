@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 )
 
@@ -17,6 +18,7 @@ import (
 // the backfill exits 1 saying so (README: Exit codes). One who answers
 // yes gets the backfill the plan showed.
 func TestADeclinedBackfillCreatesAndRecordsNothing(t *testing.T) {
+	slowtest.Long(t)
 	service := cliSim(t)
 	env := map[string]string{"ETALAKE_SCHEDULE_URL": service.ScheduleURL, "ETALAKE_TRACKING_URL": service.TrackingURL,
 		"ETALAKE_API_KEY": cliKey, "ETALAKE_RATE": "1000/1s"}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 )
 
@@ -54,6 +55,7 @@ func reportWarehouse(t *testing.T, full bool) string {
 }
 
 func TestCLIReport(t *testing.T) {
+	slowtest.Long(t)
 	full := reportWarehouse(t, true)
 	t.Run("prints the tables and writes the page", func(t *testing.T) {
 		html := filepath.Join(t.TempDir(), "report.html")

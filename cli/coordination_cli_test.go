@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
@@ -22,6 +23,7 @@ import (
 // 3), saying why, and not one request more reaches the service: the
 // process does not guess the window or the cap without it.
 func TestAJobThatLosesItsCoordinatorEndsPartial(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := cliSim(t)
 	// The database stops as the third request (the balance, then two
@@ -112,6 +114,7 @@ func TestACoordinatorOutOfReachAtTheStartFails(t *testing.T) {
 // in flight when it lost the database — its holder's session ended with
 // the database, and that credit is counted uncertain at once.
 func TestARerunAfterTheCoordinatorCameBackFinishesItsCap(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := cliSim(t)
 	const before = 3 // the balance, then two ports

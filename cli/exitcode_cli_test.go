@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim/simtest"
 )
 
@@ -17,6 +18,7 @@ import (
 // would stop at its cap, and its log says so. The summary says the verdict the
 // code is mapped from.
 func TestTheRecordedExitCodeIsTheProcesss(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	wh := filepath.Join(t.TempDir(), "wh")
 	ports := []string{simtest.Port(t, env.Service.World(), env.Service.Clock().Now())}
@@ -75,6 +77,7 @@ func TestTheRecordedExitCodeIsTheProcesss(t *testing.T) {
 // with, as run does: a NULL exit_code marks a job killed before it ended
 // (README: Exit codes), which no demo night is.
 func TestTheDemosRunsRecordTheirExitCode(t *testing.T) {
+	slowtest.Long(t)
 	dir := filepath.Join(t.TempDir(), "demo")
 	if code, out, errOut := run(t, nil, "demo", "--days", "2", "--shipments", "20", "--warehouse", dir); code != exitOK {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
@@ -19,6 +20,7 @@ import (
 // summary's counts add up, each problem is said once, and the import
 // exits 3. Importing again finds every body already there.
 func TestImportLandsEverythingItCanRead(t *testing.T) {
+	slowtest.Long(t)
 	w := simtest.World(sim.WorldConfig{})
 	at := w.Config().Start.Add(24 * time.Hour)
 	var lines []string
@@ -128,6 +130,7 @@ func mustContainerNumber(t *testing.T, body string) string {
 // under its path, the other calls land, and the import is partial (exit
 // 3).
 func TestImportOfLenientSchedulesIsHonest(t *testing.T) {
+	slowtest.Long(t)
 	cases := "testdata/transform/"
 	env := map[string]string{"ETALAKE_WAREHOUSE": t.TempDir()}
 	code, out, stderr := run(t, env, "import", "--observed-at", "2025-01-13T06:00:00Z",

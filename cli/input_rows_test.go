@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -19,6 +20,7 @@ import (
 // ends partial, etl_runs saying how many rows were skipped. With --strict,
 // the same file is refused whole before any request, every bad row listed.
 func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	w := env.Service.World()
 	var good []wire.ShipmentRef
@@ -85,6 +87,7 @@ func TestBadInputRowsCostOnlyThemselves(t *testing.T) {
 // exits 2 with a hint before any request, instead of an ok that did
 // nothing (a scheduled job with a wrong ExecStart would look fine).
 func TestARunWithNothingToDoIsAUsageError(t *testing.T) {
+	slowtest.Long(t)
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(10)}},
 		Rate: sim.Rate{N: 1000, Window: time.Second},
@@ -107,6 +110,7 @@ func TestARunWithNothingToDoIsAUsageError(t *testing.T) {
 // empty one and creates no file or directory; on an existing one every
 // file is left as it was (no lock file, no run recorded, no migration).
 func TestADryRunWritesNothing(t *testing.T) {
+	slowtest.Long(t)
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(10)}},
 		Rate: sim.Rate{N: 1000, Window: time.Second},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -15,6 +16,7 @@ import (
 // says so; then status exits 0, and maintain at its harshest setting
 // exits 0.
 func TestLakeStatusSaysABrokenTableAndLakeMendMendsIt(t *testing.T) {
+	slowtest.Long(t)
 	dir := filepath.Join(t.TempDir(), "demo")
 	if code, _, errs := run(t, nil, "demo", "--warehouse", dir, "--days", "2", "--shipments", "10", "--lake"); code != exitOK {
 		t.Fatalf("demo --lake: exit %d\n%s", code, errs)

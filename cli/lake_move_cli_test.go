@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -15,6 +16,7 @@ import (
 // why, naming the lake it fed before (README: Moving to another lake);
 // the job after it says nothing of the kind.
 func TestAJobOnAnotherLakeSaysItCommitsTheWholeTables(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	wh := filepath.Join(dir, "wh")
 	if code, stdout, stderr := run(t, nil, "demo", "--days", "2", "--warehouse", wh); code != 0 {

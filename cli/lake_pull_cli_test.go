@@ -317,6 +317,7 @@ func viewRows(t *testing.T, db *sql.DB, alias, name string, cols []string) []str
 // equals, row for row, the one over the warehouse that asked everything
 // itself (but for the columns shardColumns names, and why).
 func TestLakePullEqualsOneWarehouseOfTheShards(t *testing.T) {
+	slowtest.Long(t)
 	const key, ref = "worker-KEY-5b1e", "reference-KEY-77c0"
 	f := newPullFleet(t, key, ref)
 	sel := fleetWorld(t, f.env.Service.World(), 24)
@@ -354,6 +355,7 @@ func TestLakePullEqualsOneWarehouseOfTheShards(t *testing.T) {
 // then equals, table for table and view for view, a pull that read the
 // lake whole (a new directory, and --full on the same one).
 func TestLakePullReadsWhatChangedAndEqualsAWholePull(t *testing.T) {
+	slowtest.Long(t)
 	const key = "worker-KEY-31d7"
 	f := newPullFleet(t, key)
 	sel := fleetWorld(t, f.env.Service.World(), 24)
@@ -512,6 +514,7 @@ func queryInt(t *testing.T, db *sql.DB, q string) int64 {
 // warehouse, leaving it as it was. A second pull replaces the first;
 // etalake sql and report read a pull.
 func TestLakePullAndWritersKeepToTheirOwnWarehouses(t *testing.T) {
+	slowtest.Long(t)
 	const key = "worker-KEY-5b1e"
 	f := newPullFleet(t, key)
 	sel := fleetWorld(t, f.env.Service.World(), 6)

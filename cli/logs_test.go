@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/sim"
@@ -65,6 +66,7 @@ func byMsg(events []map[string]any, msg string) []map[string]any {
 // the process exits with. The dry run before it says it exits 0, and
 // does; a usage error is a JSON line too.
 func TestTheJSONLogOfARunWithFaultsIsOneObjectALine(t *testing.T) {
+	slowtest.Long(t)
 	env := simtest.Start(t, simtest.Options{
 		Keys:   []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100), Tracking: simtest.Credits(100)}},
 		Rate:   sim.Rate{N: 1000, Window: time.Second},
@@ -170,6 +172,7 @@ func visibleShipments(t *testing.T, w *sim.World, n int) []string {
 // the tracked list, and their log. sql's and report's output is as their
 // own options ask.
 func TestEveryCommandSpeaksJSONWhenAsked(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	w := env.Service.World()
 	ref := w.Shipments()[0]
@@ -281,6 +284,7 @@ func TestEveryCommandTakesTheLogFlags(t *testing.T) {
 
 // --log-level hides what is below it and refuses what is not a level.
 func TestTheLogLevelHidesWhatIsBelowIt(t *testing.T) {
+	slowtest.Long(t)
 	env := map[string]string{"ETALAKE_WAREHOUSE": t.TempDir()}
 	in := filepath.Join(t.TempDir(), "responses")
 	if code, _, errOut := run(t, nil, "sim", "responses", "--shipments", "3", "--days", "1", "--out", in); code != exitOK {

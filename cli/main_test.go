@@ -158,6 +158,7 @@ func TestHelpDocumentsExitCodes(t *testing.T) {
 }
 
 func TestCLITrack(t *testing.T) {
+	slowtest.Long(t)
 	wh := t.TempDir()
 	env := map[string]string{"ETALAKE_WAREHOUSE": wh}
 	csv := filepath.Join(t.TempDir(), "s.csv")

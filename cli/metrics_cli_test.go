@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/metrics"
 	"github.com/etalake/etalake/sim"
@@ -27,6 +28,7 @@ import (
 // held) — every one of them writes its file, the key id and never the
 // key, and the last success time carried over from the ok run.
 func TestTheMetricsFileSaysWhatTheRunDid(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	dir := t.TempDir()
 	wh, file := filepath.Join(dir, "wh"), filepath.Join(dir, "textfile", "etalake.prom")

@@ -72,6 +72,7 @@ func shipmentsCSV(t *testing.T, w *sim.World, n int) string {
 // leaves no duplicate row and never buys what it had landed: the
 // simulator's ledger against the raw landing proves it.
 func TestKilledRunLosesNothingAndBuysNothingTwice(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("kills processes")
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
@@ -29,6 +30,7 @@ import (
 // the analytic tables rebuilt and the Parquet mirror written — the
 // tracked set too, in both.
 func TestACrashThenTrackRmPublishesTheDeadJobWhole(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("kills a process")
 	}
@@ -138,6 +140,7 @@ type fullDisk struct {
 // state before, and the next job, on a disk with room, publishes the
 // failed run's row as it was recorded: failed, exit code 1, the reason.
 func TestAPublishOntoAFullDiskIsRecordedAsFailed(t *testing.T) {
+	slowtest.Long(t)
 	if v := os.Getenv(fullDiskEnv); v != "" {
 		inNamespace(t, v)
 		return

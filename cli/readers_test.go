@@ -283,6 +283,7 @@ func TestEveryWriterCompletesBesideOpenNotebooks(t *testing.T) {
 // and say who holds the file, what the copy cost and how to spare it; the
 // copy is gone when they end. The next job publishes beside it as ever.
 func TestSQLAndReportAnswerWhileANotebookHoldsTheWarehouseReadWrite(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -327,6 +328,7 @@ func logValue(log, key string) string {
 // --allow-files) and nothing is written; with --allow-files the COPY
 // runs. Reading the Parquet mirror needs nothing.
 func TestSQLWritesNoFileUnlessAsked(t *testing.T) {
+	slowtest.Long(t)
 	dir := filepath.Join(t.TempDir(), "demo")
 	if code, out, errOut := run(t, nil, "demo", "--days", "1", "--shipments", "20", "--warehouse", dir); code != exitOK {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)

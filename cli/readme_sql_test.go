@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // TestREADMEQueriesRun: every DuckDB query the README and docs/ show —
@@ -14,6 +16,7 @@ import (
 // column that is not there. (The Trino DDL has its own test; queries of
 // the Parquet files need files, and are left out.)
 func TestREADMEQueriesRun(t *testing.T) {
+	slowtest.Long(t)
 	queries := readmeQueries(docsText(t))
 	if len(queries) < 4 {
 		t.Fatalf("found %d queries in README.md and docs/*.md, want the ones they show (at least 4): %q", len(queries), queries)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim/simtest"
 )
 
@@ -37,6 +38,7 @@ func cutPort(env *simtest.Env, port string, on *atomic.Bool) http.Handler {
 // the same on its last line. Once the service recovers, the command
 // pasted as printed asks the port and ends ok.
 func TestCLIAGivenUpPortIsNamedWithACommandThatWorksWhenPasted(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	w := env.Service.World()
 	day := w.Config().Start

@@ -22,6 +22,7 @@ import (
 // plans every one of them, as etalake did before; the JSON plan carries
 // the same counts; the run's summary says them too.
 func TestCLITheDryRunSaysHowManyShipmentsAreDueAndWhy(t *testing.T) {
+	slowtest.Long(t)
 	env := simtest.Start(t, simtest.Options{
 		Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(10), Tracking: simtest.Credits(1000)}},
 		Rate: sim.Rate{N: 1000, Window: time.Second},

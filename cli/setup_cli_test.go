@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 )
@@ -41,6 +42,7 @@ func (h *serviceHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // 404 everywhere: the job exits 2 after at most 2 requests, naming the
 // setting, instead of "ok" with every port "not found" every night.
 func TestCLIAWrongBasePathExitsTwoNamingTheSetting(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	h := &serviceHost{env: env}
 	srv := httptest.NewServer(h)
@@ -84,6 +86,7 @@ func TestCLIAWrongBasePathExitsTwoNamingTheSetting(t *testing.T) {
 // naming the setting to fix, after one request, nothing counted as
 // possibly charged.
 func TestCLIARefusedRedirectOrAnUntrustedCertificateExitsTwo(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	var asked atomic.Int64
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -179,6 +182,7 @@ func outwardIP(t *testing.T) string {
 // 2 naming ETALAKE_COORDINATION, nothing asked, and not "coordinator
 // lost", which a job that had one and lost it says.
 func TestCLIAMissingCoordinationDatabaseExitsTwo(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: cliKey, Schedule: simtest.Credits(100)}}})
 	vars := map[string]string{"ETALAKE_SCHEDULE_URL": env.ScheduleURL, "ETALAKE_API_KEY": cliKey,

@@ -6,12 +6,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // The dry run of a shard says its part of what it was given; the run
 // records it in etl_runs and the metrics file's shard label; a shard that
 // is none of N is refused naming the setting.
 func TestTheShardsPartIsShown(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	var ports []string
 	for _, p := range env.Service.World().Ports() {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // A job stopped by SIGINT or SIGTERM exits with the shell's code for it
@@ -20,6 +22,7 @@ import (
 // uses the value 128+N as the exit status." (Bash Reference Manual, 3.7.5
 // Exit Status)
 func TestASignalEndsAJobWithItsCodeAndSaysSoInTheRunRow(t *testing.T) {
+	slowtest.Long(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		name string

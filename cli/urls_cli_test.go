@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim/simtest"
 )
 
@@ -15,6 +16,7 @@ import (
 // what needs it; a selection that needs it is refused before the
 // warehouse is touched (no shipment joins the tracked set).
 func TestCLIOneProductSetups(t *testing.T) {
+	slowtest.Long(t)
 	env := cliSim(t)
 	w := env.Service.World()
 	port := simtest.Port(t, w, w.Config().Start)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/internal/bytesize"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -21,6 +22,7 @@ import (
 // a full replay, a second one and a ranged one rebuild the same tables;
 // a warehouse held by another writer stops both with a usage error.
 func TestCLIImportThenReplay(t *testing.T) {
+	slowtest.Long(t)
 	in := filepath.Join(t.TempDir(), "responses")
 	if code, _, stderr := run(t, nil, "sim", "responses", "--shipments", "25", "--days", "3", "--out", in); code != 0 {
 		t.Fatalf("sim responses: exit %d: %s", code, stderr)
@@ -140,6 +142,7 @@ func TestCLIRefusesBadLimits(t *testing.T) {
 // The memory limit a user gives reaches DuckDB, as a size or as a share of
 // the machine's memory.
 func TestMemoryLimitReachesDuckDB(t *testing.T) {
+	slowtest.Long(t)
 	for _, limit := range []string{"300MiB", "5%"} {
 		wh := t.TempDir()
 		if code, _, stderr := run(t, nil, "replay", "--warehouse", wh); code != exitOK {

@@ -87,6 +87,7 @@ func (s *syncBuffer) String() string {
 // while nothing else runs, SIGTERM hands them over, and the next writer
 // lands each once and derives it, at no credit.
 func TestWebhookServeLandsWhatSimServePushes(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("runs etalake processes")
 	}
@@ -186,6 +187,7 @@ func simCharged(t *testing.T, base string) string {
 // receiver before it listens, with exit code 2 and a message that never
 // holds the secret.
 func TestWebhookServeRefusesItsSettings(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("runs etalake processes")
 	}
@@ -429,6 +431,7 @@ func postSigned(t *testing.T, url, id string, ts time.Time, body []byte, keys ..
 // tolerance (a fresh timestamp, a fresh signature: a legitimate retry)
 // — lands one row in the warehouse.
 func TestAPushSentThreeTimesWithOneWebhookIDLandsOneRow(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("kills etalake processes")
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/childproc"
 	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -58,6 +59,7 @@ func TestWindowChild(t *testing.T) {
 // it: at most 10 requests in any second by the simulator's stamps, and no
 // 429.
 func TestProcessesShareOneWindow(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: testRate.N, Window: testRate.Window},
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
@@ -116,6 +118,7 @@ func TestCapChild(t *testing.T) {
 // Two processes of one key, each with a cap of 7 credits, never spend
 // past 7 together: the cap is the key's, not each process's.
 func TestProcessesShareOneCap(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: 1000, Window: time.Second},
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
@@ -151,6 +154,7 @@ func TestHolderChild(t *testing.T) {
 // and the next process of the key counts the credit uncertain at once —
 // it may have been charged — and takes the rest of the cap.
 func TestAKilledHoldersCreditsAreCountedAtOnce(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	c := open(t, pg.URL)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHolderChild$", "-test.count=1", "-test.v")
@@ -197,6 +201,7 @@ func TestAKilledHoldersCreditsAreCountedAtOnce(t *testing.T) {
 // ErrBudgetSpent (the job ends partial), not polling silently until the
 // lease ends.
 func TestAJobWaitingOnOthersLeasesSaysSoAndGivesUp(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	hung := open(t, pg.URL)
 	held, err := hung.Ledger("hung", wire.ProductSchedule)
@@ -231,6 +236,7 @@ func TestAJobWaitingOnOthersLeasesSaysSoAndGivesUp(t *testing.T) {
 // A coordinator stopped mid-run stops the process's requests: the next
 // one fails with ErrCoordinatorLost, and the server sees nothing more.
 func TestCoordinatorLostStopsRequests(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: 1000, Window: time.Second},
 		Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
@@ -255,6 +261,7 @@ func TestCoordinatorLostStopsRequests(t *testing.T) {
 
 // The key reaches the coordinator only as its id.
 func TestCoordinatorHoldsNoKey(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
 	c := open(t, pg.URL)
@@ -275,6 +282,7 @@ func TestCoordinatorHoldsNoKey(t *testing.T) {
 // A database user that may only read and write the coordinator's tables,
 // once they exist, is enough: the tables are not created again.
 func TestAUserThatOnlyReadsAndWritesIsEnough(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	open(t, pg.URL) // the tables, created by their owner
 	grant := []string{
@@ -314,6 +322,7 @@ func TestAUserThatOnlyReadsAndWritesIsEnough(t *testing.T) {
 // a process killed, hung or cut from the database while its requests
 // queue leaves nothing taken for the other processes of the key.
 func TestCreditsWaitingForTheWindowAreNotTaken(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	env := simtest.Start(t, simtest.Options{Keys: []sim.KeySpec{{Key: testKey, Schedule: simtest.Credits(100)}}})
 	c := open(t, pg.URL)
@@ -370,6 +379,7 @@ func TestCreditsWaitingForTheWindowAreNotTaken(t *testing.T) {
 // "Requests per key: 10 requests per 10 seconds (sliding window)"
 // (service.md §5): the simulator counts a request when its handler runs.
 func TestAServerCountingLateStillSeesTheWindowKept(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	const rate = 2
 	env := simtest.Start(t, simtest.Options{Rate: sim.Rate{N: rate, Window: time.Second},

@@ -73,6 +73,7 @@ func TestEstimatesOfTheFirst40DaysAreTheSameWithTwentyDaysMore(t *testing.T) {
 // The tables computed night by night, each job for the observations it
 // landed, equal the tables computed whole from the same warehouse.
 func TestEstimatesNightByNightEqualThemComputedWhole(t *testing.T) {
+	slowtest.Long(t)
 	db := open(t, demo(t, 20, 60))
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)

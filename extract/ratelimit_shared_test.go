@@ -19,6 +19,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/fakeclock"
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // Limiters sharing a Dir and KeyID share nothing else: these tests give
@@ -224,6 +225,7 @@ var twoProcessRate = extract.Rate{N: 5, Window: 300 * time.Millisecond}
 const twoProcessMargin = 100 * time.Millisecond
 
 func TestLimiterTwoProcesses(t *testing.T) {
+	slowtest.Long(t)
 	if dir := os.Getenv(childDirEnv); dir != "" {
 		runLimiterChild(t, dir)
 		return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalake/etalake/extract"
 	"github.com/etalake/etalake/internal/childproc"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -50,6 +51,7 @@ func TestSharedKeyChild(t *testing.T) {
 // Two etalake processes on one machine using one key (the nightly job and
 // an analyst's backfill) together stay within the key's limit at the server.
 func TestTwoProcessesShareOneKey(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}

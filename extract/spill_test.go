@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -191,6 +192,7 @@ func TestABodyInAFileThatArrivesCutShortIsBroken(t *testing.T) {
 // goes by a file and comes back whole into memory, redacted as it would
 // have been: a body the job may decode is handed over as it always was.
 func TestAChunkedBodyWithinMaxDecodeComesBackIntoMemory(t *testing.T) {
+	slowtest.Long(t)
 	body := echoBody(10 << 20)
 	k, _ := extract.NewKey(spillKey)
 	dir := t.TempDir()
@@ -212,6 +214,7 @@ func TestAChunkedBodyWithinMaxDecodeComesBackIntoMemory(t *testing.T) {
 // in memory (within 8 MiB), by a file read back (within MaxDecode), or in
 // its file (past MaxDecode).
 func TestAChunkedBodyCutShortIsBrokenWhereverItIsHeld(t *testing.T) {
+	slowtest.Long(t)
 	body := echoBody(12 << 20)
 	for _, c := range []struct {
 		name      string

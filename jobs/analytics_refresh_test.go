@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	views "github.com/etalake/etalake/sql"
 )
@@ -17,6 +18,7 @@ import (
 // table equals, row for row, the table built whole from the same
 // warehouse.
 func TestAnalyticsRefreshedForTheShipmentsChangedEqualBuiltWhole(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	if _, err := jobs.Demo(ctx, jobs.DemoOptions{Days: 20, Dir: dir, Seed: 5, Shipments: 60}); err != nil {

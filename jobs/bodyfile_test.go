@@ -19,6 +19,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/sim"
@@ -95,6 +96,7 @@ func storedBodies(t *testing.T, dir string) map[string][]byte {
 // answer is kept, once, and dead-lettered undecoded; nothing of it is left
 // in the landing directory when the job ends.
 func TestAnEchoedKeyInABodyLargerThanMaxBodyLeavesNoTrace(t *testing.T) {
+	slowtest.Long(t)
 	for _, scheme := range []string{"api-key", "bearer"} {
 		for _, lengthKnown := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/length-known=%v", scheme, lengthKnown), func(t *testing.T) {
@@ -185,6 +187,7 @@ func echoedKeyInABigBody(t *testing.T, auth extract.Auth, lengthKnown bool) {
 // dead-lettered as too large, and a replay with a larger --max-body
 // derives the one named.
 func TestImportedBodiesLargerThanMaxBodyLandFromFiles(t *testing.T) {
+	slowtest.Long(t)
 	world := simtest.World(sim.WorldConfig{})
 	at := world.Config().Start.Add(2 * time.Hour)
 	var big []byte

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/sim"
@@ -92,6 +93,7 @@ func shortfalls(t *testing.T, wh *load.Warehouse, id string) map[string]int64 {
 // the same date asks for exactly those again, ends ok, and the warehouse
 // holds what a run without faults gives.
 func TestAnswersBrokenInTransferAreAskedAgainUntilTheyArriveWhole(t *testing.T) {
+	slowtest.Long(t)
 	fast := extract.RetryPolicy{MaxAttempts: 3, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
 	k := &breaker{broken: everyThird}
 	chaos := newBench(t, 1000, 1000)
@@ -150,6 +152,7 @@ func TestAnswersBrokenInTransferAreAskedAgainUntilTheyArriveWhole(t *testing.T) 
 // the date: the next one leaves it, lists it in its plan, and ends
 // partial, spending nothing on it.
 func TestAnAnswerThatStaysBrokenIsLeftAfterMaxReasksJobs(t *testing.T) {
+	slowtest.Long(t)
 	k := &breaker{broken: everyThird}
 	b := newBench(t, 1000, 1000)
 	b.retry = extract.RetryPolicy{MaxAttempts: 2, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}

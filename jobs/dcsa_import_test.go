@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
@@ -17,6 +18,7 @@ import (
 // recognised by import and loads its port calls; the item the standard's
 // shapes do not fit is dead-lettered under its path, the rest load; the dummy vessel (no IMO yet) is left out.
 func TestImportOfADCSAPortScheduleLoadsItsPortCalls(t *testing.T) {
+	slowtest.Long(t)
 	body, err := os.ReadFile("../testdata/transform/dcsa_port_schedules/body.json")
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
 )
@@ -74,6 +75,7 @@ func portCalls(t *testing.T, b *bench) []string {
 // buys every page exactly once, and loads the same by-port calls as the
 // service profile's answers of the same world.
 func TestADCSAProviderPageByPageStoppedAndResumed(t *testing.T) {
+	slowtest.Long(t)
 	dcsa := newProfileBench(t, 1000, 1000, wire.ScheduleAPIDCSA, 1)
 	sel := dcsaSelection(t, dcsa)
 

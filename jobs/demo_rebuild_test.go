@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
@@ -21,6 +22,7 @@ import (
 // never an error ("database does not exist", "No files found") and
 // never an empty warehouse between the two demos.
 func TestDemoRebuiltKeepsItsReaders(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	opt := jobs.DemoOptions{Days: 2, WorldDays: 9, Dir: dir, Seed: 3, Shipments: 10}
@@ -106,6 +108,7 @@ func countRuns(ctx context.Context, db *sql.DB, q, what string) error {
 // The demo refuses a directory holding any warehouse but a previous
 // demo's, and leaves it as it was.
 func TestDemoRefusesAnotherWarehouse(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	wh, err := load.Open(ctx, dir, load.Options{})

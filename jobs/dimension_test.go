@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/response"
@@ -23,6 +24,7 @@ import (
 // as when each answer is loaded on its own — the batch does not merge away
 // what the loader would keep.
 func TestARichAnswerThenAPoorOneInOneLoadKeepEveryDetail(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	world := simtest.World(sim.WorldConfig{})
 	at := world.Config().Start.Add(36 * time.Hour)

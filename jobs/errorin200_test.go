@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
 )
@@ -34,6 +35,7 @@ func (f *refuser) wrap(next http.Handler) http.Handler {
 // nothing the next job takes for answered: against a healthy server, the
 // next job of the same date asks every port.
 func TestAnErrorSentWith200IsAskedAgainByTheNextJob(t *testing.T) {
+	slowtest.Long(t)
 	f := &refuser{}
 	b := newBench(t, 1000, 1000)
 	b.wrap(t, f.wrap)

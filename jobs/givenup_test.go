@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
@@ -139,6 +140,7 @@ func freshness(t *testing.T, b *bench) map[string]string {
 // given up any more, and the published tables equal those of one job
 // without faults.
 func TestAResourceBrokenForeverIsGivenUpNamedAndAskedAgainOnceTheServiceRecovers(t *testing.T) {
+	slowtest.Long(t)
 	chaos, clean := newBench(t, 1000, 1000), newBench(t, 1000, 1000)
 	chaos.retry = extract.RetryPolicy{MaxAttempts: 6, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
 	w := chaos.env.Service.World()
@@ -238,6 +240,7 @@ func reaskName(ref wire.ShipmentRef) string {
 // date once a later job — here the nightly job of the next day — has had
 // whole answers of its product; until then, --reask asks it at once.
 func TestAGivenUpResourceIsAskedAgainAfterALaterJobAnsweredItsProductWell(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	b.retry = extract.RetryPolicy{MaxAttempts: 6, MaxElapsed: time.Minute, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
 	w := b.env.Service.World()

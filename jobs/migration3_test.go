@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
@@ -47,6 +48,7 @@ func migration3Day(i int) time.Time { return time.Date(2026, 3, 1+i, 2, 0, 0, 0,
 // letter gone, the Parquet mirror rewritten (the actual's old partition
 // too), and the tables equal to what a replay of the raw landing gives.
 func TestMigrationThreeDerivesTheEventsAgain(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	ids := landInAWarehouseOfItsOwn(t)
 	dir := t.TempDir()
@@ -98,6 +100,7 @@ func TestMigrationThreeDerivesTheEventsAgain(t *testing.T) {
 // A writer that derives nothing itself (track add, track rm) catches up
 // first, so that what it publishes after migration 3 is whole.
 func TestAfterMigrationThreeEveryWriterPublishesWholeTables(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	ids := landInAWarehouseOfItsOwn(t)
 	dir := t.TempDir()

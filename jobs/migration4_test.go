@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
@@ -41,6 +42,7 @@ var migration4Night = time.Date(2025, 1, 13, 6, 0, 0, 0, time.UTC)
 // call, the Parquet mirror rewritten, and the tables equal to what a
 // replay of the raw landing gives.
 func TestMigrationFourDerivesTheSchedulesAgain(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	buildBeforeMigration4(t, dir, landSchedulesOnTheirOwn(t))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
@@ -65,6 +66,7 @@ func pagingBench(t *testing.T, mode string) (*bench, *dcsaPager) {
 // would be bought page after page: each job buys one page of it, ends
 // partial saying so, and after --max-reasks jobs it is not asked again.
 func TestAProviderThatPagesWithoutEndCostsOnePageAJob(t *testing.T) {
+	slowtest.Long(t)
 	b, p := pagingBench(t, "endless")
 	sel := jobs.Selection{Ports: []string{"NLAMS"}}
 	for job := 1; job <= 2; job++ {
@@ -97,6 +99,7 @@ func TestAProviderThatPagesWithoutEndCostsOnePageAJob(t *testing.T) {
 // A cursor seen twice stops the walk; the resource is not taken for
 // answered: the next job asks it again from its first page.
 func TestALoopedAnswerIsAskedAgainNotTakenForAnswered(t *testing.T) {
+	slowtest.Long(t)
 	b, p := pagingBench(t, "loop")
 	sel := jobs.Selection{Ports: []string{"NLAMS"}}
 	first := b.run(t, jobs.RunOptions{Job: "backfill", Selection: sel, ExitCodes: exitCodes})
@@ -128,6 +131,7 @@ func TestARefusedRequestIsSaidAsRefused(t *testing.T) {
 // More pages than --max-pages stop the walk where it is; the next job
 // resumes there, and every page is bought once.
 func TestAnAnswerLongerThanMaxPagesIsFinishedByTheNextJob(t *testing.T) {
+	slowtest.Long(t)
 	b := newProfileBench(t, 1000, 1000, wire.ScheduleAPIDCSA, 1)
 	b.mod = func(cfg *extract.Config) { cfg.MaxPages = 2 }
 	sel := dcsaSelection(t, b)
@@ -166,6 +170,7 @@ func TestAnAnswerLongerThanMaxPagesIsFinishedByTheNextJob(t *testing.T) {
 // error naming the URL asked and the profile; the other product is asked
 // as usual.
 func TestAWrongProfileIsAConfigurationErrorAfterOneRequest(t *testing.T) {
+	slowtest.Long(t)
 	for _, tc := range []struct {
 		name   string
 		served wire.ScheduleAPI // by the simulator
@@ -210,6 +215,7 @@ func TestAWrongProfileIsAConfigurationErrorAfterOneRequest(t *testing.T) {
 // answers take more than that, stops partial saying how many more
 // credits the rest needs.
 func TestAConfirmedBackfillSpendsNoMoreThanItShowed(t *testing.T) {
+	slowtest.Long(t)
 	b := newProfileBench(t, 1000, 1000, wire.ScheduleAPIDCSA, 1)
 	sel := dcsaSelection(t, b) // ports with the most terminals first: answers of several pages
 	many, few := sel.Ports[0], ""

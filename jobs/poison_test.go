@@ -54,6 +54,7 @@ func oversize(number string, size int) func(http.Handler) http.Handler {
 // the next night's run, for another date, fetches as usual and ends ok,
 // never stumbling on it; a replay with a larger --max-body derives it.
 func TestOversizedBodyIsKeptDeadLetteredAndNeverStopsALaterJob(t *testing.T) {
+	slowtest.Long(t)
 	oversized(t, 2<<20, 1<<20)
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
@@ -57,6 +58,7 @@ func one(t *testing.T, db *sql.DB, q string, args ...any) string {
 // it bought with the analytic tables rebuilt from it and the Parquet
 // mirror written, and etl_runs says it failed and why, with exit code 2.
 func TestAFailedRunPublishesItsAnswersWithTheirAnalytics(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 10_000, 10_000)
 	e := &expiring{n: 1 << 30}
 	b.wrap(t, e.wrap)
@@ -92,6 +94,7 @@ func TestAFailedRunPublishesItsAnswersWithTheirAnalytics(t *testing.T) {
 // failed, and the next job's publish carries the row to readers of the
 // database.
 func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 10_000, 10_000)
 	ships := visible(t, b.env.Service.World(), 10)
 	// A file where the body segments go: the job's answers cannot be
@@ -143,6 +146,7 @@ func TestAFailedPublishIsRecordedAsFailedAndPublishedByTheNextJob(t *testing.T) 
 // change; every read sees the rows before the replay or after it, never
 // an error, never a table emptied or half rebuilt.
 func TestAReplayNeverEmptiesTheMirrorForAReader(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 10_000, 10_000)
 	ships := visible(t, b.env.Service.World(), 30)
 	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})
@@ -254,6 +258,7 @@ func TestAReplayNeverEmptiesTheMirrorForAReader(t *testing.T) {
 // here a change of the tracked set — derives what the replay had not and
 // publishes the tables whole.
 func TestAReplayThatStopsPublishesNothingAndTheNextJobFinishesIt(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 10_000, 10_000)
 	ships := visible(t, b.env.Service.World(), 20)
 	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})

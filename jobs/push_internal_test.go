@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
 	"github.com/etalake/etalake/schema"
@@ -22,6 +23,7 @@ import (
 // at the same moment derives: the shipment, its ETA observations, its
 // containers, events, places and vessels. Only the response id differs.
 func TestAPushDerivesTheRowsOfAFetchOfTheSameAnswer(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	world := simtest.World(sim.WorldConfig{})
 	svc, err := sim.New(sim.Config{World: world})

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
@@ -61,6 +62,7 @@ func receive(t *testing.T, b *bench, dir string) (*jobs.PushLanding, *webhook.Re
 // derives each of them as an observation of the shipment at the event's
 // time.
 func TestPushesLandWhileAJobHoldsTheWarehouseAtNoCredit(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	b := newBench(t, 1000, 1000) // b.wh holds the writer lock throughout
 	w := b.env.Service.World()
@@ -295,6 +297,7 @@ func TestARetryOfAPushNeverKnownLandedIsTheSameResponse(t *testing.T) {
 // that died left landed but not loaded is another matter, still warned
 // of.
 func TestAWriterDerivingPushesWarnsOnlyOfWhatAJobLeft(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := loadtest.Fresh(t, nil)
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

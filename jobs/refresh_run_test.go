@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 )
@@ -45,6 +46,7 @@ func freshnessDue(t *testing.T, b *bench) map[string]dueRow {
 // data_freshness shows each shipment's next due night and why, and the
 // night after asks exactly those it said were due that night.
 func TestTheNightlyRunAsksWhatIsDueAndSaysWhy(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	ships := visible(t, b.env.Service.World(), 40)
 	first := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})
@@ -93,6 +95,7 @@ func TestTheNightlyRunAsksWhatIsDueAndSaysWhy(t *testing.T) {
 // shipment is asked on a later night within twice its interval, and the
 // quota is never exhausted by the policy.
 func TestAPacedRunDefersWhatTheAllowanceDoesNotCoverAndAsksItLater(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 300)
 	ships := visible(t, b.env.Service.World(), 60)
 	b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}}) // 60 new, asked past the allowance

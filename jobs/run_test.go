@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
@@ -158,6 +159,7 @@ func visible(t *testing.T, w *sim.World, n int) []wire.ShipmentRef {
 var queryCount = jobs.QueryCount
 
 func TestNightlyRunsOverVirtualDays(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
 	ships := visible(t, w, 12)
@@ -234,6 +236,7 @@ func TestNightlyRunsOverVirtualDays(t *testing.T) {
 }
 
 func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 5) // five tracking credits for eight shipments
 	ships := visible(t, b.env.Service.World(), 8)
 	res := b.run(t, jobs.RunOptions{Selection: jobs.Selection{Shipments: ships}})
@@ -262,6 +265,7 @@ func TestQuotaExhaustedMidRunKeepsDataAndResumes(t *testing.T) {
 }
 
 func TestCapIsReachedNotApproached(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
 	// Unknown shipments (free 404s) mixed with known ones: a cap of 4 buys 4.
@@ -279,6 +283,7 @@ func TestCapIsReachedNotApproached(t *testing.T) {
 }
 
 func TestBackfillLeavesTheTrackedSetAlone(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	ships := visible(t, b.env.Service.World(), 3)
 	res := b.run(t, jobs.RunOptions{Job: "backfill", Selection: jobs.Selection{Shipments: ships}})

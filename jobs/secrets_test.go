@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
@@ -172,6 +173,7 @@ func echoing(next http.Handler, a extract.Auth) http.Handler {
 // bodies once decoded, not an error. Where a field held the key, the
 // warehouse holds [REDACTED].
 func TestAnEchoedKeyLeavesNoTraceInAnyForm(t *testing.T) {
+	slowtest.Long(t)
 	for _, scheme := range []string{"api-key", "bearer", "header:X-API-Key"} {
 		t.Run(scheme, func(t *testing.T) {
 			auth, err := extract.ParseAuth(scheme)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/load/loadtest"
@@ -17,6 +18,7 @@ import (
 // together ask each resource exactly once, each recording its shard in
 // etl_runs and tracking only its part of the shipments.
 func TestFourShardsAskEachResourceOnce(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
 	sel := jobs.Selection{Ports: portsOf(t, w, 12), Shipments: visible(t, w, 40)}

@@ -23,6 +23,7 @@ import (
 // by a row count, whose memory differs by a quarter from one mix of
 // responses to another.
 func TestSinkLoadsABatchThatHoldsItsMemoryBound(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	wh, err := load.Open(ctx, loadtest.Fresh(t, nil), load.DefaultOptions())
 	if err != nil {

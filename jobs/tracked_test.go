@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/wire"
 )
@@ -13,6 +14,7 @@ import (
 // policy keeps it 3 days more, as it always did, unless --grace 0
 // (NoGrace) says none: a zero is not taken for the mode's default.
 func TestNoGraceFinishesAShipmentOnceArrived(t *testing.T) {
+	slowtest.Long(t)
 	b := newBench(t, 1000, 1000)
 	w := b.env.Service.World()
 	start := b.env.Service.Clock().Now()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/etalake/etalake/extract"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/wire"
@@ -60,6 +61,7 @@ func TestAScheduleOnlySetupRunsItsSchedules(t *testing.T) {
 // request — the balances included — with a *jobs.MissingURLError saying
 // what needs it, matching extract.ErrNoURL, and is recorded as failed.
 func TestAJobNeedingAProductWithoutURLStopsBeforeAnyRequest(t *testing.T) {
+	slowtest.Long(t)
 	t.Run("tracked shipments, schedule-only", func(t *testing.T) {
 		b := newBench(t, 100, 100)
 		w := b.env.Service.World()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
@@ -92,6 +93,7 @@ func snapshot(t *testing.T, db *sql.DB) map[string][]string {
 }
 
 func TestImportReplayAndMirror(t *testing.T) {
+	slowtest.Long(t)
 	world := simtest.World(sim.WorldConfig{})
 	files, _ := writeDays(t, world, 4, 40)
 	whDir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 )
@@ -14,6 +15,7 @@ import (
 // the writer is doing: here it is busy and lands nothing (its goroutine
 // never runs), the process "dies", and the next Open lands the response.
 func TestLandedResponseIsOnDiskWhileTheWriterIsBusy(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	wh, err := load.Open(ctx, dir, load.DefaultOptions())

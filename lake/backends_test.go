@@ -13,6 +13,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -65,6 +66,7 @@ func localFile(t testing.TB, path string) string {
 // runs the local ones). Without Postgres here the catalog is SQLite, and
 // the test says so.
 func TestAJobFeedsALakeOnS3CatalogedInPostgres(t *testing.T) {
+	slowtest.Long(t)
 	cfg := s3Lake(t)
 	if ok, why := pgtest.Available(); ok {
 		cfg.Catalog = pgtest.Start(t).URL

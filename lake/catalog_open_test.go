@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etalake/etalake/internal/pgtest"
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -21,6 +22,7 @@ import (
 // writers once failed so. Eight workers open each of several fresh
 // catalogs at once: every one opens.
 func TestWorkersOpenAFreshPostgresCatalogAtOnce(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	admin, err := sql.Open("pgx", pg.URL)
 	if err != nil {

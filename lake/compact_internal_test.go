@@ -10,6 +10,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
@@ -20,6 +21,7 @@ import (
 // compacted by Maintain into one file in one snapshot, with the same rows;
 // the partitions of one file each are left as they are.
 func TestMaintainCompactsAPartitionOfSmallFiles(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	l, err := Open(ctx, Config{Catalog: SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}, Options{})

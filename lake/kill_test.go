@@ -22,6 +22,7 @@ import (
 // commits), every file the snapshots name exists, and after lake
 // maintain no file is left that no snapshot references.
 func TestKilledWritersLeaveTheLakeWhole(t *testing.T) {
+	slowtest.Long(t)
 	kills := 2 // one of each kind: between files and commit, and anywhere
 	if slowtest.Enabled() {
 		kills = 20

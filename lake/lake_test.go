@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/schema"
 )
@@ -51,6 +52,7 @@ func checkLake(t *testing.T, lk *lake.Lake, dirs ...string) {
 // added, the field ids of the columns it had are kept, and every table
 // holds the warehouse's rows with all their columns.
 func TestOlderLakeEvolves(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	cfg := localLake(t)
 	old := open(t, cfg, lake.Options{SchemaVersion: 2})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/load"
@@ -23,6 +24,7 @@ import (
 // moved on rather than slept through), they are orphans like any, and
 // maintain removes them.
 func TestADeadWritersLeaseHoldsMaintainBackOnlyUntilItExpires(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	cfg := localLake(t)
 	dir := loadtest.CopyDir(t, template(t))
@@ -87,6 +89,7 @@ func TestADeadWritersLeaseHoldsMaintainBackOnlyUntilItExpires(t *testing.T) {
 // warehouse. The clock moves past the lease once it is taken, rather than
 // the test sleeping through it.
 func TestACommitWhoseLeaseLapsedCommitsNothingAndTheNextJobCommitsIt(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	cfg := localLake(t)
 	var mu sync.Mutex

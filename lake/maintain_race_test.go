@@ -31,6 +31,7 @@ var maintainSettings = []struct {
 // Postgres; the quick tier 8 rounds or more (until the writers are done)
 // beside 4 writers of one job, on SQLite.
 func TestMaintainBesideCommittingWritersKeepsTheLakeWhole(t *testing.T) {
+	slowtest.Long(t)
 	rounds, jobs := 8, 1
 	if slowtest.Enabled() {
 		rounds, jobs = 50, 3

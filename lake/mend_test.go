@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/load"
@@ -17,6 +18,7 @@ import (
 // snapshot is whole, saying so; the writer's next job sends the table's
 // rows again, and the lake equals the warehouse.
 func TestStatusFindsAndMendRepairsATableWhoseMetadataWasDeleted(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	cfg := localLake(t)
 	lk := open(t, cfg, lake.Options{})

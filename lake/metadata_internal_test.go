@@ -14,6 +14,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -26,6 +27,7 @@ import (
 // than the grace) among them. A file younger than the grace may be a
 // commit in the making: it stays.
 func TestMetadataFilesStayBoundedAfterSixtyCommitsAndAMaintain(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	cfg := Config{Catalog: SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}

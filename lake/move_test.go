@@ -151,6 +151,7 @@ func movedFrom(t *testing.T, tpl string, from, to lake.Config, reason string) st
 // cataloged in Postgres, gives it its whole history; the warehouse
 // records the catalog without the password of its URL.
 func TestAWarehouseMovedFromSQLiteToPostgresGivesTheNewLakeItsHistory(t *testing.T) {
+	slowtest.Long(t)
 	pg := pgtest.Start(t)
 	u, err := url.Parse(pg.URL)
 	if err != nil {
@@ -180,6 +181,7 @@ func TestAWarehouseMovedFromSQLiteToPostgresGivesTheNewLakeItsHistory(t *testing
 // A warehouse that fed a lake on local files, pointed at one on S3, gives
 // it its whole history.
 func TestAWarehouseMovedFromFilesToS3GivesTheNewLakeItsHistory(t *testing.T) {
+	slowtest.Long(t)
 	moved(t, localLake(t), s3Lake(t), lake.ReasonOtherLake)
 }
 
@@ -187,6 +189,7 @@ func TestAWarehouseMovedFromFilesToS3GivesTheNewLakeItsHistory(t *testing.T) {
 // commit, with new table uuids) gets the writer's whole history of those
 // tables, and only of those.
 func TestADroppedLakeTableGetsTheWholeTableAgain(t *testing.T) {
+	slowtest.Long(t)
 	droppedTables(t, template(t))
 }
 
@@ -233,6 +236,7 @@ func droppedTables(t *testing.T, tpl string) {
 // history (the issue: 3 365 rows of a warehouse's 19 433 went to the new
 // lake, and the job exited 0).
 func TestAWarehouseWithoutARecordOfItsLakeGivesAFreshLakeItsHistory(t *testing.T) {
+	slowtest.Long(t)
 	log := &jobLog{}
 	cfg := localLake(t)
 	lk := open(t, cfg, lake.Options{Log: log.logger()})

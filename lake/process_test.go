@@ -165,6 +165,7 @@ func template30(t *testing.T) string {
 // tier; the quick tier runs one a writer on SQLite, whose four commits
 // race each other all the same.
 func TestFourWritersCommitAtOnce(t *testing.T) {
+	slowtest.Long(t)
 	jobs := 1
 	if slowtest.Enabled() {
 		jobs = 5

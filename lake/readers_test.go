@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -56,6 +57,7 @@ func checkReadable(t *testing.T, lk *lake.Lake) {
 // their creation — dead_letters too, though no job has refused a
 // response — and stay so after each job's commit and a maintain.
 func TestEveryLakeTableHasASnapshotAndAVersionHint(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	lk := open(t, localLake(t), lake.Options{})
 	if err := lk.EnsureTables(ctx); err != nil {

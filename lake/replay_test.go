@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/load"
@@ -19,6 +20,7 @@ import (
 // warehouse's rows after it (the issue: "replay/backfill of a date range
 // replace those partitions in one commit").
 func TestTheDemoFeedsTheLakeAndAReplayOfADateRangeReplacesItsPartitionsInOneCommit(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	cfg := localLake(t)
 	lk := open(t, cfg, lake.Options{})

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
@@ -21,6 +22,7 @@ import (
 // what changed"). A reader of the snapshot's files that applies the
 // position deletes, as the Iceberg spec defines them, reads the warehouse.
 func TestAChangedShipmentCommitsItsRowsNotItsPartitions(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	lk := open(t, localLake(t), lake.Options{})
 	dir := fed(t, lk)
@@ -133,6 +135,7 @@ func later(t *testing.T, wh *load.Warehouse, tbl *schema.Table, day time.Time, s
 // table a handful of files, as the upkeep after each commit keeps it
 // (upkeep.go), and the lake equal to the warehouse.
 func TestNightlyChangesKeepTheLakeSmallWithoutMaintain(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	lk := open(t, localLake(t), lake.Options{})
 	dir := fed(t, lk)

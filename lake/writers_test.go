@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/lake"
 )
 
@@ -14,6 +15,7 @@ import (
 // its 12 534 rows stayed. Here writer A commits, writer B commits after
 // it, and a maintain keeps each table's current snapshot alone.
 func TestStatusKeepsAWriterWhoseSnapshotsExpired(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	lk := open(t, localLake(t), lake.Options{})
 	a := strconv.FormatInt(writerOf(t, fed(t, lk)), 10)

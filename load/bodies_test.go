@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 )
@@ -48,6 +49,7 @@ func bigBody(n int) string {
 // reads it whole; and the same response landed again, in memory or from
 // a file, is the same row, its file written once.
 func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	mem := fetched(t0, bigBody(1<<20))
@@ -110,6 +112,7 @@ func TestABodyInAFileLandsInTheBodyStoreUnderTheSameID(t *testing.T) {
 // and SHA-256 recorded, is refused, naming the file; the row is not
 // landed.
 func TestABodyFileThatChangedIsRefused(t *testing.T) {
+	slowtest.Long(t)
 	w := freshWarehouse(t)
 	r := spilled(t, w, fetched(t0, bigBody(4096)))
 	if err := load.HashBodyFile(&r); err != nil {
@@ -138,6 +141,7 @@ func TestABodyFileThatChangedIsRefused(t *testing.T) {
 // written, a temp file of the body store — is swept; a damaged journal's
 // body files are kept with it.
 func TestAJournalsBodyFilesAreLandedAfterADeathAndLeftoversSwept(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	mem := fetched(t0, bigBody(1<<20))
@@ -197,6 +201,7 @@ func TestAJournalsBodyFilesAreLandedAfterADeathAndLeftoversSwept(t *testing.T) {
 // A record whose body file is gone is damage, not a death mid-append: the
 // journal is set aside, what preceded the record landed.
 func TestAJournalRecordWhoseBodyFileIsGoneIsDamage(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	r := spilled(t, w, fetched(t0, bigBody(4096)))

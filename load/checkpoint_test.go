@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/wire"
@@ -26,6 +27,7 @@ func page(n int, last bool, status int) response.Landed {
 }
 
 func TestAPagedAnswerIsAnsweredOnlyOnceItsLastPageLanded(t *testing.T) {
+	slowtest.Long(t)
 	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name    string
@@ -80,6 +82,7 @@ func roundTo(r response.Landed, n int) response.Landed {
 // says why the latest did, and whether a later job has since had a whole
 // answer of the same product (a paid one: a balance proves nothing).
 func TestFailedAsksSayWhenTheServiceAnswersTheProductWellAgain(t *testing.T) {
+	slowtest.Long(t)
 	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	at := func(run string, minute int, resource, product, endpoint, broken string) response.Landed {
 		r := fetched(t0.Add(time.Duration(minute)*time.Minute), fmt.Sprintf(`{"n":%d}`, minute))

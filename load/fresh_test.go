@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 )
 
@@ -17,6 +18,7 @@ import (
 // publish, then the new working copy alone — no partition of the old
 // warehouse linked into it — and later publishes link from it again.
 func TestFreshWarehouseKeepsReadersUntilItsFirstPublish(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	day := func(d int) time.Time { return time.Date(2024, 3, d, 2, 0, 0, 0, time.UTC) }
 	save := func(w *load.Warehouse, id string, started time.Time, publish bool) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 )
@@ -35,6 +36,7 @@ func journal(t *testing.T, w *load.Warehouse, name string, rs ...response.Landed
 // A job that dies leaves its journal; the next Open lands every response
 // in it, once, and removes it.
 func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	rs := []response.Landed{fetched(t0, `{"a":1}`), fetched(t0.Add(time.Hour), `{"a":2}`), fetched(t0.Add(2*time.Hour), `{"a":3}`)}
@@ -63,6 +65,7 @@ func TestJournalOfADeadJobIsLandedByTheNextOpen(t *testing.T) {
 // Appends of many workers at once all reach the disk whole, sharing
 // their syncs.
 func TestJournalTakesConcurrentAppends(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	j := journal(t, w, "run-many")
@@ -90,6 +93,7 @@ func TestJournalTakesConcurrentAppends(t *testing.T) {
 // A record cut short at the end — the job died writing it, so no worker
 // went on with it — is dropped; what precedes it lands.
 func TestJournalCutShortLandsWhatPrecedes(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	journal(t, w, "run-2", fetched(t0, `{"a":1}`)).Close()
@@ -111,6 +115,7 @@ func TestJournalCutShortLandsWhatPrecedes(t *testing.T) {
 // A record damaged inside the journal stops the landing there; the
 // journal is set aside for a person to look at, not deleted.
 func TestDamagedJournalIsSetAside(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	journal(t, w, "run-3", fetched(t0, `{"a":1}`), fetched(t0, `{"a":2}`)).Close()
@@ -133,6 +138,7 @@ func TestDamagedJournalIsSetAside(t *testing.T) {
 
 // A journal removed after its responses were landed leaves nothing to land.
 func TestRemovedJournalIsGone(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	r := fetched(t0, `{"a":1}`)
@@ -155,6 +161,7 @@ func TestRemovedJournalIsGone(t *testing.T) {
 // and left with a write-ahead log by a job that died, is taken over whole:
 // the log's rows are there.
 func TestEarlierInPlaceWarehouseIsTakenOver(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	if out, err := child(t, "load-and-die", dir); err == nil {
 		t.Fatalf("helper: %v\n%s", err, out)

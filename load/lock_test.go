@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -38,6 +39,7 @@ func TestSecondWriterIsBusy(t *testing.T) {
 }
 
 func TestSecondWriterProcessIsBusy(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	out, err := child(t, "open", dir)
@@ -56,6 +58,7 @@ func TestSecondWriterProcessIsBusy(t *testing.T) {
 // waits for, and takes the warehouse when the first closes it; past its
 // timeout it gives up with a *BusyError that says how long it waited.
 func TestSecondWriterWaitsPolitely(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 
@@ -99,6 +102,7 @@ func TestSecondWriterWaitsPolitely(t *testing.T) {
 // processes, as notebooks are: within one process DuckDB shares a database
 // already open by the same path (see OpenReadOnly).
 func TestReadersSeeThePublishedWarehouseAndNeverBlockTheWriter(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	if _, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions()); !errors.Is(err, load.ErrNoWarehouse) {
 		t.Errorf("empty dir: %v, want ErrNoWarehouse", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -330,6 +331,7 @@ func mergedSeen(r row, first string) row {
 // what DuckDB holds after a sequence of loads, the Parquet mirror holds
 // after SyncParquet.
 func TestMerge(t *testing.T) {
+	slowtest.Long(t)
 	for _, c := range slices.Concat(mergeCases, dimensionCases) {
 		t.Run(c.name, func(t *testing.T) { c.run(t, both) })
 	}
@@ -340,6 +342,7 @@ func TestMerge(t *testing.T) {
 // from the directory name as a DATE; a JSON column is a string in the
 // files).
 func TestMirrorMatchesTables(t *testing.T) {
+	slowtest.Long(t)
 	mem := checkedMem(t)
 	w := freshWarehouse(t)
 	load1(t, w, mem, schema.ETAObservations, etaObs("S1", "2024-01-01T10:00:00Z", "2024-01-09T00:00:00Z", "r1"))

@@ -15,6 +15,7 @@ import (
 
 	views "github.com/etalake/etalake/sql"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/schema"
@@ -89,6 +90,7 @@ func TestReopenAppliesNothing(t *testing.T) {
 // differs from the embedded one, or that knows a migration this binary does
 // not, is refused, and the refusal leaves the warehouse unlocked.
 func TestMigrationsAreForwardOnly(t *testing.T) {
+	slowtest.Long(t)
 	for _, c := range []struct{ name, tamper string }{
 		{"checksum differs", `UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1`},
 		{"newer warehouse", `INSERT INTO schema_migrations VALUES (99, '0099_future', 'x', now())`},
@@ -126,6 +128,7 @@ func TestMigrationsAreForwardOnly(t *testing.T) {
 // every response reads back as it was landed, and the table and columns
 // keep their comments. A fresh warehouse stores bodies the same way.
 func TestMigrationTwoKeepsEveryBody(t *testing.T) {
+	slowtest.Long(t)
 	ms, err := schema.Migrations()
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +212,7 @@ func TestMigrationTwoKeepsEveryBody(t *testing.T) {
 // columns (a glob over files of both shapes would not read), and a later,
 // poorer observation keeps what the row held.
 func TestMigrationThreeKeepsDimensionRows(t *testing.T) {
+	slowtest.Long(t)
 	ms, err := schema.Migrations()
 	if err != nil {
 		t.Fatal(err)

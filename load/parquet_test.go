@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -12,6 +13,7 @@ import (
 // (a child process that exits without closing) leaves its partitions
 // pending in DuckDB; the next SyncParquet writes them.
 func TestPendingSurvivesACrash(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	if out, err := child(t, "load-and-die", dir); err == nil || !strings.Contains(err.Error(), "exit status 3") {
 		t.Fatalf("helper: %v\n%s", err, out)

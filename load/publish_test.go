@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -48,6 +49,7 @@ func publishedCount(t *testing.T, dir, q string) int64 {
 // tables beside them, and its Parquet mirror written: they are rebuilt
 // when those tables changed, and only then.
 func TestPublishRebuildsTheAnalyticTablesItPublishes(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
@@ -76,6 +78,7 @@ func TestPublishRebuildsTheAnalyticTablesItPublishes(t *testing.T) {
 // — is one whose analytic tables may lag its tables: the next writer's
 // publish rebuilds them, though that writer changed none of them.
 func TestTheNextWriterRebuildsWhatADeadJobLeft(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	if out, err := child(t, "load-and-die", dir); err == nil || !strings.Contains(err.Error(), "exit status 3") {
 		t.Fatalf("helper: %v\n%s", err, out)
@@ -132,6 +135,7 @@ func TestPublishRefusesLandedResponsesNotDerived(t *testing.T) {
 // Publish, analytic tables included. Here what stands in the way is a
 // body segment that cannot be read (a file lost, a disk that fails).
 func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	landDerived(t, w, fetched(t0, `{"port":"NLRTM"}`))

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -22,6 +23,7 @@ import (
 // so that two writers hold all sixteen; their rows are read as the lake
 // is fed (LakeRows).
 func TestPullMergesDimensionRowsAsOneWarehouse(t *testing.T) {
+	slowtest.Long(t)
 	mem := checkedMem(t)
 	pull, err := load.Open(t.Context(), t.TempDir(), load.Options{Now: clock, Pull: true})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 )
@@ -38,6 +39,7 @@ func pushJournals(t *testing.T, dir string) []string {
 // receiver is writing, and lands it — once — after the receiver rotated
 // it.
 func TestAReceiverJournalIsLandedOnceRotated(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir) // a nightly job, holding the lock
 	clock := t0

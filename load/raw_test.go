@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 )
@@ -194,6 +195,7 @@ func TestBodiesAreStoredCompressed(t *testing.T) {
 // request header; Land is given the response's fields, and nothing it
 // writes (columns, database file, mirror) holds the key.
 func TestLandStoresOnlyTheGivenFields(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	const key = "sk-test-5e3cb1f0a9d8"
@@ -236,6 +238,7 @@ func TestLandStoresOnlyTheGivenFields(t *testing.T) {
 }
 
 func TestRawFiltersAndPages(t *testing.T) {
+	slowtest.Long(t)
 	w := freshWarehouse(t)
 	var rs []response.Landed
 	for i := range 600 {

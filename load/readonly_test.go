@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -42,6 +43,7 @@ func published(t *testing.T) string {
 // writes (DESCRIBE, SUMMARIZE, PRAGMA, EXPLAIN) all run. Allowing files
 // lifts it.
 func TestAReaderReadsTheMirrorAndWritesNoFile(t *testing.T) {
+	slowtest.Long(t)
 	dir := published(t)
 	outside := t.TempDir()
 	mirrorFile := filepath.Join(dir, "parquet", "eta_observations", "x.parquet")
@@ -138,6 +140,7 @@ func TestAReaderReadsTheMirrorAndWritesNoFile(t *testing.T) {
 // the reader then reads a private copy, says who holds the file and what
 // the copy cost, and removes the copy when closed.
 func TestAReaderAnswersWhileANotebookHoldsTheFileReadWrite(t *testing.T) {
+	slowtest.Long(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows locks the whole file: no copy can be read")
 	}

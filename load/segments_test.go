@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 )
@@ -18,6 +19,7 @@ import (
 // every body back, checked, across segments; and a segment gone is an
 // error naming it, never a body silently missing.
 func TestPublishedBodiesLeaveTheDatabaseAndReadBackFromSegments(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	for night := range 2 {
@@ -61,6 +63,7 @@ func TestPublishedBodiesLeaveTheDatabaseAndReadBackFromSegments(t *testing.T) {
 // publish: the database never holds more than Options.SegmentFlush of
 // them, and every body still reads back.
 func TestALongJobMovesItsBodiesToSegmentsAsItGoes(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w, err := load.Open(t.Context(), dir, load.Options{Now: clock, SegmentFlush: 64 << 10})
 	if err != nil {

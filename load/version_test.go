@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -86,6 +87,7 @@ func TestAPublishLinksWhatDidNotChange(t *testing.T) {
 // does), never errs and reads the rows of one publish or of the next,
 // never fewer, never a table half gone.
 func TestAReaderOfTheMirrorNeverSeesAGap(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	mem := checkedMem(t)
@@ -156,6 +158,7 @@ func TestAReaderOfTheMirrorNeverSeesAGap(t *testing.T) {
 // current stays for readers of the mirror caught by the swap. Meanwhile
 // every new reader sees the newest.
 func TestAReaderKeepsItsVersionUntilItCloses(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	mem := checkedMem(t)
@@ -200,6 +203,7 @@ func TestAReaderKeepsItsVersionUntilItCloses(t *testing.T) {
 // invisible to readers and removed by the next writer's Open; the
 // published version and its files stay.
 func TestOpenSweepsWhatACrashLeft(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	load1(t, w, checkedMem(t), schema.ETAObservations, crashRows...)
@@ -259,6 +263,7 @@ func TestOpenSweepsWhatACrashLeft(t *testing.T) {
 // running the script again on it ("View with name raw_responses already
 // exists", found by TestKillsAtRandomMomentsRebuyOnlyWhatWasInFlight).
 func TestAPublishAfterACrashInTheTemplateBuildsItAgain(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	load1(t, w, checkedMem(t), schema.ETAObservations, crashRows[0])
@@ -292,6 +297,7 @@ func TestAPublishAfterACrashInTheTemplateBuildsItAgain(t *testing.T) {
 // the partitions pending; the next publish, once the way is clear,
 // publishes the job whole.
 func TestAFailedPublishChangesNothing(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	mem := checkedMem(t)
@@ -346,6 +352,7 @@ func TestAFailedPublishChangesNothing(t *testing.T) {
 // both become links through .current, the mirror's files are the
 // version's, and readers see every row.
 func TestTheFirstPublishTakesOverAWarehouseOfTheLayoutBefore(t *testing.T) {
+	slowtest.Long(t)
 	dir := t.TempDir()
 	w := openWarehouse(t, dir)
 	load1(t, w, checkedMem(t), schema.ETAObservations, crashRows...)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/report"
 )
 
@@ -18,6 +19,7 @@ import (
 // never a verdict on too few calls — and how often the arrivals fell
 // inside its intervals; by carrier only the rows with enough calls.
 func TestEstimateSectionShowsTheViewsVerdictsAndCoverage(t *testing.T) {
+	slowtest.Long(t)
 	// small's estimate ties with the carrier's ETA from 3 days out.
 	if ties := estimateRows(t, small()); ties == 0 {
 		t.Error("small has no TIE: it no longer shows how one is said")
@@ -126,6 +128,7 @@ func rowsOf(section string) string {
 // the carrier's and the predictive ETA compared, the schedule and the
 // charts are the same with its rows in the warehouse as without them.
 func TestEstimateLeavesTheOtherSectionsAsTheyWere(t *testing.T) {
+	slowtest.Long(t)
 	db := warehouse(t, demoLike())
 	with, err := report.Build(t.Context(), db)
 	if err != nil {
@@ -171,6 +174,7 @@ func TestEstimateLeavesTheOtherSectionsAsTheyWere(t *testing.T) {
 // most and a count of the rest, and neither what arrived, nor what is due
 // later, nor what is overdue.
 func TestOutlookListsWhatIsDueFromTheNewestObservation(t *testing.T) {
+	slowtest.Long(t)
 	f := small()
 	asOf := time.Date(2026, 3, 11, 2, 0, 0, 0, time.UTC) // small's newest observation
 	seen := at(15)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/report"
 )
 
@@ -22,6 +23,7 @@ func page(t *testing.T, r *report.Report) string {
 }
 
 func TestWriteHTMLIsOneSelfContainedPage(t *testing.T) {
+	slowtest.Long(t)
 	r := build(t, small())
 	r.Warehouse = "/data/warehouse"
 	html := page(t, r)
@@ -94,6 +96,7 @@ func wellFormed(s string) error {
 }
 
 func TestWriteHTMLEscapesTheData(t *testing.T) {
+	slowtest.Long(t)
 	const evil = `<b>&"x`
 	f := small()
 	for i := range f.Shipments {

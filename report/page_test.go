@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // svgOf is the chart id of the page.
@@ -47,6 +49,7 @@ func axisTop(t *testing.T, svg string) float64 {
 }
 
 func TestHorizonChartDrawsEachPointsInterval(t *testing.T) {
+	slowtest.Long(t)
 	r := build(t, small())
 	svg := svgOf(t, page(t, r), "chart-horizon")
 	// AAAA's MAE 3 days out and its interval, as the ranking prints them:
@@ -130,6 +133,7 @@ func TestOnTimeChartSetsTooFewApart(t *testing.T) {
 }
 
 func TestPageSaysWhenAndByWhatItWasMade(t *testing.T) {
+	slowtest.Long(t)
 	r := build(t, small())
 	r.Made = time.Date(2026, 12, 7, 12, 30, 5, 0, time.FixedZone("CET", 3600))
 	r.Version = "v1.4.0 (0123456789ab)"

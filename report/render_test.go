@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // chromiumFlags run Chromium headless, offline and without a trace: no
@@ -28,6 +30,7 @@ const shotWidth, shotHeight = 1280, 4800
 // headless Chromium and checks the screenshot: its size, that it is not
 // blank, and that the charts drew their colours.
 func TestHTMLRendersInChromium(t *testing.T) {
+	slowtest.Long(t)
 	chromium := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {

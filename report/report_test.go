@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/report"
 )
 
@@ -194,6 +195,7 @@ func TestHorizonsSayHowOldTheETAsWereAndLeaveStaleOnesOut(t *testing.T) {
 }
 
 func TestComparisonOnlyWhereBothETAsExistByDesign(t *testing.T) {
+	slowtest.Long(t)
 	r := build(t, small())
 	// AAAA's shipments have a predictive ETA 3 days out: the selective kind.
 	if p := r.All.Predictive[3]; p.N == 0 || !p.Selective {
@@ -354,6 +356,7 @@ func TestBuildReadsSpanAndCredits(t *testing.T) {
 }
 
 func TestBuildSaysWhatIsMissing(t *testing.T) {
+	slowtest.Long(t)
 	t.Run("nothing", func(t *testing.T) {
 		f := small()
 		_, err := report.Build(t.Context(), warehouse(t, fixture{Shipments: f.Shipments[len(f.Shipments)-1:], Runs: f.Runs}))

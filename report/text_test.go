@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/report")
@@ -37,6 +39,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestWriteTextGolden(t *testing.T) {
+	slowtest.Long(t)
 	r := build(t, small())
 	r.Warehouse = "./warehouse"
 	var b bytes.Buffer
@@ -47,6 +50,7 @@ func TestWriteTextGolden(t *testing.T) {
 }
 
 func TestWriteTextFitsIn100Columns(t *testing.T) {
+	slowtest.Long(t)
 	r := build(t, demoLike())
 	r.Warehouse = "./etalake-demo"
 	var b bytes.Buffer

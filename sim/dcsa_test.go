@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -116,6 +117,7 @@ func portWithTerminals(t *testing.T, n int) string {
 }
 
 func TestDCSAAnswersConformToTheStandard(t *testing.T) {
+	slowtest.Long(t)
 	o := loadOpenAPI(t)
 	env := dcsaEnv(t, simtest.Options{})
 	w := env.Service.World()
@@ -525,6 +527,7 @@ func sortedCopy(s []string) []string {
 }
 
 func TestDCSAPagesSplitOneAnswer(t *testing.T) {
+	slowtest.Long(t)
 	o := loadOpenAPI(t)
 	queries := dcsaQueries(t)
 	paging := []struct{ pageSize, limit int }{{1, 0}, {2, 0}, {5, 0}, {0, 3}, {2, 5}, {5, 2}, {0, 1000}}
@@ -744,6 +747,7 @@ func TestDCSACursorRules(t *testing.T) {
 // profile's answers of the same world at the same time: the same calls,
 // carriers, vessels, voyages, timestamps and routings.
 func TestDCSAIsTheSameWorld(t *testing.T) {
+	slowtest.Long(t)
 	o := loadOpenAPI(t)
 	w, _ := defaultWorld(t)
 	for _, at := range []time.Time{start, start.AddDate(0, 0, 23)} {

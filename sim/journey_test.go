@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -77,6 +78,7 @@ func eventKey(c string, e wire.Event) string {
 }
 
 func TestEventsTurnActualAndNeverGoBack(t *testing.T) {
+	slowtest.Long(t)
 	w, tr := defaultWorld(t)
 	type seen struct {
 		date   time.Time

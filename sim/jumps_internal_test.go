@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/wire"
 )
 
@@ -141,6 +142,7 @@ var beforeJumps = []struct {
 }
 
 func TestWithoutJumpsTheWorldIsTheWorldBeforeJumps(t *testing.T) {
+	slowtest.Long(t)
 	for _, c := range beforeJumps {
 		got := answersDigest(t, NewWorld(c.cfg))
 		t.Logf("seed %d: %s", c.cfg.Seed, got)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -62,6 +63,7 @@ func visibleJumps(tr sim.Truth, limit int, f func(s sim.ShipmentTruth, j sim.Jum
 // chance about once in 400 worlds), and so does the sum over carriers of
 // each kind beyond 3.
 func TestJumpRatesMatchTheCarriers(t *testing.T) {
+	slowtest.Long(t)
 	w := sim.NewWorld(sim.WorldConfig{Seed: 11, Shipments: 24000, Days: 300, EvenCarriers: true})
 	tr := w.Truth()
 	z := func(k, n int, p float64) float64 { return (float64(k) - p*float64(n)) / math.Sqrt(p*(1-p)*float64(n)) }
@@ -521,6 +523,7 @@ func TestSwappedVoyagesShowTheSubstitute(t *testing.T) {
 // actual, an event keeps its date, place and vessel; actual events stay in
 // order.
 func TestEventsThatHappenedStaySaid(t *testing.T) {
+	slowtest.Long(t)
 	w, tr := jumpyWorld(t)
 	type said struct {
 		date  time.Time

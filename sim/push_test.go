@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 	"github.com/etalake/etalake/sim/simtest"
 	"github.com/etalake/etalake/wire"
@@ -34,6 +35,7 @@ type pushed struct {
 // moved that far — each push carrying the answer at that moment, as a
 // fetch then would have it.
 func TestPushesAreTheEventsTheAnswersShow(t *testing.T) {
+	slowtest.Long(t)
 	w := simtest.World(sim.WorldConfig{})
 	svc, err := sim.New(sim.Config{World: w})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/sim"
 )
 
@@ -84,6 +85,7 @@ func TestDefaults(t *testing.T) {
 
 // Answers do not depend on which requests came first or on concurrency.
 func TestConcurrentUse(t *testing.T) {
+	slowtest.Long(t)
 	w, _ := defaultWorld(t)
 	want := sampleAnswers(t, w)
 	var wg sync.WaitGroup

@@ -3,6 +3,8 @@ package sql_test
 import (
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // The outlook lists what is still on its way, each from its latest
@@ -12,6 +14,7 @@ import (
 // no longer said to be reached, its POSTPOD is there and its POD, reached,
 // is not.
 func TestArrivalOutlookListsOnlyWhatIsOnItsWayFromItsLatestEstimate(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	got := map[string]bool{}
 	rs, err := db.Query("SELECT shipment_number || ' ' || target FROM arrival_outlook")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	views "github.com/etalake/etalake/sql"
 )
 
@@ -22,6 +23,7 @@ import (
 // its plan is omitted, counted apart and not judged, and one missing on a
 // single night is not yet.
 func TestACallAlreadyLateButNotArrivedCountsLate(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	var outcome string
 	var atLeast float64
@@ -154,6 +156,7 @@ func TestIntervalsClusterShipmentsByVesselCall(t *testing.T) {
 // exist — per port over every carrier, every carrier together, carrier ×
 // port over every month.
 func TestRollupsSayWhatTheyAre(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	groups := map[string]map[string][]string{
 		"eta_accuracy_summary": {
@@ -226,6 +229,7 @@ func keys(m map[string][]string) []string {
 // materialised for them (eta_accuracy_known, eta_accuracy_summary), and
 // every column of them carry a comment a notebook can read.
 func TestEveryViewAndColumnIsDocumented(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	var views, undocumented int
 	one(t, db, "SELECT count(*), count(*) FILTER (WHERE coalesce(comment, '') = '') FROM duckdb_views() WHERE NOT internal", &views, &undocumented)
@@ -268,6 +272,7 @@ func TestEveryViewAndColumnIsDocumented(t *testing.T) {
 // newest response's, which in Los Angeles is still that night, so the test
 // would see a bucket or a date that followed the session.
 func TestEveryAnswerIsTheSameInEveryTimeZone(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	ctx := context.Background()
 	zones := []string{"UTC", "America/New_York", "America/Los_Angeles", "Asia/Shanghai", "Pacific/Kiritimati"}
@@ -349,6 +354,7 @@ func TestEveryAnswerIsTheSameInEveryTimeZone(t *testing.T) {
 // vessels are enough. No row of any summary is enough on fewer clusters
 // than etalake_min_n().
 func TestACarrierAtAPortWithOneVesselIsNeverEnough(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	var levels, enough, calls, vessels, withInterval int
 	one(t, db, `SELECT count(*), count(*) FILTER (WHERE enough), max(n_calls), max(n_vessels), count(on_time_lo)
@@ -416,6 +422,7 @@ func TestEveryIntervalSaysHowManyClustersItRestsOn(t *testing.T) {
 // complete; March, still going, is not, in both the ETA summary (S9
 // arrived in February) and schedule reliability.
 func TestEveryMonthRowSaysWhetherItsMonthIsComplete(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	for _, c := range []struct{ table, month string }{
 		{"eta_accuracy_summary", "arrival_month"},
@@ -477,6 +484,7 @@ func TestAReportDelayOnlyCountsEventsAfterTrackingBegan(t *testing.T) {
 // before that job
 // is the same after it.
 func TestACompleteScheduleMonthDoesNotMoveAfterLaterJobs(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	call := func(classifier, observed, event string) string {
 		return fmt.Sprintf(`('PORT', 'NLRTM', 9321483, '99W', 'ARRI', '%s', TIMESTAMPTZ '%s', 'MAEU', 'AE7', NULL, 'MAERSK A', '99W', '99E', NULL, TIMESTAMPTZ '%s', 'px', CAST(TIMESTAMPTZ '%[2]s' AS DATE), NULL)`,

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	views "github.com/etalake/etalake/sql"
 )
@@ -94,6 +95,7 @@ func rows(t *testing.T, db querier, q string) []string {
 // Every view answers on the hand-built history exactly as its golden file
 // says (go test ./sql -update rewrites them after a reviewed change).
 func TestViewsGolden(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	vs, err := views.Views()
 	if err != nil {
@@ -136,6 +138,7 @@ func one(t *testing.T, db *sql.DB, q string, dest ...any) {
 
 // The semantics the golden files encode, said plainly.
 func TestViewSemantics(t *testing.T) {
+	slowtest.Long(t)
 	db := history(t)
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
@@ -164,6 +165,7 @@ func apart(a, b []string) (onlyA, onlyB []string) {
 // When the actual comes again (night 12, 2026-03-12 03:00), the arrival
 // is that one, with nothing of the withdrawn one either.
 func TestAnActualArrivalLaterWithdrawnLeavesNoTraceInETAAccuracy(t *testing.T) {
+	slowtest.Long(t)
 	arrived := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
 	claimed := answer{night: 10, pod: arrived, actual: true}
 	withdrawn := answer{night: 11, pod: time.Date(2026, 3, 12, 0, 0, 0, 0, time.UTC)}
@@ -248,6 +250,7 @@ func postpodBody(withdrawn bool) []byte {
 // at NLRTM, as the whole build and a job's refresh for the shipment both
 // compute it.
 func TestAPostPODArrivalKeepsItsLegsWhenThePODActualIsWithdrawn(t *testing.T) {
+	slowtest.Long(t)
 	ctx := context.Background()
 	wh, err := load.Open(ctx, t.TempDir(), load.DefaultOptions())
 	if err != nil {

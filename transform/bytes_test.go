@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
@@ -46,6 +47,7 @@ func liveHeap() int64 {
 // must follow what the batch really holds, whatever the mix of its rows
 // (here: many small events, or the same shipments observed again).
 func TestBytesFollowsTheBatchsMemory(t *testing.T) {
+	slowtest.Long(t)
 	for _, tc := range []struct {
 		name                  string
 		shipments, containers int

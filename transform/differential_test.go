@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/response"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
@@ -61,6 +62,7 @@ func batchRows(t *testing.T, b *transform.Batch, r response.Landed) string {
 // TestFastPathTakesTheSimulatorBodies checks that the fast path does not
 // give up on what the service really sends.
 func TestFastPathTakesTheSimulatorBodies(t *testing.T) {
+	slowtest.Long(t)
 	rs, _ := simShipments(t)
 	b := transform.NewBatch(checked(t))
 	defer b.Release()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/transform"
 	"github.com/etalake/etalake/wire"
 )
@@ -151,6 +152,7 @@ func (v *variant) value(x any) {
 // TestFastPathOnVariants rewrites every tracking body of testdata many
 // times and holds the fast path to the wire decoder on each.
 func TestFastPathOnVariants(t *testing.T) {
+	slowtest.Long(t)
 	rng := rand.New(rand.NewSource(7))
 	mem := checked(t)
 	tried, taken := 0, 0

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etalake/etalake/internal/slowtest"
 )
 
 // Every zone of the table is one Go's zone database knows (a body reads
@@ -34,6 +36,7 @@ func TestCountryZones(t *testing.T) {
 // countryzones_gen.go is what its go:generate line writes from this
 // host's tz database, when it is the version the file was generated from.
 func TestCountryZonesAreGenerated(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("runs the generator")
 	}

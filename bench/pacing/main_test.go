@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etalake/etalake/internal/slowtest"
 	"github.com/etalake/etalake/jobs"
 )
 
@@ -15,6 +16,7 @@ import (
 // spends less, the webhooks land, the warehouse's arrivals are the
 // truth's, and the report has a row per policy and the acceptance.
 func TestEveryPolicyRunsAndIsJudged(t *testing.T) {
+	slowtest.Long(t)
 	if testing.Short() {
 		t.Skip("runs 4 warehouses over 6 nights")
 	}

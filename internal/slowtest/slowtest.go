@@ -1,7 +1,3 @@
-// Package slowtest marks the tests of the slow tier: statistical tests and
-// tests over large inputs, which take minutes where the rest of the suite
-// takes seconds. They run when ETALAKE_SLOW_TESTS=1 (.ci/run sets it for
-// its second tier); otherwise they skip, saying why and how to run them.
 package slowtest
 
 import (
