@@ -28,12 +28,12 @@ func TestFleetCoordinationRecipeRuns(t *testing.T) {
 		t.Fatalf("the shipments to track: %v\n%s", err, out)
 	}
 	b.text = replaceAll(t, b, regexp.MustCompile(`postgres://\S+`).FindString(b.text), pg.URL)
-	exports, commands := exportsOf(shellLines(b.text))
+	exports, commands := exportsOf(shellLines(b))
 	state := filepath.Join(sh.dir, "coordinated-state")
 	for _, l := range commands {
 		out, err := sh.run(t, exports+l.command, append(sv.environ(), "ETALAKE_STATE_DIR="+state)...)
 		if err != nil || !regexp.MustCompile(`(?m)^run \S+ for \S+: ok in`).MatchString(out) {
-			t.Fatalf("%s:%d: %s should end ok; it ended with %v:\n%s", b.file, b.line, l.command, err, lastLines([]byte(out)))
+			t.Fatalf("%s: %s should end ok; it ended with %v:\n%s", l.where, l.command, err, lastLines([]byte(out)))
 		}
 	}
 	if entries, err := os.ReadDir(state); err == nil && len(entries) > 0 {

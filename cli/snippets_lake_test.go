@@ -33,17 +33,17 @@ func TestLakePageCommandsRun(t *testing.T) {
 	for _, l := range commands {
 		out, err := sh.run(t, exports+l.command, sv.environ()...)
 		if err != nil {
-			t.Fatalf("%s:%d: %s ended with %v:\n%s", b.file, b.line, l.command, err, lastLines([]byte(out)))
+			t.Fatalf("%s: %s ended with %v:\n%s", l.where, l.command, err, lastLines([]byte(out)))
 		}
 		switch {
 		case strings.HasPrefix(l.command, "etalake run "):
 			m := regexp.MustCompile(`(?m)^run (\S+) for \S+: ok in`).FindStringSubmatch(out)
 			if m == nil {
-				t.Fatalf("%s:%d: %s should end ok; it printed:\n%s", b.file, b.line, l.command, lastLines([]byte(out)))
+				t.Fatalf("%s: %s should end ok; it printed:\n%s", l.where, l.command, lastLines([]byte(out)))
 			}
 			runID = m[1]
 		case l.command == "etalake lake status" && !regexp.MustCompile(`(?m)^\s*port_calls\s.*`+regexp.QuoteMeta(runID)).MatchString(out):
-			t.Errorf("%s:%d: lake status should name run %s as port_calls' writer; it printed:\n%s", b.file, b.line, runID, out)
+			t.Errorf("%s: lake status should name run %s as port_calls' writer; it printed:\n%s", l.where, runID, out)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(root, "catalog.db")); err != nil {
@@ -56,7 +56,7 @@ func TestLakePageCommandsRun(t *testing.T) {
 // /var/lib/etalake moved to root.
 func onOneMachine(t *testing.T, b mdBlock, root string) []shellLine {
 	t.Helper()
-	lines := shellLines(b.text)
+	lines := shellLines(b)
 	exportRE, altRE := regexp.MustCompile(`^export (ETALAKE_LAKE_[A-Z_]+)=\S+$`), regexp.MustCompile(`^or (\S+)`)
 	for i, l := range lines {
 		m := exportRE.FindStringSubmatch(l.command)
@@ -65,7 +65,7 @@ func onOneMachine(t *testing.T, b mdBlock, root string) []shellLine {
 		}
 		alt := altRE.FindStringSubmatch(l.comment)
 		if alt == nil || !strings.Contains(alt[1], "/var/lib/etalake/") {
-			t.Fatalf("%s:%d: %s: its comment should give the setting on one machine, \"or …/var/lib/etalake/…\"; it is %q", b.file, b.line, l.command, l.comment)
+			t.Fatalf("%s: %s: its comment should give the setting on one machine, \"or …/var/lib/etalake/…\"; it is %q", l.where, l.command, l.comment)
 		}
 		lines[i].command = fmt.Sprintf("export %s=%s", m[1], strings.ReplaceAll(alt[1], "/var/lib/etalake", root))
 	}

@@ -45,18 +45,18 @@ func TestOperationsCommandsRun(t *testing.T) {
 		"https://api.example.com/container-tracking/api/v2", sv.export["ETALAKE_TRACKING_URL"],
 		"/etc/etalake/key", key,
 		"/srv/www/", filepath.Join(sh.dir, "www")+"/")
-	exports, commands := exportsOf(shellLines(b.text))
+	exports, commands := exportsOf(shellLines(b))
 	var added []string
 	for _, l := range commands {
 		out, err := sh.run(t, exports+l.command)
 		if err != nil {
-			t.Fatalf("%s:%d: %s (%s) ended with %v:\n%s", b.file, b.line, l.command, l.comment, err, lastLines([]byte(out)))
+			t.Fatalf("%s: %s (%s) ended with %v:\n%s", l.where, l.command, l.comment, err, lastLines([]byte(out)))
 		}
 		if strings.HasPrefix(l.command, "etalake track add ") {
 			added = trackedNumbers(l.command)
 		}
 		if why := operationsCheck(l.command, out, added); why != "" {
-			t.Errorf("%s:%d: %s: %s; it printed:\n%s", b.file, b.line, l.command, why, lastLines([]byte(out)))
+			t.Errorf("%s: %s: %s; it printed:\n%s", l.where, l.command, why, lastLines([]byte(out)))
 		}
 	}
 	t.Run("jq", func(t *testing.T) { runSummaryJQ(t, sh, exports) })

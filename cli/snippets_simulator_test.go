@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,23 +25,23 @@ func TestSimulatorPageCommandsRun(t *testing.T) {
 	slowtest.Require(t, "builds etalake and runs docs/simulator.md's commands: three simulators, the world, ten days of responses imported, about 40 s")
 	b := docShellBlock(t, "etalake sim serve", "etalake sim responses")
 	sh := newSnippetShell(t)
-	for _, l := range shellLines(b.text) {
+	for _, l := range shellLines(b) {
 		if strings.HasSuffix(l.command, "&") {
-			checkSimServeLine(t, sh, b, l)
+			checkSimServeLine(t, sh, l)
 			continue
 		}
 		out, err := sh.run(t, l.command)
 		if err != nil {
-			t.Fatalf("%s:%d: %s ended with %v:\n%s", b.file, b.line, l.command, err, lastLines([]byte(out)))
+			t.Fatalf("%s: %s ended with %v:\n%s", l.where, l.command, err, lastLines([]byte(out)))
 		}
 		if to := regexp.MustCompile(`>\s*(\S+)`).FindStringSubmatch(l.command); to != nil && strings.Contains(l.comment, "--shipments") {
 			out, err := sh.run(t, "./etalake track add --shipments "+to[1], "ETALAKE_WAREHOUSE="+filepath.Join(sh.dir, "tracked"))
 			if err != nil || !regexp.MustCompile(`[1-9]\d* added`).MatchString(out) {
-				t.Errorf("%s:%d: %s is %s, yet track add --shipments %[4]s ended with %v:\n%s", b.file, b.line, to[1], l.comment, err, lastLines([]byte(out)))
+				t.Errorf("%s: %s is %s, yet track add --shipments %[2]s ended with %v:\n%s", l.where, to[1], l.comment, err, lastLines([]byte(out)))
 			}
 		}
 		if strings.Contains(l.command, "etalake import") && !regexp.MustCompile(`(?m)^import \S+: ok$`).MatchString(out) {
-			t.Errorf("%s:%d: %s should import every response, ok; it printed:\n%s", b.file, b.line, l.command, lastLines([]byte(out)))
+			t.Errorf("%s: %s should import every response, ok; it printed:\n%s", l.where, l.command, lastLines([]byte(out)))
 		}
 	}
 }
@@ -50,11 +49,11 @@ func TestSimulatorPageCommandsRun(t *testing.T) {
 // checkSimServeLine starts a simulator line of the page and checks its
 // export line against the line's comment and the line's --key, then
 // stops it.
-func checkSimServeLine(t *testing.T, sh *snippetShell, b mdBlock, l shellLine) {
+func checkSimServeLine(t *testing.T, sh *snippetShell, l shellLine) {
 	t.Helper()
 	sv := sh.serve(t, strings.TrimSuffix(l.command, "&")+" --addr 127.0.0.1:0")
 	defer sv.stop()
-	where := fmt.Sprintf("%s:%d: %s", b.file, b.line, l.command)
+	where := l.where + ": " + l.command
 	for _, k := range []string{"ETALAKE_SCHEDULE_URL", "ETALAKE_TRACKING_URL", "ETALAKE_API_KEY"} {
 		if sv.export[k] == "" {
 			t.Errorf("%s: its export line should set %s; it is %q", where, k, sv.line)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -38,24 +39,24 @@ func docShellBlock(t *testing.T, markers ...string) mdBlock {
 // a '#' after a blank (none of the snippets quotes one).
 var shellCommentRE = regexp.MustCompile(`(^|\s)#(\s|$)`)
 
-// shellLine is a line of a snippet: the command, and the comment after
-// it, which says what the command does.
+// shellLine is a line of a snippet: the command, the comment after it,
+// which says what the command does, and where it is (file:line).
 type shellLine struct {
-	command, comment string
+	command, comment, where string
 }
 
-// shellLines returns a snippet's commands, the blank and comment-only
-// lines left out.
-func shellLines(text string) []shellLine {
+// shellLines returns a block's commands, the blank and comment-only lines
+// left out.
+func shellLines(b mdBlock) []shellLine {
 	var lines []shellLine
-	for _, l := range strings.Split(text, "\n") {
+	for i, l := range strings.Split(b.text, "\n") {
 		cmd, comment := l, ""
 		if loc := shellCommentRE.FindStringIndex(l); loc != nil {
 			hash := loc[0] + strings.Index(l[loc[0]:], "#")
 			cmd, comment = l[:hash], strings.TrimSpace(l[hash+1:])
 		}
 		if cmd = strings.TrimSpace(cmd); cmd != "" {
-			lines = append(lines, shellLine{command: cmd, comment: comment})
+			lines = append(lines, shellLine{command: cmd, comment: comment, where: fmt.Sprintf("%s:%d", b.file, b.line+1+i)})
 		}
 	}
 	return lines
