@@ -78,6 +78,28 @@ func lacks(tbl *table.Table, now, rec load.LakeTable, known bool, writer int64) 
 	return ReasonMissing, nil
 }
 
+// lacksAsItIs is lacks on t's table in tables, read again as it is now
+// when reading it as loaded fails after the table moved: a maintain
+// beside this writer may expire the snapshot it was loaded at, and
+// iceberg-go's expiry deletes that snapshot's manifest list at once, lease
+// or none. A commit recovers so (conflict); this read before it must too.
+// tables[t] is left the table as last read, now its identity.
+func (l *Lake) lacksAsItIs(ctx context.Context, t *schema.Table, tables map[*schema.Table]*table.Table, rec load.LakeTable, known bool, writer int64) (why string, now load.LakeTable, err error) {
+	for attempt := 1; ; attempt++ {
+		tbl := tables[t]
+		now = l.identity(tbl)
+		why, err = lacks(tbl, now, rec, known, writer)
+		if err == nil || attempt >= l.opt.MaxAttempts {
+			return why, now, err
+		}
+		fresh, lerr := l.cat.LoadTable(ctx, ident(t))
+		if lerr != nil || fresh.MetadataLocation() == tbl.MetadataLocation() {
+			return why, now, err
+		}
+		tables[t] = fresh
+	}
+}
+
 // hasRows reports whether the current snapshot of tbl has a data file of
 // writer.
 func hasRows(tbl *table.Table, writer int64) (bool, error) {
@@ -100,10 +122,8 @@ func (l *Lake) histories(ctx context.Context, w *load.Warehouse, tables map[*sch
 	}
 	out := map[*schema.Table]load.LakeChange{}
 	for _, t := range Tables() {
-		tbl := tables[t]
-		now := l.identity(tbl)
 		rec, known := recs[t.Name]
-		why, err := lacks(tbl, now, rec, known, writer)
+		why, now, err := l.lacksAsItIs(ctx, t, tables, rec, known, writer)
 		if err != nil {
 			return nil, fmt.Errorf("lake: reading %s's files: %w", t.Name, err)
 		}
