@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -45,18 +44,13 @@ func TestREADMEDemoRuns(t *testing.T) {
 	}
 }
 
-// readmeBlock returns the README's ```sh block that holds every marker.
+// readmeBlock returns the README's ```sh block that holds every marker
+// (docShellBlock, whose README comes first, kept to the README).
 func readmeBlock(t *testing.T, markers ...string) string {
 	t.Helper()
-	text, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	b := docShellBlock(t, markers...)
+	if b.file != "README.md" {
+		t.Fatalf("README.md has no ```sh block with %q (%s has one)", markers, b.file)
 	}
-	for _, b := range mdBlocks(string(text)) {
-		if b.lang == "sh" && !slices.ContainsFunc(markers, func(m string) bool { return !strings.Contains(b.text, m) }) {
-			return b.text
-		}
-	}
-	t.Fatalf("README.md has no ```sh block with %q", markers)
-	return ""
+	return b.text
 }

@@ -22,8 +22,7 @@ func TestFleetCoordinationRecipeRuns(t *testing.T) {
 	slowtest.Require(t, "builds etalake, starts Postgres and runs docs/fleet.md's coordinated run against `etalake sim serve`, about 30 s")
 	b := docShellBlock(t, "ETALAKE_COORDINATION=postgres://")
 	pg := pgtest.Start(t)
-	sh := newSnippetShell(t, "ETALAKE_RATE=1000/1s")
-	sv := sh.serve(t, "./etalake sim serve --addr 127.0.0.1:0 --rate 1000/1s")
+	sh, sv := fastSimulator(t)
 	if out, err := sh.run(t, "./etalake sim world --seed 1 > world.csv && head -n 21 world.csv > tracked.csv"); err != nil {
 		t.Fatalf("the shipments to track: %v\n%s", err, out)
 	}
@@ -32,7 +31,7 @@ func TestFleetCoordinationRecipeRuns(t *testing.T) {
 	state := filepath.Join(sh.dir, "coordinated-state")
 	for _, l := range commands {
 		out, err := sh.run(t, exports+l.command, append(sv.environ(), "ETALAKE_STATE_DIR="+state)...)
-		if err != nil || !regexp.MustCompile(`(?m)^run \S+ for \S+: ok in`).MatchString(out) {
+		if err != nil || !runOKRE.MatchString(out) {
 			t.Fatalf("%s: %s should end ok; it ended with %v:\n%s", l.where, l.command, err, lastLines([]byte(out)))
 		}
 	}

@@ -22,8 +22,7 @@ import (
 func TestLakePageCommandsRun(t *testing.T) {
 	slowtest.Require(t, "builds etalake and runs docs/lake.md's lake commands against `etalake sim serve`, about 30 s")
 	b := docShellBlock(t, "ETALAKE_LAKE_CATALOG", "etalake lake maintain")
-	sh := newSnippetShell(t, "ETALAKE_RATE=1000/1s")
-	sv := sh.serve(t, "./etalake sim serve --addr 127.0.0.1:0 --rate 1000/1s")
+	sh, sv := fastSimulator(t)
 	root := filepath.Join(sh.dir, "var", "lib", "etalake")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -37,7 +36,7 @@ func TestLakePageCommandsRun(t *testing.T) {
 		}
 		switch {
 		case strings.HasPrefix(l.command, "etalake run "):
-			m := regexp.MustCompile(`(?m)^run (\S+) for \S+: ok in`).FindStringSubmatch(out)
+			m := runOKRE.FindStringSubmatch(out)
 			if m == nil {
 				t.Fatalf("%s: %s should end ok; it printed:\n%s", l.where, l.command, lastLines([]byte(out)))
 			}

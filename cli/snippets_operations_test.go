@@ -27,10 +27,7 @@ import (
 func TestOperationsCommandsRun(t *testing.T) {
 	slowtest.Require(t, "builds etalake and runs docs/operations.md's commands against `etalake sim serve`, about 40 s")
 	b := docShellBlock(t, "etalake credits", "etalake track add", "etalake report --html")
-	// The simulator allows the test's rate, so that no command waits out
-	// the provider's 10 in 10 s.
-	sh := newSnippetShell(t, "ETALAKE_RATE=1000/1s")
-	sv := sh.serve(t, "./etalake sim serve --addr 127.0.0.1:0 --rate 1000/1s")
+	sh, sv := fastSimulator(t)
 	for _, d := range []string{"etc", "www"} {
 		if err := os.Mkdir(filepath.Join(sh.dir, d), 0o755); err != nil {
 			t.Fatal(err)

@@ -114,6 +114,19 @@ func (s *snippetShell) run(t *testing.T, script string, env ...string) (string, 
 	return string(out), err
 }
 
+// fastSimulator is a snippet shell and the demo simulator it serves
+// (`etalake sim serve`), both at 1000 requests a second, so that no
+// command waits out the provider's 10 in 10 s.
+func fastSimulator(t *testing.T) (*snippetShell, *served) {
+	t.Helper()
+	sh := newSnippetShell(t, "ETALAKE_RATE=1000/1s")
+	return sh, sh.serve(t, "./etalake sim serve --addr 127.0.0.1:0 --rate 1000/1s")
+}
+
+// runOKRE is the summary's first line of a run that ended ok; its group
+// is the run's id.
+var runOKRE = regexp.MustCompile(`(?m)^run (\S+) for \S+: ok in`)
+
 // served is a server a snippet starts with '&': the export line it
 // printed first, as variables, and what it wrote on stderr.
 type served struct {

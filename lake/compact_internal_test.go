@@ -11,7 +11,6 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/etalake/etalake/internal/slowtest"
-	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -24,14 +23,8 @@ func TestMaintainCompactsAPartitionOfSmallFiles(t *testing.T) {
 	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	l, err := Open(ctx, Config{Catalog: SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if _, err := jobs.Demo(ctx, jobs.DemoOptions{Days: 2, Dir: filepath.Join(dir, "wh"), Seed: 1, Shipments: 10, Warehouse: load.Options{Lake: l}}); err != nil {
-		t.Fatal(err)
-	}
+	l := openLocal(t, dir)
+	demoInto(t, l, filepath.Join(dir, "wh"), 2)
 	// Settle what the demo's commits left for maintain (the deletes of
 	// its second night, when the upkeep let them be): the test is of a
 	// split alone.

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/etalake/etalake/internal/slowtest"
-	"github.com/etalake/etalake/jobs"
 	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
@@ -24,18 +23,8 @@ func TestAWriterReadsATableWhoseLoadedSnapshotMaintainExpired(t *testing.T) {
 	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	l, err := Open(ctx, Config{Catalog: SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	demo := func(name string) {
-		t.Helper()
-		if _, err := jobs.Demo(ctx, jobs.DemoOptions{Days: 1, Dir: filepath.Join(dir, name), Seed: 1, Shipments: 10, Warehouse: load.Options{Lake: l}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	demo("first")
+	l := openLocal(t, dir)
+	demoInto(t, l, filepath.Join(dir, "first"), 1)
 	// What a writer loads before it commits.
 	loaded := map[*schema.Table]*table.Table{}
 	for _, s := range Tables() {
@@ -47,7 +36,7 @@ func TestAWriterReadsATableWhoseLoadedSnapshotMaintainExpired(t *testing.T) {
 	}
 	// Meanwhile another writer commits, and maintain expires every
 	// snapshot but the newest.
-	demo("second")
+	demoInto(t, l, filepath.Join(dir, "second"), 1)
 	if _, err := l.Maintain(ctx, MaintainOptions{KeepDays: 0, OrphanGrace: time.Hour, Now: time.Now}); err != nil {
 		t.Fatal(err)
 	}

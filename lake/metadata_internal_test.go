@@ -30,7 +30,7 @@ func TestMetadataFilesStayBoundedAfterSixtyCommitsAndAMaintain(t *testing.T) {
 	slowtest.Long(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	cfg := Config{Catalog: SQLiteCatalog(filepath.Join(dir, "catalog.db")), Warehouse: "file://" + filepath.Join(dir, "files")}
+	cfg := localConfig(dir)
 	old, err := Open(ctx, cfg, Options{})
 	if err != nil {
 		t.Fatal(err)
