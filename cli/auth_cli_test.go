@@ -127,7 +127,7 @@ func TestCLISimServeWantsTheKeyAsTold(t *testing.T) {
 	if code, body := ask(url, map[string]string{"X-Key's": "demo"}); code != 200 {
 		t.Errorf("X-Key's: %d %s", code, body)
 	}
-	if vars := exported(serveSim(t)); len(vars) != 3 || vars["ETALAKE_AUTH"] != "" {
-		t.Errorf("default export line: %v, want the URLs and the key alone", vars)
+	if vars := exported(serveSim(t)); len(vars) != 4 || vars["ETALAKE_AUTH"] != "" {
+		t.Errorf("default export line: %v, want the URLs, the key and the date alone", vars)
 	}
 }

@@ -34,8 +34,10 @@ func simServeCommand() *cli.Command {
 const simServeDescription = "Serves both products of the service with all its rules: API_KEY authentication (401; or\n" +
 	"as --auth says), product access and credit quota (403), input validation (400), no data (404),\n" +
 	"the per-key rate limit (429), monthly credit periods, free consumption calls and failed calls.\n\n" +
-	"The first line on stdout gives the base URLs and the (first) key, ready for the shell:\n" +
-	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=… ETALAKE_API_KEY=demo\n\n" +
+	"The first line on stdout gives the base URLs, the (first) key and the virtual clock's day, ready for the shell:\n" +
+	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/schedule/api/v1 ETALAKE_TRACKING_URL=… ETALAKE_API_KEY=demo ETALAKE_DATE=2026-01-05\n" +
+	"ETALAKE_DATE makes etalake run ask for the simulator's day (its world starts at --start) rather than today;\n" +
+	"after POST /_sim/clock?advance=24h, pass run --date the next day.\n\n" +
 	"--schedule-api dcsa-cs-1.0 serves the schedule product as DCSA Commercial Schedules 1.0 under /cs\n" +
 	"instead, from the same world with the same keys, rate and credits (tracking is unchanged):\n" +
 	"   export ETALAKE_SCHEDULE_URL=http://127.0.0.1:8089/cs ETALAKE_TRACKING_URL=… ETALAKE_API_KEY=demo ETALAKE_SCHEDULE_API=dcsa-cs-1.0\n" +
@@ -149,6 +151,10 @@ func saySimServing(c *cli.Context, svc *sim.Service, cfg sim.Config, wcfg sim.Wo
 	// The key it wants (the first --key's): a test key of the
 	// simulator's, said so that the line alone sets a client up.
 	exports += " " + envAPIKey + "=" + shellQuote(cfg.Keys[0].Key)
+	// The virtual clock's day: run's logical date defaults to today, a
+	// day the simulator's world (from --start) need not cover, and its
+	// answers to a day it does not cover are "no data", a quiet 404.
+	exports += " " + envDate + "=" + svc.Clock().Now().UTC().Format(time.DateOnly)
 	if cfg.ScheduleAPI != sim.ScheduleAPIService {
 		exports += " " + envScheduleAPI + "=" + cfg.ScheduleAPI
 	}

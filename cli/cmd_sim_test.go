@@ -86,7 +86,7 @@ func TestCLISimServeSpeaksTheDCSAProfile(t *testing.T) {
 
 	// The service profile stays the default, and its line is unchanged.
 	vars = exported(serveSim(t))
-	if !strings.HasSuffix(vars["ETALAKE_SCHEDULE_URL"], "/schedule/api/v1") || len(vars) != 3 {
+	if !strings.HasSuffix(vars["ETALAKE_SCHEDULE_URL"], "/schedule/api/v1") || len(vars) != 4 {
 		t.Errorf("default export line: %v", vars)
 	}
 	// The line sets the client up whole: the URLs and the key the
@@ -94,6 +94,14 @@ func TestCLISimServeSpeaksTheDCSAProfile(t *testing.T) {
 	// --key's when given.
 	if vars["ETALAKE_API_KEY"] != "demo" {
 		t.Errorf("default export line: %v, want ETALAKE_API_KEY=demo", vars)
+	}
+	// And the virtual clock's day, so that run asks for a day the world
+	// covers, not the machine's today.
+	if vars["ETALAKE_DATE"] != "2026-01-05" {
+		t.Errorf("default export line: %v, want ETALAKE_DATE=2026-01-05, the world's first day", vars)
+	}
+	if vars := exported(serveSim(t, "--start", "2026-02-10T20:00:00Z")); vars["ETALAKE_DATE"] != "2026-02-10" {
+		t.Errorf("export line with --start 2026-02-10T20:00:00Z: %v, want ETALAKE_DATE=2026-02-10", vars)
 	}
 	if vars := exported(serveSim(t, "--key", "trial-7:5:5", "--key", "other:1:1")); vars["ETALAKE_API_KEY"] != "trial-7" {
 		t.Errorf("export line with --key trial-7:5:5: %v, want ETALAKE_API_KEY=trial-7", vars)

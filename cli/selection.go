@@ -21,7 +21,7 @@ func selectionFlags() []cli.Flag {
 		&cli.StringFlag{Category: catSelection, Name: "lanes", EnvVars: []string{"ETALAKE_LANES"}, Usage: "port-to-port schedules: POL-POD pairs (CNSHA-NLRTM), comma-separated, or @FILE"},
 		&cli.StringFlag{Category: catSelection, Name: "vessels", EnvVars: []string{"ETALAKE_VESSELS"}, Usage: "by-vessel schedules: IMO numbers, comma-separated, or @FILE"},
 		&cli.StringFlag{Category: catSelection, Name: "shipments", EnvVars: []string{"ETALAKE_SHIPMENTS"}, Usage: "shipments to track: a CSV FILE with shipment_number,shipment_type,sealine"},
-		&cli.StringFlag{Category: catSelection, Name: "date", EnvVars: []string{"ETALAKE_DATE"}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
+		&cli.StringFlag{Category: catSelection, Name: "date", EnvVars: []string{envDate}, Usage: "logical date of the run (YYYY-MM-DD); default: today, UTC"},
 		&cli.Int64Flag{Category: catCredits, Name: flagMaxCredits, EnvVars: []string{"ETALAKE_MAX_CREDITS"}, DefaultText: "no cap but the balance", Usage: "spend at most N schedule credits, N 0 or more"},
 		&cli.Int64Flag{Category: catCredits, Name: flagMaxTrackingCalls, EnvVars: []string{"ETALAKE_MAX_TRACKING_CALLS"}, DefaultText: "no cap but the balance", Usage: "make at most N paid tracking calls, N 0 or more"},
 		&cli.BoolFlag{Category: catOutput, Name: "dry-run", Usage: "print the plan — requests, credits per product, time at the rate limit, balance after — without a paid call, and without writing anything: a missing warehouse is not created, an existing one is read as last published"},

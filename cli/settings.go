@@ -20,7 +20,7 @@ import (
 // and the flag the value came by, from settingFlags.
 
 // The ETALAKE_* variables named beyond the one flag that reads each: the
-// key, which no flag reads (by design); the product URLs, which sim
+// key, which no flag reads (by design); the product URLs and the date, which sim
 // serve's export line sets; the two that sim serve reads as the client
 // does, so that one environment sets both; and the log format, which main
 // reads to word the last line before the flags are parsed (writeExit).
@@ -34,6 +34,7 @@ const (
 	envScheduleURL = "ETALAKE_SCHEDULE_URL"
 	envTrackingURL = "ETALAKE_TRACKING_URL"
 	envInsecure    = "ETALAKE_ALLOW_INSECURE_HTTP"
+	envDate        = "ETALAKE_DATE"
 )
 
 // variables is every ETALAKE_* variable etalake reads, each named once:
