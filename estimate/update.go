@@ -15,6 +15,10 @@ import (
 type Scope struct {
 	Whole     bool
 	Shipments string
+	// Changed, when set, is called inside Update's transaction with the
+	// UTC day it recomputes from, before anything is written: what the
+	// caller records of the change commits, or rolls back, with it.
+	Changed func(ctx context.Context, conn *sql.Conn, from time.Time) error
 }
 
 // Result says what an Update did: the UTC day it recomputed from (zero:
@@ -48,7 +52,14 @@ func Update(ctx context.Context, conn *sql.Conn, scope Scope) (Result, error) {
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 		return res, err
 	}
-	if err := update(ctx, conn, &res); err != nil {
+	err = nil
+	if scope.Changed != nil {
+		err = scope.Changed(ctx, conn, from)
+	}
+	if err == nil {
+		err = update(ctx, conn, &res)
+	}
+	if err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return res, fmt.Errorf("estimate: computing the arrival estimates from %s: %w", from.Format(time.DateOnly), err)
 	}

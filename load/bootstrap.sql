@@ -48,3 +48,9 @@ CREATE TABLE IF NOT EXISTS analytics_pending (
     shipment_number VARCHAR
 );
 COMMENT ON TABLE analytics_pending IS 'The shipments whose rows changed since the analytic tables were last refreshed, recorded in the transaction that changed them (a row of NULL: something changed whole, a migration, a reset, a pull); a refresh of a table whose rows are per shipment recomputes those shipments'' rows only, then forgets them.';
+
+CREATE TABLE IF NOT EXISTS analytics_months_changed (
+    table_name VARCHAR NOT NULL,
+    changed_from TIMESTAMPTZ
+);
+COMMENT ON TABLE analytics_months_changed IS 'For an analytic table published a file per month (arrival_estimates, by observed_at), the time from which its rows changed since its files were last published, recorded in the transaction that changed them (NULL: all of them, RewriteMirror). A publish writes the months from the earliest on and links the months before from the version before; once that version is published, the rows go.';

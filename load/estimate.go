@@ -23,7 +23,7 @@ func (w *Warehouse) estimate(ctx context.Context, whole, everyShipment bool) err
 		return err
 	}
 	defer conn.Close()
-	scope := estimate.Scope{Whole: whole, Shipments: pendingShipments}
+	scope := estimate.Scope{Whole: whole, Shipments: pendingShipments, Changed: estimatesChanged}
 	if everyShipment {
 		scope.Shipments = ""
 	}
@@ -38,6 +38,13 @@ func (w *Warehouse) estimate(ctx context.Context, whole, everyShipment bool) err
 		return fmt.Errorf("load: marking the shipments whose arrival estimates changed: %w", err)
 	}
 	return nil
+}
+
+// estimatesChanged records that arrival_estimates changes from from on,
+// in the estimate's own transaction: the next publish writes its months
+// from then on.
+func estimatesChanged(ctx context.Context, conn *sql.Conn, from time.Time) error {
+	return recordMonthsChanged(ctx, conn, "arrival_estimates", from)
 }
 
 // pendingShipments are the shipments changed since the analytic tables
@@ -58,7 +65,7 @@ func applyComputed(ctx context.Context, db *sql.DB, vs []views.View, at time.Tim
 		return err
 	}
 	defer conn.Close()
-	if _, err := estimate.Update(ctx, conn, estimate.Scope{Whole: true}); err != nil {
+	if _, err := estimate.Update(ctx, conn, estimate.Scope{Whole: true, Changed: estimatesChanged}); err != nil {
 		return fmt.Errorf("load: computing %s: %w", vs[0].Table, err)
 	}
 	if _, err := conn.ExecContext(ctx, "INSERT INTO analytics_pending VALUES (NULL)"); err != nil {

@@ -102,6 +102,11 @@ func (w *Warehouse) RewriteMirror(ctx context.Context) error {
 				return err
 			}
 		}
+		for table := range monthly {
+			if _, err := s.exec(ctx, "INSERT INTO analytics_months_changed VALUES ("+literal(table)+", NULL)"); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {

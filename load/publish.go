@@ -216,7 +216,8 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if err := w.stageSegments(ctx, cur, linked, only, stage, &st.Mirror); err != nil {
 		return version{}, err
 	}
-	if err := w.stageAnalytics(ctx, cur, linked, stage, st); err != nil {
+	exported, err := w.stageAnalytics(ctx, cur, linked, stage, st)
+	if err != nil {
 		return version{}, err
 	}
 	st.MirrorTook = w.opt.Now().Sub(t)
@@ -231,22 +232,35 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if err := w.forgetPending(ctx, days); err != nil {
 		return v, fmt.Errorf("published %s, but forgetting its partitions failed (the next publish writes them again): %w", versionName(v.n), err)
 	}
+	if exported {
+		w.unexported = false
+		if err := w.forgetMonthsChanged(ctx); err != nil {
+			return v, fmt.Errorf("published %s, but forgetting the months of its analytic tables failed (the next publish writes them again): %w", versionName(v.n), err)
+		}
+	}
 	return v, nil
 }
 
 // stageAnalytics puts the analytic tables in the staged version: written
-// when they were rebuilt (or the version before has none), else linked.
-func (w *Warehouse) stageAnalytics(ctx context.Context, cur version, ok bool, stage string, st *PublishStats) error {
+// when they were rebuilt since a version last took them (or the version
+// before has none), but for the months of a monthly table that did not
+// change, else linked. It says whether it wrote them.
+func (w *Warehouse) stageAnalytics(ctx context.Context, cur version, ok bool, stage string, st *PublishStats) (bool, error) {
 	src := ""
 	if ok {
 		src = filepath.Join(cur.dir, analyticsDir)
 	}
-	if _, err := os.Stat(src); st.Refreshed || err != nil {
-		return w.exportAnalytics(ctx, stage)
+	if _, err := os.Stat(src); st.Refreshed || w.unexported || err != nil {
+		if err != nil {
+			src = ""
+		}
+		n, err := w.exportAnalytics(ctx, stage, src)
+		st.Mirror.Linked += n
+		return true, err
 	}
 	n, err := linkTree(src, filepath.Join(stage, analyticsDir), nil)
 	st.Mirror.Linked += n
-	return err
+	return false, err
 }
 
 // saveMark records the working copy as published. A mark that cannot be

@@ -375,11 +375,14 @@ func (w *Warehouse) columnsOf(ctx context.Context, table string) ([]string, erro
 }
 
 // exportAnalytics writes every analytic table of the writer's database
-// to stage/analytics/<table>/data.parquet (no file for an empty one).
-func (w *Warehouse) exportAnalytics(ctx context.Context, stage string) error {
+// to stage/analytics/<table>/data.parquet (no file for an empty one), the
+// monthly ones a file per month (exportMonthly), linking from prev, the
+// version before's analytics/ ("" when none), the months that did not
+// change. It returns how many files it linked.
+func (w *Warehouse) exportAnalytics(ctx context.Context, stage, prev string) (linked int, err error) {
 	vs, err := views.Views()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, av := range vs {
 		if av.Table == "" {
@@ -387,7 +390,19 @@ func (w *Warehouse) exportAnalytics(ctx context.Context, stage string) error {
 		}
 		dir := filepath.Join(stage, analyticsDir, av.Table)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return linked, err
+		}
+		if column, ok := monthly[av.Table]; ok {
+			from := ""
+			if prev != "" {
+				from = filepath.Join(prev, av.Table)
+			}
+			n, err := w.exportMonthly(ctx, av.Table, column, dir, from)
+			linked += n
+			if err != nil {
+				return linked, fmt.Errorf("writing the analytic table %s: %w", av.Table, err)
+			}
+			continue
 		}
 		path := filepath.Join(dir, fileName)
 		res, err := w.db.ExecContext(ctx, fmt.Sprintf("COPY (SELECT * FROM %s) TO %s (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE %d)", ident(av.Table), literal(path), rowGroupSize))
@@ -399,8 +414,8 @@ func (w *Warehouse) exportAnalytics(ctx context.Context, stage string) error {
 			err = removeIfExists(path)
 		}
 		if err != nil {
-			return fmt.Errorf("writing the analytic table %s: %w", av.Table, err)
+			return linked, fmt.Errorf("writing the analytic table %s: %w", av.Table, err)
 		}
 	}
-	return nil
+	return linked, nil
 }

@@ -142,7 +142,7 @@ func (w *Warehouse) refresh(ctx context.Context, whole bool) error {
 	if _, err := w.db.ExecContext(ctx, "DELETE FROM analytics_pending"); err != nil {
 		return fmt.Errorf("load: forgetting the shipments the analytic tables hold: %w", err)
 	}
-	w.stale = false
+	w.stale, w.unexported = false, true
 	return nil
 }
 

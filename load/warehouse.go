@@ -170,6 +170,10 @@ type Warehouse struct {
 	// since they were last rebuilt (RefreshAnalytics): Publish rebuilds
 	// them first. Guarded by mu.
 	stale bool
+	// unexported says the analytic tables were rebuilt since a published
+	// version last took them: the next Publish writes them, though it
+	// rebuilds nothing itself (RefreshAnalytics before it). Guarded by mu.
+	unexported bool
 	// lakeKeysReady: lakeKeysDDL ran in this process (lakeAttached).
 	lakeKeysReady bool
 	recovered     Recovery
