@@ -1,6 +1,7 @@
 package load_test
 
 import (
+	stdmaps "maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,13 +73,7 @@ func TestArrivalEstimatesArePublishedByMonthAndOnlyChangedMonthsWritten(t *testi
 		etaObs("S1", "2024-01-20T10:00:00Z", "2024-02-10T00:00:00Z", "r1"),
 		etaObs("S2", "2024-02-02T10:00:00Z", "2024-02-12T00:00:00Z", "r2"))
 	first := publish("the first publish")
-	if names := slices.Sorted(func(yield func(string) bool) {
-		for n := range first {
-			if !yield(n) {
-				return
-			}
-		}
-	}); !slices.Equal(names, []string{"2024-01.parquet", "2024-02.parquet"}) {
+	if names := slices.Sorted(stdmaps.Keys(first)); !slices.Equal(names, []string{"2024-01.parquet", "2024-02.parquet"}) {
 		t.Fatalf("arrival_estimates published as %v, want a file per month", names)
 	}
 
@@ -115,4 +110,32 @@ func TestArrivalEstimatesArePublishedByMonthAndOnlyChangedMonthsWritten(t *testi
 		t.Fatal(err)
 	}
 	same("RewriteMirror", fifth, publish("RewriteMirror"))
+}
+
+// RefreshAnalytics's rebuild reaches readers with the next Publish, not
+// with a SyncParquet (a job whose publish failed shows readers how it
+// ended with it): that one shows the tables as last published, and their
+// analytic tables with them, not ones built from tables readers do not
+// see yet.
+func TestASyncAfterRefreshAnalyticsKeepsTheAnalyticTablesPublished(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	load1(t, w, checkedMem(t), schema.ETAObservations, etaObs("S1", "2024-01-20T10:00:00Z", "2024-02-10T00:00:00Z", "r1"))
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	published := query(t, w.DB(), estimateRows)
+	load1(t, w, checkedMem(t), schema.ETAObservations, etaObs("S2", "2024-02-02T10:00:00Z", "2024-02-12T00:00:00Z", "r2"))
+	if err := w.RefreshAnalytics(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "readers' arrival_estimates after SyncParquet", publishedRows(t, dir, estimateRows), published)
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "readers' arrival_estimates after Publish", publishedRows(t, dir, estimateRows), query(t, w.DB(), estimateRows))
+	equal(t, "readers' eta_observations after Publish", publishedRows(t, dir, "SELECT count(*)::VARCHAR FROM eta_observations"), []string{"2"})
 }

@@ -145,11 +145,11 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 	if err != nil {
 		return st, fmt.Errorf("load: publishing: %w", err)
 	}
-	if ok && only == nil && !st.Refreshed && w.asPublished() {
+	if ok && only == nil && !st.Refreshed && !(analytics && w.unexported) && w.asPublished() {
 		st.Version, st.Took = cur.n, w.opt.Now().Sub(start)
 		return st, nil
 	}
-	v, err := w.buildVersion(ctx, cur, ok, only, &st)
+	v, err := w.buildVersion(ctx, cur, ok, only, analytics, &st)
 	if err != nil {
 		// The analytic tables rebuilt for this version did not reach
 		// readers: the next publish rebuilds and writes them.
@@ -163,7 +163,12 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 	if st.Swept, err = w.sweepVersions(v); err != nil {
 		return st, fmt.Errorf("load: published %s, but removing the versions no reader needs failed: %w", versionName(v.n), err)
 	}
-	w.saveMark()
+	if analytics {
+		// A publish of some tables (SyncParquet) leaves others pending and
+		// the analytic tables as they were: the working copy is not the
+		// state published, and the next writer must not take it for it.
+		w.saveMark()
+	}
 	st.SwapTook = w.opt.Now().Sub(start) - st.RefreshTook - st.MirrorTook
 	st.Took = w.opt.Now().Sub(start)
 	return st, nil
@@ -171,7 +176,7 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 
 // buildVersion builds the next version after cur (none when !ok) and
 // makes it current: steps 3 to 5 of Publish.
-func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only []*schema.Table, st *PublishStats) (version, error) {
+func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only []*schema.Table, analytics bool, st *PublishStats) (version, error) {
 	t := w.opt.Now()
 	if w.fresh {
 		// A fresh working copy's version is every table of it: nothing
@@ -216,7 +221,7 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if err := w.stageSegments(ctx, cur, linked, only, stage, &st.Mirror); err != nil {
 		return version{}, err
 	}
-	exported, err := w.stageAnalytics(ctx, cur, linked, stage, st)
+	exported, err := w.stageAnalytics(ctx, cur, linked, stage, analytics, st)
 	if err != nil {
 		return version{}, err
 	}
@@ -242,15 +247,17 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 }
 
 // stageAnalytics puts the analytic tables in the staged version: written
-// when they were rebuilt since a version last took them (or the version
-// before has none), but for the months of a monthly table that did not
-// change, else linked. It says whether it wrote them.
-func (w *Warehouse) stageAnalytics(ctx context.Context, cur version, ok bool, stage string, st *PublishStats) (bool, error) {
+// when they were rebuilt for it, or before it by RefreshAnalytics in a
+// publish of them (analytics: not SyncParquet's, which shows readers the
+// tables as last published, and their analytic tables with them), or
+// when the version before has none — but for the months of a monthly
+// table that did not change; else linked. It says whether it wrote them.
+func (w *Warehouse) stageAnalytics(ctx context.Context, cur version, ok bool, stage string, analytics bool, st *PublishStats) (bool, error) {
 	src := ""
 	if ok {
 		src = filepath.Join(cur.dir, analyticsDir)
 	}
-	if _, err := os.Stat(src); st.Refreshed || w.unexported || err != nil {
+	if _, err := os.Stat(src); st.Refreshed || (analytics && w.unexported) || err != nil {
 		if err != nil {
 			src = ""
 		}
