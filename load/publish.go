@@ -163,12 +163,7 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 	if st.Swept, err = w.sweepVersions(v); err != nil {
 		return st, fmt.Errorf("load: published %s, but removing the versions no reader needs failed: %w", versionName(v.n), err)
 	}
-	if analytics {
-		// A publish of some tables (SyncParquet) leaves others pending and
-		// the analytic tables as they were: the working copy is not the
-		// state published, and the next writer must not take it for it.
-		w.saveMark()
-	}
+	w.saveMark()
 	st.SwapTook = w.opt.Now().Sub(start) - st.RefreshTook - st.MirrorTook
 	st.Took = w.opt.Now().Sub(start)
 	return st, nil
