@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etalake/etalake/load"
 	"github.com/etalake/etalake/schema"
 )
 
@@ -17,12 +16,7 @@ const estimateRows = "SELECT shipment_number || ' ' || observed_at || ' ' || est
 // publishedRows queries the published database, as a notebook would.
 func publishedRows(t *testing.T, dir, q string) []string {
 	t.Helper()
-	db, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	return query(t, db, q)
+	return query(t, openPublished(t, dir), q)
 }
 
 // monthFiles stats the published files of arrival_estimates, by name.

@@ -1,6 +1,7 @@
 package load_test
 
 import (
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -37,12 +38,19 @@ var arrivedShipment = row{"shipment_number": "S1", "shipment_type": "CT", "pod_l
 // it read-only would.
 func publishedCount(t *testing.T, dir, q string) int64 {
 	t.Helper()
+	return queryInt(t, openPublished(t, dir), q)
+}
+
+// openPublished opens the published database read-only, closed when the
+// test ends.
+func openPublished(t *testing.T, dir string) *sql.DB {
+	t.Helper()
 	db, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	return queryInt(t, db, q)
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // What a Publish gives readers has its analytic tables built from the
