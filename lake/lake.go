@@ -23,7 +23,8 @@ import (
 	// The catalog's database drivers: SQLite in pure Go, Postgres through
 	// pgx's database/sql driver.
 	_ "github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/etalake/etalake/schema"
 )
@@ -115,7 +116,7 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 		props[k] = v
 	}
 	l := &Lake{cfg: cfg, opt: opt, db: db, dialect: dialect(driver)}
-	err = bootstrap(ctx, db, driver, redact(cfg.Catalog), func() error {
+	err = l.bootstrap(ctx, driver, func() error {
 		cat, err := sqlcat.NewCatalog(CatalogName, db, sqlcat.SupportedDialect(dialect(driver)), props)
 		if err != nil {
 			return fmt.Errorf("lake: catalog %s: %w", redact(cfg.Catalog), err)
@@ -140,21 +141,38 @@ func Open(ctx context.Context, cfg Config, opt Options) (*Lake, error) {
 const bootstrapLock int64 = 0x6574616c616b6543
 
 // bootstrap runs create — the catalog's CREATE TABLE IF NOT EXISTS and
-// the namespace — under a session-level advisory lock when the catalog
-// is Postgres (where names it, redacted, in errors). Postgres does not
-// make CREATE TABLE IF NOT EXISTS safe
-// against itself: two sessions creating one table at once, one fails on
-// pg_type's unique index (SQLSTATE 23505), and a fleet's workers open a
-// fresh catalog at one moment (without the lock, 7 of the 8 workers of
-// TestWorkersOpenAFreshPostgresCatalogAtOnce failed so in every round).
-// The lock lasts the few statements of the creation; a process that dies
-// holding it loses it with its connection. SQLite serializes writers by
-// itself.
-func bootstrap(ctx context.Context, db *sql.DB, sqlDriver, where string, create func() error) error {
+// the namespace — so that a fleet's workers opening a fresh catalog at
+// one moment all get through.
+//
+// Postgres does not make CREATE TABLE IF NOT EXISTS safe against
+// itself: two sessions creating one table at once, one fails on
+// pg_type's unique index (SQLSTATE 23505; without a lock, 7 of the 8
+// workers of TestWorkersOpenAFreshPostgresCatalogAtOnce failed so in
+// every round). There create runs under a session-level advisory lock,
+// which lasts its few statements; a process that dies holding it loses
+// it with its connection.
+//
+// SQLite serializes writers by itself and waits out their locks (the
+// DSN's busy_timeout) — except while a fresh file turns from its
+// rollback journal to WAL, when a connection can be refused with
+// SQLITE_BUSY at once, the busy handler skipped (about 1 open in 400
+// when 6 to 10 processes open a fresh catalog together; the README's
+// Kubernetes recipe failed so in CI). Every step of create is
+// idempotent, so it is tried again after a backoff.
+func (l *Lake) bootstrap(ctx context.Context, sqlDriver string, create func() error) error {
 	if sqlDriver != "pgx" {
-		return create()
+		var err error
+		for attempt := 0; ; attempt++ {
+			if err = create(); err == nil || !sqliteBusy(err) || attempt+1 >= l.opt.MaxAttempts {
+				return err
+			}
+			if err := l.backoff(ctx, attempt); err != nil {
+				return err
+			}
+		}
 	}
-	conn, err := db.Conn(ctx)
+	where := redact(l.cfg.Catalog)
+	conn, err := l.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("lake: catalog %s: %w", where, err)
 	}
@@ -169,6 +187,13 @@ func bootstrap(ctx context.Context, db *sql.DB, sqlDriver, where string, create 
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 	}
 	return err
+}
+
+// sqliteBusy is SQLite's SQLITE_BUSY (code 5, and its extended codes),
+// from modernc's driver.
+func sqliteBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // Close closes the catalog's connections.

@@ -16,7 +16,9 @@ const estimateRows = "SELECT shipment_number || ' ' || observed_at || ' ' || est
 // publishedRows queries the published database, as a notebook would.
 func publishedRows(t *testing.T, dir, q string) []string {
 	t.Helper()
-	return query(t, openPublished(t, dir), q)
+	db := openPublished(t, dir)
+	defer db.Close()
+	return query(t, db, q)
 }
 
 // monthFiles stats the published files of arrival_estimates, by name.

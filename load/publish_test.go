@@ -38,18 +38,20 @@ var arrivedShipment = row{"shipment_number": "S1", "shipment_type": "CT", "pod_l
 // it read-only would.
 func publishedCount(t *testing.T, dir, q string) int64 {
 	t.Helper()
-	return queryInt(t, openPublished(t, dir), q)
+	db := openPublished(t, dir)
+	defer db.Close()
+	return queryInt(t, db, q)
 }
 
-// openPublished opens the published database read-only, closed when the
-// test ends.
+// openPublished opens the published database read-only. The caller
+// closes it as soon as it has read: an open reader holds its version,
+// which a publish then keeps (TestAReaderKeepsItsVersionUntilItCloses).
 func openPublished(t *testing.T, dir string) *sql.DB {
 	t.Helper()
 	db, err := load.OpenReadOnly(t.Context(), dir, load.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
 	return db
 }
 
