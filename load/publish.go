@@ -42,11 +42,26 @@ type PublishStats struct {
 	Lake LakeStats
 }
 
-// mark identifies a state of the working copy: DuckDB rewrites the file
-// only when a checkpoint has changes to write, so its size and
+// mark is the record of the working copy as last published: the state
+// of its files, and what that publish left for the next one.
+type mark struct {
+	fileState
+	// Pending says the publish was of some tables only (a SyncParquet
+	// of etl_runs, by a job whose publish failed): the other tables'
+	// partitions may wait, so only another such sync takes the working
+	// copy for published.
+	Pending bool `json:"pending,omitempty"`
+	// Stale says the analytic tables readers got lagged the tables (a
+	// SyncParquet links them as last published): the next writer
+	// rebuilds and publishes them.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// fileState identifies a state of the working copy: DuckDB rewrites the
+// file only when a checkpoint has changes to write, so its size and
 // modification time after a checkpoint change exactly when its content
 // does.
-type mark struct {
+type fileState struct {
 	Size    int64 `json:"size"`
 	ModTime int64 `json:"mtime_ns"`
 	// The write-ahead log beside it: DuckDB writes a commit there first,
@@ -145,7 +160,7 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 	if err != nil {
 		return st, fmt.Errorf("load: publishing: %w", err)
 	}
-	if ok && only == nil && !st.Refreshed && !(analytics && w.unexported) && w.asPublished() {
+	if ok && only == nil && !st.Refreshed && !(analytics && w.unexported) && w.asPublished(analytics) {
 		st.Version, st.Took = cur.n, w.opt.Now().Sub(start)
 		return st, nil
 	}
@@ -163,7 +178,7 @@ func (w *Warehouse) publishVersion(ctx context.Context, only []*schema.Table, an
 	if st.Swept, err = w.sweepVersions(v); err != nil {
 		return st, fmt.Errorf("load: published %s, but removing the versions no reader needs failed: %w", versionName(v.n), err)
 	}
-	w.saveMark()
+	w.saveMark(mark{Pending: only != nil && !w.fresh, Stale: w.stale || w.unexported})
 	st.SwapTook = w.opt.Now().Sub(start) - st.RefreshTook - st.MirrorTook
 	st.Took = w.opt.Now().Sub(start)
 	return st, nil
@@ -265,14 +280,16 @@ func (w *Warehouse) stageAnalytics(ctx context.Context, cur version, ok bool, st
 	return false, err
 }
 
-// saveMark records the working copy as published. A mark that cannot be
-// written only costs the next Publish a version, so it is not this one's
-// failure; the old mark goes, lest it match a later state.
-func (w *Warehouse) saveMark() {
+// saveMark records the working copy as published, with what the
+// publish left (m's flags). A mark that cannot be written only costs the
+// next Publish a version, so it is not this one's failure; the old mark
+// goes, lest it match a later state.
+func (w *Warehouse) saveMark(m mark) {
 	path := filepath.Join(w.dir, workDir, publishedMark)
-	now, err := w.currentMark()
+	now, err := w.currentState()
 	if err == nil {
-		data, _ := json.Marshal(now)
+		m.fileState = now
+		data, _ := json.Marshal(m)
 		err = writeSynced(path, data)
 	}
 	if err != nil {
@@ -280,28 +297,38 @@ func (w *Warehouse) saveMark() {
 	}
 }
 
-// currentMark is the mark of the working copy as it is on disk.
-func (w *Warehouse) currentMark() (mark, error) {
+// currentState is the state of the working copy's files on disk.
+func (w *Warehouse) currentState() (fileState, error) {
 	fi, err := os.Stat(w.workPath())
 	if err != nil {
-		return mark{}, err
+		return fileState{}, err
 	}
-	m := mark{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
+	m := fileState{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
 	if wal, err := os.Stat(w.workPath() + ".wal"); err == nil {
 		m.WALSize, m.WALModTime = wal.Size(), wal.ModTime().UnixNano()
 	}
 	return m, nil
 }
 
-// asPublished reports whether the working copy on disk is the state last
-// published: its file and its write-ahead log as marked then.
-func (w *Warehouse) asPublished() bool {
+// lastMark is the mark of the last publish, when the working copy on
+// disk is still the state it marked (its file and write-ahead log).
+func (w *Warehouse) lastMark() (mark, bool) {
 	last, ok := readMark(filepath.Join(w.dir, workDir, publishedMark))
 	if !ok {
-		return false
+		return mark{}, false
 	}
-	now, err := w.currentMark()
-	return err == nil && now == last
+	now, err := w.currentState()
+	return last, err == nil && now == last.fileState
+}
+
+// asPublished reports whether readers have the working copy as it is,
+// for a publish of every table (a SyncParquet's, without analytics) or
+// of the analytic tables as well: a sync of some tables leaves the
+// others' partitions to publish, and one that left the analytic tables
+// behind leaves them to a full publish.
+func (w *Warehouse) asPublished(analytics bool) bool {
+	m, ok := w.lastMark()
+	return ok && !m.Pending && !(analytics && m.Stale)
 }
 
 // Underived counts the landed responses not derived yet: a job that

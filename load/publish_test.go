@@ -174,3 +174,102 @@ func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
 		t.Errorf("readers see %d rows of eta_accuracy_known, want 3", n)
 	}
 }
+
+// A job whose publish failed shows readers how it ended — its etl_runs
+// row, alone (jobs/end.go) — and leaves the rest to the next job: the
+// next job's publish writes the tables' partitions that job left pending
+// and rebuilds the analytic tables from them, though it loads nothing
+// itself.
+func TestTheNextJobPublishesWhatAFailedJobsSyncLeft(t *testing.T) {
+	slowtest.Long(t)
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	landDerived(t, w, fetched(t0, `{"port":"NLRTM"}`))
+	if _, err := w.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
+	load1(t, w, checkedMem(t), schema.Shipments, arrivedShipment)
+	segment := filepath.Join(dir, "bodies", "segments", "s000000001.parquet")
+	if err := os.Rename(segment, segment+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Publish(t.Context()); err == nil {
+		t.Fatal("Publish without its segment succeeded")
+	}
+	if err := os.Rename(segment+".away", segment); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_observations"); n != 0 {
+		t.Errorf("readers see %d rows of eta_observations after the failed job, want the 0 before", n)
+	}
+
+	w = openWarehouse(t, dir)
+	st, err := w.Publish(t.Context())
+	if err != nil || !st.Published || !st.Refreshed {
+		t.Fatalf("the next job's Publish: %+v, %v; want the analytic tables rebuilt and a version published", st, err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_observations"); n != int64(len(arrived)) {
+		t.Errorf("readers see %d rows of eta_observations, want the failed job's %d", n, len(arrived))
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_accuracy_known"); n != 3 {
+		t.Errorf("readers see %d rows of eta_accuracy_known, want 3", n)
+	}
+	if st, err := w.Publish(t.Context()); err != nil || st.Published {
+		t.Errorf("a Publish after that with nothing changed: %+v, %v; want nothing done", st, err)
+	}
+
+	// A failed job that changed no table the analytics read: the next
+	// job publishes its partitions, and rebuilds nothing.
+	if err := w.SaveTracked(t.Context(), []load.TrackedShipment{{Number: "S1", Type: "CT", AddedAt: clock(), AddedBy: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(segment, segment+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Publish(t.Context()); err == nil {
+		t.Fatal("Publish without its segment succeeded")
+	}
+	if err := os.Rename(segment+".away", segment); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w = openWarehouse(t, dir)
+	if st, err := w.Publish(t.Context()); err != nil || !st.Published || st.Refreshed || st.Mirror.Written != 1 {
+		t.Errorf("the next job's Publish of the tracked set the failed job left: %+v, %v; want it published with its mirror, nothing rebuilt", st, err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM tracked_shipments"); n != 1 {
+		t.Errorf("readers see %d tracked shipments, want the failed job's 1", n)
+	}
+}
+
+// A SyncParquet of some tables leaves the others' partitions pending: a
+// SyncParquet of every table after it writes them, though the working
+// copy has not changed since.
+func TestASyncOfSomeTablesLeavesTheOthersToTheNext(t *testing.T) {
+	dir := t.TempDir()
+	w := openWarehouse(t, dir)
+	if err := w.SaveTracked(t.Context(), []load.TrackedShipment{{Number: "S1", Type: "CT", AddedAt: clock(), AddedBy: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := w.SyncParquet(t.Context()); err != nil || st.Written != 1 {
+		t.Errorf("SyncParquet of every table after one of etl_runs: %+v, %v; want the tracked set's partition written", st, err)
+	}
+	if n := publishedCount(t, dir, "SELECT count(*) FROM tracked_shipments"); n != 1 {
+		t.Errorf("readers see %d tracked shipments, want 1", n)
+	}
+}

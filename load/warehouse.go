@@ -248,8 +248,10 @@ func (w *Warehouse) open(ctx context.Context) error {
 	}
 	// A working copy that is not the one last published was written
 	// after that publish — by a job that died or whose publish failed —
-	// and its analytic tables may lag its tables.
-	w.stale = !w.asPublished()
+	// and its analytic tables may lag its tables; so may those of one a
+	// failed job's SyncParquet published (mark.Stale).
+	last, marked := w.lastMark()
+	w.stale = !marked || last.Stale
 	_, err := os.Stat(w.workPath())
 	existed := err == nil
 	c, err := connector(w.workPath(), w.opt, false)
@@ -350,11 +352,12 @@ func (w *Warehouse) Close() error {
 		// DuckDB checkpoints when it closes: the log's commits go into
 		// the file, and a state published before is still the one
 		// published, marked anew.
-		published := w.lock != nil && w.asPublished() // a writer's, not a dry run's
+		last, published := w.lastMark()
+		published = published && w.lock != nil // a writer's, not a dry run's
 		err = errors.Join(err, w.db.Close())
 		w.db = nil
 		if published && err == nil {
-			w.saveMark()
+			w.saveMark(last)
 		}
 	}
 	if w.enc != nil {
