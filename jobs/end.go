@@ -131,7 +131,7 @@ func logPublished(log *slog.Logger, st load.PublishStats) {
 		attrs = append(attrs, "refresh", ms(st.RefreshTook))
 	}
 	if m := st.Mirror; m != (load.SyncStats{}) {
-		attrs = append(attrs, "mirror", ms(st.MirrorTook), "partitions_written", m.Written, "partitions_removed", m.Removed, "rows_written", m.Rows,
+		attrs = append(attrs, "mirror", ms(st.MirrorTook), "analytics_files", ms(st.AnalyticsTook), "partitions_written", m.Written, "partitions_removed", m.Removed, "rows_written", m.Rows,
 			"files_linked", m.Linked, "segments", m.Segments, "segment_responses", m.SegmentRows)
 	}
 	if st.Swept > 0 {

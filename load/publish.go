@@ -33,6 +33,9 @@ type PublishStats struct {
 	// files linked from the version before, body segments; in MirrorTook.
 	Mirror     SyncStats
 	MirrorTook time.Duration
+	// AnalyticsTook is the part of MirrorTook that wrote (or linked) the
+	// analytic tables' files.
+	AnalyticsTook time.Duration
 	// SwapTook is the readers' database of the version, its swap in and
 	// the removal of the versions no reader needs (Swept).
 	SwapTook time.Duration
@@ -231,10 +234,12 @@ func (w *Warehouse) buildVersion(ctx context.Context, cur version, ok bool, only
 	if err := w.stageSegments(ctx, cur, linked, only, stage, &st.Mirror); err != nil {
 		return version{}, err
 	}
+	at := w.opt.Now()
 	exported, err := w.stageAnalytics(ctx, cur, linked, stage, analytics, st)
 	if err != nil {
 		return version{}, err
 	}
+	st.AnalyticsTook = w.opt.Now().Sub(at)
 	st.MirrorTook = w.opt.Now().Sub(t)
 	v, err := w.commitVersion(ctx, stage, next)
 	if err != nil {

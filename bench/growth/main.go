@@ -270,14 +270,17 @@ type nightResult struct {
 }
 
 var (
-	rowsLine      = regexp.MustCompile(`(?m)^\s*rows\s+(.*)$`)
-	rowsPair      = regexp.MustCompile(`[a-z_]+ (\d+)`)
-	lakeRows      = regexp.MustCompile(`lake_rows=(\d+)`)
-	mirrorTook    = regexp.MustCompile(` mirror=(\S+)`)
-	refreshTook   = regexp.MustCompile(` refresh=(\S+)`)
-	lakeTook      = regexp.MustCompile(` lake=(\S+)`)
-	lakeDeleted   = regexp.MustCompile(`lake_deleted=(\d+)`)
-	lakeCompacted = regexp.MustCompile(`lake_compacted_rows=(\d+)`)
+	rowsLine    = regexp.MustCompile(`(?m)^\s*rows\s+(.*)$`)
+	rowsPair    = regexp.MustCompile(`[a-z_]+ (\d+)`)
+	lakeRows    = regexp.MustCompile(`lake_rows=(\d+)`)
+	mirrorTook  = regexp.MustCompile(` mirror=(\S+)`)
+	refreshTook = regexp.MustCompile(` refresh=(\S+)`)
+	// analyticsFilesTook is the part of the mirror's time that wrote the
+	// analytic tables' files.
+	analyticsFilesTook = regexp.MustCompile(` analytics_files=(\S+)`)
+	lakeTook           = regexp.MustCompile(` lake=(\S+)`)
+	lakeDeleted        = regexp.MustCompile(`lake_deleted=(\d+)`)
+	lakeCompacted      = regexp.MustCompile(`lake_compacted_rows=(\d+)`)
 )
 
 func (w *world) night(bin string) (nightResult, error) {
