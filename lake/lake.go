@@ -155,10 +155,11 @@ const bootstrapLock int64 = 0x6574616c616b6543
 // SQLite serializes writers by itself and waits out their locks (the
 // DSN's busy_timeout) — except while a fresh file turns from its
 // rollback journal to WAL, when a connection can be refused with
-// SQLITE_BUSY at once, the busy handler skipped (about 1 open in 400
-// when 6 to 10 processes open a fresh catalog together; the README's
-// Kubernetes recipe failed so in CI). Every step of create is
-// idempotent, so it is tried again after a backoff.
+// SQLITE_BUSY at once, the busy handler skipped (rarely, and only when
+// several processes open a fresh catalog together: the README's
+// Kubernetes recipe and TestFourWritersCommitAtOnce failed so in CI).
+// Every step of create is idempotent, so it is tried again after a
+// backoff.
 func (l *Lake) bootstrap(ctx context.Context, sqlDriver string, create func() error) error {
 	if sqlDriver != "pgx" {
 		var err error
