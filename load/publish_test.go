@@ -175,6 +175,28 @@ func TestAFailedPublishLeavesReadersTheStateBefore(t *testing.T) {
 	}
 }
 
+// endFailed ends a job as one whose publish failed does (jobs/end.go):
+// its Publish fails (segment, a body segment, cannot be read), it shows
+// readers its etl_runs row alone, and it closes.
+func endFailed(t *testing.T, w *load.Warehouse, segment string) {
+	t.Helper()
+	if err := os.Rename(segment, segment+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Publish(t.Context()); err == nil {
+		t.Fatal("Publish without its segment succeeded")
+	}
+	if err := os.Rename(segment+".away", segment); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A job whose publish failed shows readers how it ended — its etl_runs
 // row, alone (jobs/end.go) — and leaves the rest to the next job: the
 // next job's publish writes the tables' partitions that job left pending
@@ -191,21 +213,7 @@ func TestTheNextJobPublishesWhatAFailedJobsSyncLeft(t *testing.T) {
 	load1(t, w, checkedMem(t), schema.ETAObservations, arrived...)
 	load1(t, w, checkedMem(t), schema.Shipments, arrivedShipment)
 	segment := filepath.Join(dir, "bodies", "segments", "s000000001.parquet")
-	if err := os.Rename(segment, segment+".away"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Publish(t.Context()); err == nil {
-		t.Fatal("Publish without its segment succeeded")
-	}
-	if err := os.Rename(segment+".away", segment); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	endFailed(t, w, segment)
 	if n := publishedCount(t, dir, "SELECT count(*) FROM eta_observations"); n != 0 {
 		t.Errorf("readers see %d rows of eta_observations after the failed job, want the 0 before", n)
 	}
@@ -230,21 +238,7 @@ func TestTheNextJobPublishesWhatAFailedJobsSyncLeft(t *testing.T) {
 	if err := w.SaveTracked(t.Context(), []load.TrackedShipment{{Number: "S1", Type: "CT", AddedAt: clock(), AddedBy: "test"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(segment, segment+".away"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Publish(t.Context()); err == nil {
-		t.Fatal("Publish without its segment succeeded")
-	}
-	if err := os.Rename(segment+".away", segment); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.SyncParquet(t.Context(), schema.ETLRuns); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	endFailed(t, w, segment)
 	w = openWarehouse(t, dir)
 	if st, err := w.Publish(t.Context()); err != nil || !st.Published || st.Refreshed || st.Mirror.Written != 1 {
 		t.Errorf("the next job's Publish of the tracked set the failed job left: %+v, %v; want it published with its mirror, nothing rebuilt", st, err)
